@@ -1,0 +1,88 @@
+/**
+ * The errors of a Messages API call, one class per kind the caller can act on. Each carries the HTTP status (or
+ * null when there was no response), the request-id when the server sent one, and a message written for humans.
+ */
+import * as Schema from "effect/Schema"
+
+const fields = {
+  message: Schema.String,
+  status: Schema.NullOr(Schema.Number),
+  requestId: Schema.NullOr(Schema.String),
+  /** The API's `error.type` (e.g. `overloaded_error`), when the body said. */
+  errorType: Schema.optional(Schema.String)
+}
+
+/** 401: the key or token is missing or wrong. */
+export class AuthenticationError extends Schema.TaggedError<AuthenticationError>()("AuthenticationError", fields) {}
+/** 403: the key may not use this resource. */
+export class PermissionError extends Schema.TaggedError<PermissionError>()("PermissionError", fields) {}
+/** 404: unknown model or path. */
+export class NotFoundError extends Schema.TaggedError<NotFoundError>()("NotFoundError", fields) {}
+/** 429 after retries. */
+export class RateLimitError extends Schema.TaggedError<RateLimitError>()("RateLimitError", fields) {}
+/** 400 / 413 / 422 and other 4xx the request itself caused. */
+export class InvalidRequestError extends Schema.TaggedError<InvalidRequestError>()("InvalidRequestError", fields) {}
+/** 529, or an `overloaded_error` event mid-stream. */
+export class OverloadedError extends Schema.TaggedError<OverloadedError>()("OverloadedError", fields) {}
+/** 5xx after retries, or an `api_error` event mid-stream. */
+export class ServerError extends Schema.TaggedError<ServerError>()("ServerError", fields) {}
+/** No byte for longer than the idle timeout, or the request as a whole took too long. */
+export class TimeoutError extends Schema.TaggedError<TimeoutError>()("TimeoutError", fields) {}
+/** The connection could not be made or was refused, after retries. */
+export class ConnectionError extends Schema.TaggedError<ConnectionError>()("ConnectionError", fields) {}
+/** The stream ended (reset, EOF) before `message_stop`. */
+export class StreamAbortedError extends Schema.TaggedError<StreamAbortedError>()("StreamAbortedError", fields) {}
+/** The server sent something that is not the protocol (bad JSON in a frame, a non-SSE body). */
+export class ParseError extends Schema.TaggedError<ParseError>()("ParseError", fields) {}
+
+export type ApiError =
+  | AuthenticationError
+  | PermissionError
+  | NotFoundError
+  | RateLimitError
+  | InvalidRequestError
+  | OverloadedError
+  | ServerError
+  | TimeoutError
+  | ConnectionError
+  | StreamAbortedError
+  | ParseError
+
+export interface ErrorInfo {
+  readonly message: string
+  readonly status: number | null
+  readonly requestId: string | null
+  readonly errorType?: string
+}
+
+/** The error for an HTTP status (a non-2xx response) or an API `error.type` (an SSE `error` event). */
+export const fromStatus = (info: ErrorInfo): ApiError => {
+  const { status, errorType } = info
+  switch (errorType) {
+    case "authentication_error":
+      return new AuthenticationError(info)
+    case "permission_error":
+      return new PermissionError(info)
+    case "not_found_error":
+      return new NotFoundError(info)
+    case "rate_limit_error":
+      return new RateLimitError(info)
+    case "overloaded_error":
+      return new OverloadedError(info)
+    case "api_error":
+      return new ServerError(info)
+    case "timeout_error":
+      return new TimeoutError(info)
+    case "invalid_request_error":
+    case "request_too_large":
+      return new InvalidRequestError(info)
+  }
+  if (status === 401) return new AuthenticationError(info)
+  if (status === 403) return new PermissionError(info)
+  if (status === 404) return new NotFoundError(info)
+  if (status === 429) return new RateLimitError(info)
+  if (status === 529) return new OverloadedError(info)
+  if (status === 408 || status === 504) return new TimeoutError(info)
+  if (status !== null && status >= 500) return new ServerError(info)
+  return new InvalidRequestError(info)
+}

@@ -1,0 +1,161 @@
+/**
+ * A tool is a typed value: a name, a description for the model, an input Schema (the JSON Schema the model sees
+ * is derived from it), whether it only reads, what it touches (for permissions), and `run`, a Stream of progress
+ * ending in one result. Tools never apply permissions or hooks themselves: the loop does that around every call,
+ * so a custom tool gets them for free.
+ */
+import * as Effect from "effect/Effect"
+import * as JSONSchema from "effect/JSONSchema"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import type { ToolResultContent } from "../domain/Content.js"
+
+/** What a call touches, so permission rules like `Read(./src/**)` or `Bash(npm test)` can be matched. */
+export type ToolTarget =
+  | { readonly _tag: "Path"; readonly path: string; readonly access: "read" | "write" }
+  | { readonly _tag: "Command"; readonly command: string }
+  | { readonly _tag: "Url"; readonly url: string }
+  | { readonly _tag: "None" }
+
+/** Where and for whom a call runs; given by the loop. */
+export interface ToolContext {
+  readonly toolUseId: string
+  readonly sessionId: string
+  /** The session's working directory (the workspace root). */
+  readonly cwd: string
+}
+
+/** A line of progress while a tool runs (Bash output, a fetch in flight). Renderers may show it; the model never sees it. */
+export interface ToolProgress {
+  readonly _tag: "ToolProgress"
+  readonly text: string
+}
+
+/** The outcome of a call: what becomes the `tool_result` content, and optional structured data for renderers. */
+export interface ToolResult {
+  readonly _tag: "ToolResult"
+  readonly content: string | ReadonlyArray<ToolResultContent>
+  readonly isError?: boolean
+  /** Structured output for renderers and SDK consumers (e.g. the todo list of TodoWrite). */
+  readonly data?: unknown
+}
+
+export type ToolOutput = ToolProgress | ToolResult
+
+export const progress = (text: string): ToolProgress => ({ _tag: "ToolProgress", text })
+export const result = (content: ToolResult["content"], data?: unknown): ToolResult =>
+  data === undefined ? { _tag: "ToolResult", content } : { _tag: "ToolResult", content, data }
+
+/** The input did not match the tool's schema (or a constraint its Schema cannot say). Written for the model. */
+export class InvalidToolInput extends Schema.TaggedError<InvalidToolInput>()("InvalidToolInput", {
+  tool: Schema.String,
+  message: Schema.String
+}) {}
+
+/** The call ran and failed in a way the model can act on (file not found, not read first, exit by timeout, ...). */
+export class ToolFailed extends Schema.TaggedError<ToolFailed>()("ToolFailed", {
+  tool: Schema.String,
+  message: Schema.String
+}) {}
+
+/** No tool of that name is registered. */
+export class UnknownTool extends Schema.TaggedError<UnknownTool>()("UnknownTool", {
+  tool: Schema.String,
+  message: Schema.String
+}) {}
+
+export type ToolError = InvalidToolInput | ToolFailed | UnknownTool
+
+export const fail = (tool: string, message: string) => new ToolFailed({ tool, message })
+
+export interface Tool<I = unknown, R = never> {
+  readonly name: string
+  readonly description: string
+  /** Decodes the model's JSON input; its encoded side is what the model is shown as JSON Schema. */
+  readonly input: Schema.Schema<I, any>
+  /** True when a call never changes anything (such calls of one turn may run concurrently). */
+  readonly readOnly: boolean
+  /** What a call touches; the loop hands it to Permissions. */
+  readonly target: (input: I, context: ToolContext) => ToolTarget
+  readonly run: (input: I, context: ToolContext) => Stream.Stream<ToolOutput, ToolError, R>
+}
+
+/** A call whose input has been decoded: what it touches, and how to run it. */
+export interface PreparedCall {
+  /** The input as the model sent it (what hooks and renderers see). */
+  readonly input: unknown
+  readonly target: ToolTarget
+  readonly run: () => Stream.Stream<ToolOutput, ToolError>
+}
+
+/** A tool with its types erased, as the registry holds it. */
+export interface AnyTool {
+  readonly name: string
+  readonly description: string
+  readonly readOnly: boolean
+  readonly inputJsonSchema: Record<string, unknown>
+  /** Decodes raw input; a mismatch is an `InvalidToolInput` naming the problem, written for the model. */
+  readonly prepare: (raw: unknown, context: ToolContext) => Effect.Effect<PreparedCall, InvalidToolInput>
+}
+
+export interface MakeOptions<I, R> {
+  readonly name: string
+  readonly description: string
+  readonly input: Schema.Schema<I, any>
+  readonly readOnly?: boolean
+  readonly target?: (input: I, context: ToolContext) => ToolTarget
+  readonly run: (input: I, context: ToolContext) => Stream.Stream<ToolOutput, ToolError, R>
+}
+
+export const make = <I, R = never>(options: MakeOptions<I, R>): Tool<I, R> => ({
+  name: options.name,
+  description: options.description,
+  input: options.input,
+  readOnly: options.readOnly ?? false,
+  target: options.target ?? (() => ({ _tag: "None" })),
+  run: options.run
+})
+
+/** A tool whose run is one Effect producing its result (no progress). */
+export const fromEffect = <I, R = never>(
+  options: Omit<MakeOptions<I, R>, "run"> & {
+    readonly run: (input: I, context: ToolContext) => Effect.Effect<ToolResult, ToolError, R>
+  }
+): Tool<I, R> => make({ ...options, run: (input, context) => Stream.fromEffect(options.run(input, context)) })
+
+/** The JSON Schema of a tool's input, as the Messages API wants it (no `$schema` key; definitions inlined by Effect). */
+export const jsonSchemaOf = (schema: Schema.Schema<any, any>): Record<string, unknown> => {
+  const { $schema: _ignored, ...rest } = JSONSchema.make(schema) as JSONSchema.JsonSchema7Root & Record<string, unknown>
+  return rest
+}
+
+const formatIssue = (error: ParseResult.ParseError): string =>
+  ParseResult.ArrayFormatter.formatErrorSync(error)
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
+    .join("; ")
+
+/** Erases a tool's types, providing what its run needs through `provide`. */
+export const erase = <I, R>(
+  tool: Tool<I, R>,
+  provide: <A, E>(stream: Stream.Stream<A, E, R>) => Stream.Stream<A, E>
+): AnyTool => {
+  const decode = Schema.decodeUnknown(tool.input, { errors: "all", onExcessProperty: "ignore" })
+  return {
+    name: tool.name,
+    description: tool.description,
+    readOnly: tool.readOnly,
+    inputJsonSchema: jsonSchemaOf(tool.input),
+    prepare: (raw, context) =>
+      decode(raw).pipe(
+        Effect.mapError(
+          (error) => new InvalidToolInput({ tool: tool.name, message: `Invalid input for ${tool.name}: ${formatIssue(error)}` })
+        ),
+        Effect.map((input) => ({
+          input: raw,
+          target: tool.target(input, context),
+          run: () => provide(tool.run(input, context))
+        }))
+      )
+  }
+}

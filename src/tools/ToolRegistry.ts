@@ -1,0 +1,69 @@
+/**
+ * The set of tools a session offers the model. Built from typed tools by a Layer that requires whatever the
+ * tools need (FileSystem, CommandExecutor, ...) and provides it to each of them, so the registry's tools need
+ * nothing more.
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
+import type { ToolDefinition } from "../domain/Request.js"
+import { type AnyTool, type Tool, erase, UnknownTool } from "./Tool.js"
+
+export interface Interface {
+  readonly tools: ReadonlyArray<AnyTool>
+  readonly get: (name: string) => Effect.Effect<AnyTool, UnknownTool>
+  /** The `tools` array of a Messages API request, in registration order. */
+  readonly definitions: ReadonlyArray<ToolDefinition>
+}
+
+type ToolRequirements<T extends ReadonlyArray<Tool<any, any>>> = T[number] extends Tool<any, infer R> ? R : never
+
+export const fromAnyTools = (tools: ReadonlyArray<AnyTool>): Interface => {
+  const byName = new Map<string, AnyTool>()
+  for (const tool of tools) byName.set(tool.name, tool)
+  const unique = [...byName.values()]
+  return {
+    tools: unique,
+    get: (name) => {
+      const tool = byName.get(name)
+      return tool
+        ? Effect.succeed(tool)
+        : Effect.fail(
+            new UnknownTool({
+              tool: name,
+              message: `No such tool: ${name}. Available tools: ${unique.map((t) => t.name).join(", ")}`
+            })
+          )
+    },
+    definitions: unique.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.inputJsonSchema
+    }))
+  }
+}
+
+export class ToolRegistry extends Context.Tag("weft/ToolRegistry")<ToolRegistry, Interface>() {
+  /** A registry of the given tools; a later tool of the same name replaces an earlier one. */
+  static layer = <const T extends ReadonlyArray<Tool<any, any>>>(
+    ...tools: T
+  ): Layer.Layer<ToolRegistry, never, ToolRequirements<T>> =>
+    Layer.effect(
+      ToolRegistry,
+      Effect.map(Effect.context<ToolRequirements<T>>(), (context) =>
+        fromAnyTools(tools.map((tool) => erase(tool, Stream.provideContext(context))))
+      )
+    )
+
+  /** A registry holding already-erased tools (MCP tools, tools built at run time). */
+  static layerAny = (tools: ReadonlyArray<AnyTool>): Layer.Layer<ToolRegistry> =>
+    Layer.succeed(ToolRegistry, fromAnyTools(tools))
+
+  /** Filters a registry by allowed / disallowed tool names (`--allowedTools`, `--disallowedTools`). */
+  static filter = (keep: (name: string) => boolean) =>
+    Layer.effect(
+      ToolRegistry,
+      Effect.map(ToolRegistry, (registry) => fromAnyTools(registry.tools.filter((tool) => keep(tool.name))))
+    )
+}
