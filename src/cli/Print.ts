@@ -1,0 +1,110 @@
+/**
+ * `weft -p`: runs one prompt and writes what the chosen output format asks for.
+ * - text: the final answer on stdout (errors on stderr); with --verbose, each tool call and its outcome on stderr.
+ * - json: one JSON object, the result frame (with --verbose: a JSON array of every frame).
+ * - stream-json: one frame per line as it happens (Claude Code's shapes, see StreamJson).
+ * The exit code is 0 when the result is a success, 1 otherwise.
+ */
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+import type { AgentEvent, Result } from "../domain/AgentEvent.js"
+import * as Content from "../domain/Content.js"
+import { type Frame, type FrameOptions, toFrame } from "./StreamJson.js"
+
+export type OutputFormat = "text" | "json" | "stream-json"
+
+export interface PrintOptions extends FrameOptions {
+  readonly outputFormat: OutputFormat
+  readonly verbose: boolean
+  readonly write: (text: string) => void
+  readonly writeError: (text: string) => void
+}
+
+const oneLine = (text: string, max: number) => {
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}
+
+const describeInput = (input: unknown): string => {
+  if (typeof input !== "object" || input === null) return ""
+  const record: Record<string, unknown> = { ...input }
+  const main = record["file_path"] ?? record["command"] ?? record["pattern"] ?? record["url"] ?? record["notebook_path"]
+  return typeof main === "string" ? oneLine(main, 80) : oneLine(JSON.stringify(input), 80)
+}
+
+const resultText = (block: Content.ToolResultBlock): string =>
+  typeof block.content === "string"
+    ? block.content
+    : (block.content ?? []).map((item) => (item.type === "text" ? item.text : `[${item.type}]`)).join("\n")
+
+/** The human rendering of `--verbose` text mode: what a user would watch scroll by. */
+const renderVerbose = (event: AgentEvent): string | undefined => {
+  switch (event._tag) {
+    case "AssistantTurn": {
+      const lines: Array<string> = []
+      for (const block of event.message.content) {
+        if (Content.isText(block) && block.text.trim() !== "") lines.push(`● ${block.text.trim()}`)
+        if (Content.isToolUse(block)) lines.push(`● ${block.name}(${describeInput(block.input)})`)
+      }
+      return lines.length > 0 ? `${lines.join("\n")}\n` : undefined
+    }
+    case "ToolResults": {
+      if (typeof event.message.content === "string") return undefined
+      const lines: Array<string> = []
+      for (const block of event.message.content) {
+        if (!Content.isToolResult(block)) continue
+        const text = resultText(block).split("\n")
+        const head = text.slice(0, 4).map((line) => oneLine(line, 100))
+        const more = text.length > 4 ? [`… +${text.length - 4} lines`] : []
+        const marker = block.is_error ? "  ⎿  Error: " : "  ⎿  "
+        lines.push([...head, ...more].map((line, i) => (i === 0 ? marker : "     ") + line).join("\n"))
+      }
+      return lines.length > 0 ? `${lines.join("\n")}\n` : undefined
+    }
+    case "TodosUpdated":
+      return `${event.todos.map((todo) => `  ${todo.status === "completed" ? "☒" : "☐"} ${todo.content}`).join("\n")}\n`
+    default:
+      return undefined
+  }
+}
+
+/** Consumes the agent's stream, writes the output, and answers the Result (or undefined if none came). */
+export const print = <E, R>(events: Stream.Stream<AgentEvent, E, R>, options: PrintOptions) =>
+  Effect.gen(function* () {
+    let sessionId = ""
+    let result: Result | undefined
+    const frames: Array<Frame> = []
+    yield* Stream.runForEach(events, (event) =>
+      Effect.sync(() => {
+        if (event._tag === "SessionStarted") sessionId = event.sessionId
+        if (event._tag === "Result") result = event
+        switch (options.outputFormat) {
+          case "stream-json": {
+            const frame = toFrame(event, sessionId, options)
+            if (frame) options.write(`${JSON.stringify(frame)}\n`)
+            return
+          }
+          case "json": {
+            const frame = toFrame(event, sessionId, options)
+            if (frame && (options.verbose || frame["type"] === "result")) frames.push(frame)
+            return
+          }
+          case "text": {
+            if (options.verbose) {
+              const text = renderVerbose(event)
+              if (text) options.writeError(text)
+            }
+            return
+          }
+        }
+      })
+    )
+    if (options.outputFormat === "json") {
+      options.write(`${JSON.stringify(options.verbose ? frames : (frames[0] ?? null))}\n`)
+    }
+    if (options.outputFormat === "text" && result) {
+      if (result.isError) options.writeError(`Error: ${result.result}\n`)
+      else options.write(result.result.endsWith("\n") ? result.result : `${result.result}\n`)
+    }
+    return result
+  })

@@ -1,0 +1,91 @@
+/**
+ * What the loop emits. Every renderer (the terminal, `-p` text/json/stream-json, the SDK protocol) consumes this
+ * one stream. Events are plain tagged data so they can be logged, compared in tests and serialised.
+ */
+import type { ContentBlock } from "./Content.js"
+import type { AssistantMessage, MessageParam } from "./Message.js"
+import type { StreamEvent } from "./StreamEvent.js"
+import type { Usage } from "./Usage.js"
+
+export interface SessionStarted {
+  readonly _tag: "SessionStarted"
+  readonly sessionId: string
+  readonly cwd: string
+  readonly model: string
+  readonly tools: ReadonlyArray<string>
+  readonly mcpServers: ReadonlyArray<{ readonly name: string; readonly status: string }>
+  readonly permissionMode: string
+}
+
+/** A raw API event, for renderers that show text as it arrives (`--include-partial-messages`). */
+export interface StreamDelta {
+  readonly _tag: "StreamDelta"
+  readonly event: StreamEvent
+}
+
+export interface AssistantTurn {
+  readonly _tag: "AssistantTurn"
+  readonly uuid: string
+  readonly message: AssistantMessage
+}
+
+/** The user message that carries a turn's tool results back to the model. */
+export interface ToolResults {
+  readonly _tag: "ToolResults"
+  readonly uuid: string
+  readonly message: MessageParam
+  /** Structured outputs by tool_use_id, for renderers (e.g. a todo list). */
+  readonly data: Readonly<Record<string, unknown>>
+}
+
+export interface ToolProgress {
+  readonly _tag: "ToolProgress"
+  readonly toolUseId: string
+  readonly toolName: string
+  readonly text: string
+}
+
+export interface TodoItem {
+  readonly content: string
+  readonly status: "pending" | "in_progress" | "completed"
+  readonly activeForm: string
+}
+
+export interface TodosUpdated {
+  readonly _tag: "TodosUpdated"
+  readonly todos: ReadonlyArray<TodoItem>
+}
+
+export interface PermissionDenial {
+  readonly tool_name: string
+  readonly tool_use_id: string
+  readonly tool_input: unknown
+}
+
+export type ResultSubtype = "success" | "error_max_turns" | "error_during_execution"
+
+export interface Result {
+  readonly _tag: "Result"
+  readonly subtype: ResultSubtype
+  readonly isError: boolean
+  /** The final answer's text (success) or what went wrong. */
+  readonly result: string
+  readonly numTurns: number
+  readonly durationMs: number
+  readonly durationApiMs: number
+  readonly totalCostUsd: number
+  readonly usage: Usage
+  readonly sessionId: string
+  readonly permissionDenials: ReadonlyArray<PermissionDenial>
+  /** The last assistant content, when there was one. */
+  readonly content?: ReadonlyArray<ContentBlock>
+}
+
+export type AgentEvent =
+  | SessionStarted
+  | StreamDelta
+  | AssistantTurn
+  | ToolResults
+  | ToolProgress
+  | TodosUpdated
+  | Result
