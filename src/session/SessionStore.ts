@@ -1,0 +1,494 @@
+/**
+ * Append-only session transcripts. The default layer keeps Claude Code's layout: one JSONL file per session
+ * under `$WEFT_HOME/projects/<cwd-slug>/<session-id>.jsonl` (default `~/.weft`), one line per entry.
+ *
+ * Durability: each entry is one whole line handed to the kernel by one write on a file opened with O_APPEND
+ * and kept open for the session. Once that write returns, the line is in the page cache, which outlives the
+ * process: a kill -9 at any moment loses no completed entry, and at worst leaves a torn last line, which load
+ * skips. fsync would also survive a power loss or kernel crash, but costs a few milliseconds per entry (much
+ * more on some disks) and Claude Code does not do it either, so it is off by default: `fsync: true` turns it on.
+ */
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as Scope from "effect/Scope"
+import * as Either from "effect/Either"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
+import { randomUUID } from "node:crypto"
+import { homedir } from "node:os"
+import { decodeEntry, promptText, type TranscriptEntry } from "../domain/Transcript.js"
+
+// ---------------------------------------------------------------------------------------------------------
+// Errors
+
+/** No transcript with that session id exists (or the id is not a valid one). */
+export class SessionNotFound extends Schema.TaggedError<SessionNotFound>()("SessionNotFound", {
+  sessionId: Schema.String,
+  message: Schema.String
+}) {}
+
+/** Reading or writing the store failed (permissions, disk full, ...). */
+export class SessionStoreError extends Schema.TaggedError<SessionStoreError>()("SessionStoreError", {
+  message: Schema.String,
+  path: Schema.optional(Schema.String)
+}) {}
+
+export type SessionError = SessionNotFound | SessionStoreError
+
+// ---------------------------------------------------------------------------------------------------------
+// Contract
+
+export interface SessionInfo {
+  readonly sessionId: string
+  /** The working directory the session started in (its first entry's `cwd`). */
+  readonly cwd: string
+  /** The first typed prompt, on one line and cut to `firstPromptLength` characters; "" when there is none. */
+  readonly firstPrompt: string
+  readonly lastModified: Date
+  readonly entryCount: number
+}
+
+/** A loaded transcript, with what had to be left out. */
+export interface LoadResult {
+  readonly entries: ReadonlyArray<TranscriptEntry>
+  /** Complete lines that were not entries (corrupt JSON, a known type with missing fields): skipped. */
+  readonly skippedLines: number
+  /** True when the file ended in an unterminated, unparseable line (a write cut by a crash): skipped. */
+  readonly tornTail: boolean
+}
+
+export interface Interface {
+  /** Appends one entry to the session named by `entry.sessionId`, creating it (under `entry.cwd`) if new. */
+  readonly append: (entry: TranscriptEntry) => Effect.Effect<void, SessionStoreError>
+  /** The session's entries in the order they were appended. */
+  readonly load: (sessionId: string) => Effect.Effect<ReadonlyArray<TranscriptEntry>, SessionError>
+  /** `load`, also telling how many lines were skipped. */
+  readonly loadDetailed: (sessionId: string) => Effect.Effect<LoadResult, SessionError>
+  /** Sessions (all, or those started in `cwd`) newest first; sessions without entries are left out. */
+  readonly list: (cwd?: string) => Effect.Effect<ReadonlyArray<SessionInfo>, SessionStoreError>
+  /** The most recently modified session started in `cwd` (what `--continue` resumes). */
+  readonly latest: (cwd: string) => Effect.Effect<Option.Option<string>, SessionStoreError>
+  /** Copies a session under a new id (each entry's `sessionId` rewritten) and returns that id. */
+  readonly fork: (sessionId: string) => Effect.Effect<string, SessionError>
+}
+
+export interface JsonlOptions {
+  /** The store's root; default `$WEFT_HOME`, else `~/.weft`. */
+  readonly home?: string
+  /** fsync after every entry (survives power loss; costs milliseconds per entry). Default false. */
+  readonly fsync?: boolean
+  /** How many session files stay open at once; the least recently written is closed first. Default 16. */
+  readonly maxOpenFiles?: number
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Pure helpers
+
+/** Claude Code's project folder name: the absolute cwd with every non-alphanumeric character replaced by `-`. */
+export const cwdSlug = (cwd: string): string => cwd.replace(/[^a-zA-Z0-9]/g, "-")
+
+export const newSessionId = (): string => randomUUID()
+
+export const firstPromptLength = 100
+
+// A session id becomes a file name: refuse anything that could leave the project folder.
+const validSessionId = (sessionId: string): boolean => /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(sessionId)
+
+const oneLine = (text: string): string => {
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length > firstPromptLength ? flat.slice(0, firstPromptLength - 1) + "…" : flat
+}
+
+/**
+ * Parses a transcript file's text. Never fails: a corrupt complete line is skipped and counted; an unterminated
+ * last line is kept if it is a whole entry (a hand-written file without a final newline) and otherwise skipped
+ * as a torn write.
+ */
+export const parseTranscript = (text: string): LoadResult => {
+  const entries: Array<TranscriptEntry> = []
+  let skippedLines = 0
+  let tornTail = false
+  const lines = text.split("\n")
+  // After the last "\n" comes either "" (a clean end) or an unterminated tail.
+  const tail = lines.pop() ?? ""
+  const decode = (line: string): TranscriptEntry | undefined => {
+    let json: unknown
+    try {
+      json = JSON.parse(line)
+    } catch {
+      return undefined
+    }
+    const decoded = decodeEntry(json)
+    return Either.isRight(decoded) ? decoded.right : undefined
+  }
+  for (const line of lines) {
+    if (line.trim() === "") continue
+    const entry = decode(line)
+    if (entry === undefined) skippedLines++
+    else entries.push(entry)
+  }
+  if (tail.trim() !== "") {
+    const entry = decode(tail)
+    if (entry === undefined) tornTail = true
+    else entries.push(entry)
+  }
+  return { entries, skippedLines, tornTail }
+}
+
+const summarize = (
+  sessionId: string,
+  entries: ReadonlyArray<TranscriptEntry>,
+  lastModified: Date
+): SessionInfo | undefined => {
+  const first = entries[0]
+  if (first === undefined) return undefined
+  let firstPrompt = ""
+  for (const entry of entries) {
+    const prompt = promptText(entry)
+    if (prompt !== undefined) {
+      firstPrompt = oneLine(prompt)
+      break
+    }
+  }
+  return { sessionId, cwd: first.cwd, firstPrompt, lastModified, entryCount: entries.length }
+}
+
+const newestFirst = (a: SessionInfo, b: SessionInfo): number =>
+  b.lastModified.getTime() - a.lastModified.getTime() || (a.sessionId < b.sessionId ? -1 : 1)
+
+const notFound = (sessionId: string) =>
+  new SessionNotFound({ sessionId, message: `No session with id ${sessionId}` })
+
+// ---------------------------------------------------------------------------------------------------------
+// JSONL layer
+
+interface OpenSession {
+  readonly file: FileSystem.File
+  readonly scope: Scope.CloseableScope
+}
+
+const resolveHome = Config.option(Config.string("WEFT_HOME")).pipe(
+  Effect.map(Option.getOrElse(() => `${homedir()}/.weft`)),
+  Effect.orElseSucceed(() => `${homedir()}/.weft`)
+)
+
+const NEWLINE = 0x0a
+
+const makeJsonl = (options: JsonlOptions) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const home = path.resolve(options.home ?? (yield* resolveHome))
+    const projectsDir = path.join(home, "projects")
+    const fsync = options.fsync ?? false
+    const maxOpenFiles = Math.max(1, options.maxOpenFiles ?? 16)
+    const encoder = new TextEncoder()
+
+    // sessionId -> its file, learned on write or lookup (a resumed session keeps its original folder even
+    // when a later entry has another cwd, as in Claude Code).
+    const locations = new Map<string, string>()
+    // Open files in least-recently-written order (Map keeps insertion order); bounded by maxOpenFiles.
+    const openFiles = new Map<string, OpenSession>()
+    // One writer at a time: entries of a session stay in order and files are opened once.
+    const lock = yield* Effect.makeSemaphore(1)
+
+    yield* Effect.addFinalizer(() =>
+      Effect.forEach([...openFiles.values()], (open) => Scope.close(open.scope, Exit.void), { discard: true }).pipe(
+        Effect.tap(() => Effect.sync(() => openFiles.clear()))
+      )
+    )
+
+    const ioError =
+      (what: string, file: string) =>
+      (cause: { readonly message: string }): SessionStoreError =>
+        new SessionStoreError({ message: `Cannot ${what} ${file}: ${cause.message}`, path: file })
+
+    const fileIn = (dir: string, sessionId: string) => path.join(dir, `${sessionId}.jsonl`)
+
+    const projectDirs = Effect.gen(function* () {
+      const exists = yield* fs.exists(projectsDir).pipe(Effect.mapError(ioError("read", projectsDir)))
+      if (!exists) return []
+      const names = yield* fs.readDirectory(projectsDir).pipe(Effect.mapError(ioError("read", projectsDir)))
+      return names.map((name) => path.join(projectsDir, name))
+    })
+
+    /** Where an existing session's file is, if anywhere. */
+    const locate = (sessionId: string): Effect.Effect<Option.Option<string>, SessionStoreError> =>
+      Effect.gen(function* () {
+        if (!validSessionId(sessionId)) return Option.none()
+        const known = locations.get(sessionId)
+        if (known !== undefined) return Option.some(known)
+        for (const dir of yield* projectDirs) {
+          const file = fileIn(dir, sessionId)
+          if (yield* fs.exists(file).pipe(Effect.mapError(ioError("read", file)))) {
+            locations.set(sessionId, file)
+            return Option.some(file)
+          }
+        }
+        return Option.none()
+      })
+
+    const openFor = (entry: TranscriptEntry): Effect.Effect<FileSystem.File, SessionStoreError> =>
+      Effect.gen(function* () {
+        const sessionId = entry.sessionId
+        const cached = openFiles.get(sessionId)
+        if (cached !== undefined) {
+          openFiles.delete(sessionId)
+          openFiles.set(sessionId, cached)
+          return cached.file
+        }
+        if (!validSessionId(sessionId)) {
+          return yield* new SessionStoreError({ message: `Invalid session id: ${JSON.stringify(sessionId)}` })
+        }
+        const file = Option.getOrElse(yield* locate(sessionId), () =>
+          fileIn(path.join(projectsDir, cwdSlug(path.resolve(entry.cwd))), sessionId)
+        )
+        // Transcripts hold prompts, file contents and command output: private to the user.
+        yield* fs
+          .makeDirectory(path.dirname(file), { recursive: true, mode: 0o700 })
+          .pipe(Effect.mapError(ioError("create", path.dirname(file))))
+        while (openFiles.size >= maxOpenFiles) {
+          const oldest = openFiles.entries().next().value
+          if (oldest === undefined) break
+          openFiles.delete(oldest[0])
+          yield* Scope.close(oldest[1].scope, Exit.void)
+        }
+        const scope = yield* Scope.make()
+        const handle = yield* fs.open(file, { flag: "a+", mode: 0o600 }).pipe(
+          Scope.extend(scope),
+          Effect.tap((handle) => repairTornTail(handle)),
+          Effect.mapError(ioError("open", file)),
+          Effect.tapError(() => Scope.close(scope, Exit.void))
+        )
+        locations.set(sessionId, file)
+        openFiles.set(sessionId, { file: handle, scope })
+        return handle
+      })
+
+    // A file whose last write was cut by a crash ends mid-line: end that line first, so the torn fragment
+    // stays one skipped line instead of corrupting the next entry written after it.
+    const repairTornTail = (handle: FileSystem.File) =>
+      Effect.gen(function* () {
+        const size = (yield* handle.stat).size
+        if (size === BigInt(0)) return
+        yield* handle.seek(size - BigInt(1), "start")
+        const last = new Uint8Array(1)
+        yield* handle.read(last)
+        if (last[0] !== NEWLINE) yield* handle.writeAll(Uint8Array.of(NEWLINE))
+      })
+
+    const append = Effect.fn("SessionStore.append")(function* (entry: TranscriptEntry) {
+      const line = yield* Effect.try({
+        try: () => encoder.encode(JSON.stringify(entry) + "\n"),
+        catch: (cause) => new SessionStoreError({ message: `Cannot serialize the entry: ${String(cause)}` })
+      })
+      yield* lock.withPermits(1)(
+        Effect.gen(function* () {
+          const handle = yield* openFor(entry)
+          const file = locations.get(entry.sessionId) ?? entry.sessionId
+          // One write of the whole line: O_APPEND puts it at the end in one piece.
+          yield* handle.writeAll(line).pipe(Effect.mapError(ioError("write", file)))
+          if (fsync) yield* handle.sync.pipe(Effect.mapError(ioError("sync", file)))
+        })
+      )
+    })
+
+    const loadDetailed = Effect.fn("SessionStore.loadDetailed")(function* (sessionId: string) {
+      const file = yield* Effect.flatMap(locate(sessionId), Option.match({
+        onNone: () => Effect.fail(notFound(sessionId)),
+        onSome: Effect.succeed
+      }))
+      const text = yield* fs.readFileString(file).pipe(Effect.mapError(ioError("read", file)))
+      const result = parseTranscript(text)
+      if (result.skippedLines > 0) {
+        yield* Effect.logWarning(`Session ${sessionId}: skipped ${result.skippedLines} unreadable line(s) in ${file}`)
+      }
+      return result
+    })
+
+    const load = Effect.fn("SessionStore.load")(function* (sessionId: string) {
+      return (yield* loadDetailed(sessionId)).entries
+    })
+
+    interface Candidate {
+      readonly sessionId: string
+      readonly file: string
+      readonly mtime: Date
+    }
+
+    const candidatesIn = (dir: string): Effect.Effect<ReadonlyArray<Candidate>, SessionStoreError> =>
+      Effect.gen(function* () {
+        if (!(yield* fs.exists(dir).pipe(Effect.mapError(ioError("read", dir))))) return []
+        const names = yield* fs.readDirectory(dir).pipe(Effect.mapError(ioError("read", dir)))
+        const ids = names.filter((name) => name.endsWith(".jsonl")).map((name) => name.slice(0, -".jsonl".length))
+        const found = yield* Effect.forEach(
+          ids.filter(validSessionId),
+          (sessionId) => {
+            const file = fileIn(dir, sessionId)
+            return fs.stat(file).pipe(
+              Effect.map((info): Candidate | undefined =>
+                info.type === "File"
+                  ? { sessionId, file, mtime: Option.getOrElse(info.mtime, () => new Date(0)) }
+                  : undefined
+              ),
+              // Removed between readDirectory and stat: not a session any more.
+              Effect.orElseSucceed(() => undefined)
+            )
+          },
+          { concurrency: 8 }
+        )
+        return found.filter((candidate) => candidate !== undefined)
+      })
+
+    const infoOf = (candidate: Candidate) =>
+      fs.readFileString(candidate.file).pipe(
+        Effect.mapError(ioError("read", candidate.file)),
+        Effect.map((text) => summarize(candidate.sessionId, parseTranscript(text).entries, candidate.mtime))
+      )
+
+    // Distinct cwds can share a slug (`/a-b`, `/a/b`): a session belongs to the cwd its first entry names.
+    const belongsTo = (cwd: string | undefined) => (info: SessionInfo | undefined): info is SessionInfo =>
+      info !== undefined && (cwd === undefined || info.cwd === cwd)
+
+    const list = Effect.fn("SessionStore.list")(function* (cwd?: string) {
+      const wanted = cwd === undefined ? undefined : path.resolve(cwd)
+      const dirs = wanted === undefined ? yield* projectDirs : [path.join(projectsDir, cwdSlug(wanted))]
+      const candidates = (yield* Effect.forEach(dirs, candidatesIn, { concurrency: 4 })).flat()
+      const infos = yield* Effect.forEach(candidates, infoOf, { concurrency: 8 })
+      return infos.filter(belongsTo(wanted)).sort(newestFirst)
+    })
+
+    const latest = Effect.fn("SessionStore.latest")(function* (cwd: string) {
+      // On the `--continue` start-up path: stat every file, then read only the newest until one fits.
+      const wanted = path.resolve(cwd)
+      const candidates = [...(yield* candidatesIn(path.join(projectsDir, cwdSlug(wanted))))].sort(
+        (a, b) => b.mtime.getTime() - a.mtime.getTime() || (a.sessionId < b.sessionId ? -1 : 1)
+      )
+      for (const candidate of candidates) {
+        if (belongsTo(wanted)(yield* infoOf(candidate))) return Option.some(candidate.sessionId)
+      }
+      return Option.none<string>()
+    })
+
+    const fork = Effect.fn("SessionStore.fork")(function* (sessionId: string) {
+      const { entries } = yield* loadDetailed(sessionId)
+      const source = locations.get(sessionId) ?? fileIn(projectsDir, sessionId)
+      const forkId = newSessionId()
+      const target = fileIn(path.dirname(source), forkId)
+      const text = entries.map((entry) => JSON.stringify({ ...entry, sessionId: forkId }) + "\n").join("")
+      // Written aside and renamed, so a crash never leaves a half-copied fork behind.
+      const temporary = `${target}.tmp`
+      yield* fs.writeFileString(temporary, text, { mode: 0o600 }).pipe(Effect.mapError(ioError("write", temporary)))
+      yield* fs.rename(temporary, target).pipe(Effect.mapError(ioError("write", target)))
+      locations.set(forkId, target)
+      return forkId
+    })
+
+    const store: Interface = { append, load, loadDetailed, list, latest, fork }
+    return store
+  })
+
+// ---------------------------------------------------------------------------------------------------------
+// Memory layer
+
+const makeMemory = Effect.sync(() => {
+  interface Stored {
+    readonly entries: Array<TranscriptEntry>
+    lastModified: number
+    sequence: number
+  }
+  const sessions = new Map<string, Stored>()
+  let sequence = 0
+
+  const find = (sessionId: string) => {
+    const stored = sessions.get(sessionId)
+    return stored === undefined ? Effect.fail(notFound(sessionId)) : Effect.succeed(stored)
+  }
+
+  const infos = (cwd: string | undefined): Array<SessionInfo> => {
+    const out: Array<{ info: SessionInfo; sequence: number }> = []
+    for (const [sessionId, stored] of sessions) {
+      const info = summarize(sessionId, stored.entries, new Date(stored.lastModified))
+      if (info !== undefined && (cwd === undefined || info.cwd === cwd)) out.push({ info, sequence: stored.sequence })
+    }
+    // Same clock tick (TestClock): the later write is the newer.
+    return out
+      .sort((a, b) => b.info.lastModified.getTime() - a.info.lastModified.getTime() || b.sequence - a.sequence)
+      .map(({ info }) => info)
+  }
+
+  const append = Effect.fn("SessionStore.append")(function* (entry: TranscriptEntry) {
+    if (!validSessionId(entry.sessionId)) {
+      return yield* new SessionStoreError({ message: `Invalid session id: ${JSON.stringify(entry.sessionId)}` })
+    }
+    const now = yield* Clock.currentTimeMillis
+    // A copy, as the file store keeps: later mutation of the caller's object cannot reach the store.
+    const copy = structuredClone(entry)
+    const stored = sessions.get(entry.sessionId)
+    if (stored === undefined) {
+      sessions.set(entry.sessionId, { entries: [copy], lastModified: now, sequence: ++sequence })
+    } else {
+      stored.entries.push(copy)
+      stored.lastModified = now
+      stored.sequence = ++sequence
+    }
+  })
+
+  const loadDetailed = Effect.fn("SessionStore.loadDetailed")(function* (sessionId: string) {
+    const stored = yield* find(sessionId)
+    const result: LoadResult = { entries: [...stored.entries], skippedLines: 0, tornTail: false }
+    return result
+  })
+
+  const load = Effect.fn("SessionStore.load")(function* (sessionId: string) {
+    return (yield* loadDetailed(sessionId)).entries
+  })
+
+  const list = Effect.fn("SessionStore.list")(function* (cwd?: string) {
+    return infos(cwd)
+  })
+
+  const latest = Effect.fn("SessionStore.latest")(function* (cwd: string) {
+    return Option.map(Option.fromNullable(infos(cwd)[0]), (info) => info.sessionId)
+  })
+
+  const fork = Effect.fn("SessionStore.fork")(function* (sessionId: string) {
+    const stored = yield* find(sessionId)
+    const forkId = newSessionId()
+    const now = yield* Clock.currentTimeMillis
+    sessions.set(forkId, {
+      entries: stored.entries.map((entry) => ({ ...entry, sessionId: forkId })),
+      lastModified: now,
+      sequence: ++sequence
+    })
+    return forkId
+  })
+
+  const store: Interface = { append, load, loadDetailed, list, latest, fork }
+  return store
+})
+
+// ---------------------------------------------------------------------------------------------------------
+
+export class SessionStore extends Context.Tag("weft/SessionStore")<SessionStore, Interface>() {
+  /** JSONL files under `$WEFT_HOME/projects/<cwd-slug>/`; open files are closed when the layer's scope ends. */
+  static layerJsonl = (
+    options: JsonlOptions = {}
+  ): Layer.Layer<SessionStore, never, FileSystem.FileSystem | Path.Path> =>
+    Layer.scoped(SessionStore, makeJsonl(options))
+
+  /** `layerJsonl` on Node's file system. */
+  static layerJsonlLive = (options: JsonlOptions = {}): Layer.Layer<SessionStore> =>
+    SessionStore.layerJsonl(options).pipe(Layer.provide([NodeFileSystem.layer, NodePath.layer]))
+
+  /** In memory, for tests: the same semantics without files (nothing is ever torn or skipped). */
+  static layerMemory: Layer.Layer<SessionStore> = Layer.effect(SessionStore, makeMemory)
+}
