@@ -1,0 +1,270 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterEach } from "vitest"
+import { isAssistant, isUser, type TranscriptEntry } from "../../src/domain/Transcript.js"
+import { cwdSlug, parseTranscript, SessionStore } from "../../src/session/SessionStore.js"
+import { assistantEntry, conversation, userEntry } from "./entries.js"
+
+const temporaryDirs: Array<string> = []
+const tempDir = (): string => {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "weft-session-")))
+  temporaryDirs.push(dir)
+  return dir
+}
+afterEach(() => {
+  for (const dir of temporaryDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+const sessionFile = (home: string, cwd: string, sessionId: string) =>
+  path.join(home, "projects", cwdSlug(cwd), `${sessionId}.jsonl`)
+
+const unknownEntry = (sessionId: string, cwd: string): TranscriptEntry => ({
+  uuid: "x-1",
+  parentUuid: null,
+  timestamp: "2025-01-01T00:00:00.000Z",
+  sessionId,
+  cwd,
+  type: "file-history-snapshot",
+  snapshot: { files: 3 }
+})
+
+// The same contract, run against both layers.
+const contract = (name: string, makeLayer: () => Layer.Layer<SessionStore>) =>
+  describe(`SessionStore contract (${name})`, () => {
+    it.scoped("appends and loads entries in order, whatever their type", () =>
+      Effect.gen(function* () {
+        const store = yield* SessionStore
+        const entries = [...conversation("s1", "/w/a", "fix the bug"), unknownEntry("s1", "/w/a")]
+        for (const entry of entries) yield* store.append(entry)
+        const loaded = yield* store.load("s1")
+        expect(loaded).toEqual(entries)
+        expect(loaded.map((entry) => entry.type)).toEqual(["system", "user", "assistant", "user", "file-history-snapshot"])
+        const assistant = loaded.find(isAssistant)
+        expect(assistant?.message.usage.output_tokens).toBe(5)
+        expect(assistant?.costUSD).toBe(0.001)
+      }).pipe(Effect.provide(makeLayer()))
+    )
+
+    it.scoped("a missing session is SessionNotFound", () =>
+      Effect.gen(function* () {
+        const store = yield* SessionStore
+        const missing = yield* Effect.flip(store.load("nope"))
+        expect(missing._tag).toBe("SessionNotFound")
+        expect(missing.message).toContain("nope")
+        expect((yield* Effect.flip(store.fork("nope")))._tag).toBe("SessionNotFound")
+        // An id that would leave the project folder is not a session either.
+        expect((yield* Effect.flip(store.load("../../etc/passwd")))._tag).toBe("SessionNotFound")
+        expect((yield* Effect.flip(store.append(userEntry("../x", "/w/a", 0, "hi"))))._tag).toBe("SessionStoreError")
+      }).pipe(Effect.provide(makeLayer()))
+    )
+
+    it.scoped("a session stays one session when a later entry has another cwd", () =>
+      Effect.gen(function* () {
+        const store = yield* SessionStore
+        yield* store.append(userEntry("s1", "/w/a", 0, "start here"))
+        yield* store.append(assistantEntry("s1", "/w/a/sub", 1, "moved"))
+        expect((yield* store.load("s1")).length).toBe(2)
+        expect((yield* store.list("/w/a")).map((info) => info.sessionId)).toEqual(["s1"])
+        expect(yield* store.list("/w/a/sub")).toEqual([])
+      }).pipe(Effect.provide(makeLayer()))
+    )
+
+    it.scoped("fork copies the entries under a new session id", () =>
+      Effect.gen(function* () {
+        const store = yield* SessionStore
+        for (const entry of conversation("s1", "/w/a", "first")) yield* store.append(entry)
+        const forkId = yield* store.fork("s1")
+        expect(forkId).not.toBe("s1")
+        const original = yield* store.load("s1")
+        const forked = yield* store.load(forkId)
+        expect(forked.map((entry) => entry.sessionId)).toEqual(original.map(() => forkId))
+        expect(forked.map((entry) => ({ ...entry, sessionId: "s1" }))).toEqual(original)
+        // The fork goes its own way.
+        yield* store.append(assistantEntry(forkId, "/w/a", 4, "only in the fork"))
+        expect((yield* store.load(forkId)).length).toBe(5)
+        expect((yield* store.load("s1")).length).toBe(4)
+        expect((yield* store.list("/w/a")).map((info) => info.sessionId).sort()).toEqual([forkId, "s1"].sort())
+      }).pipe(Effect.provide(makeLayer()))
+    )
+  })
+
+contract("memory", () => SessionStore.layerMemory)
+contract("jsonl", () => SessionStore.layerJsonlLive({ home: tempDir() }))
+
+describe("SessionStore.layerMemory", () => {
+  it.effect("lists newest first and finds the latest session of a cwd", () =>
+    Effect.gen(function* () {
+      const store = yield* SessionStore
+      expect(yield* store.latest("/w/a")).toEqual(Option.none())
+      for (const entry of conversation("old", "/w/a", "older prompt")) yield* store.append(entry)
+      for (const entry of conversation("other", "/w/b", "elsewhere")) yield* store.append(entry)
+      yield* store.append(userEntry("new", "/w/a", 0, "newer prompt"))
+      const infos = yield* store.list("/w/a")
+      expect(infos.map((info) => [info.sessionId, info.firstPrompt, info.entryCount, info.cwd])).toEqual([
+        ["new", "newer prompt", 1, "/w/a"],
+        ["old", "older prompt", 4, "/w/a"]
+      ])
+      expect((yield* store.list()).map((info) => info.sessionId)).toEqual(["new", "other", "old"])
+      expect(yield* store.latest("/w/a")).toEqual(Option.some("new"))
+      // Writing to the older session makes it the latest.
+      yield* store.append(assistantEntry("old", "/w/a", 4, "more"))
+      expect(yield* store.latest("/w/a")).toEqual(Option.some("old"))
+    }).pipe(Effect.provide(SessionStore.layerMemory))
+  )
+})
+
+describe("SessionStore.layerJsonl", () => {
+  it.scoped("writes Claude Code's layout: one JSON line per entry, private files", () => {
+    const home = tempDir()
+    return Effect.gen(function* () {
+      const store = yield* SessionStore
+      const entries = conversation("s1", "/w/my_project.v2", "hello")
+      for (const entry of entries) yield* store.append(entry)
+      const file = path.join(home, "projects", "-w-my-project-v2", "s1.jsonl")
+      const text = fs.readFileSync(file, "utf8")
+      expect(text).toBe(entries.map((entry) => JSON.stringify(entry) + "\n").join(""))
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+      expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700)
+    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+  })
+
+  it.scoped("resumes: a new store appends to the existing file, found by session id alone", () => {
+    const home = tempDir()
+    return Effect.gen(function* () {
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const store = yield* SessionStore
+          yield* store.append(userEntry("s1", "/w/a", 0, "one"))
+        }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home, fsync: true })))
+      )
+      const store = yield* SessionStore
+      yield* store.append(assistantEntry("s1", "/w/elsewhere", 1, "two"))
+      expect((yield* store.load("s1")).map((entry) => entry.uuid)).toEqual(["u-0", "u-1"])
+      expect(fs.readdirSync(path.join(home, "projects"))).toEqual([cwdSlug("/w/a")])
+    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+  })
+
+  it.scoped("keeps at most maxOpenFiles files open and reopens evicted ones", () => {
+    const home = tempDir()
+    return Effect.gen(function* () {
+      const store = yield* SessionStore
+      for (let round = 0; round < 3; round++) {
+        for (const id of ["a", "b", "c"]) yield* store.append(userEntry(id, "/w/a", round, `${id}${round}`))
+      }
+      for (const id of ["a", "b", "c"]) {
+        expect((yield* store.load(id)).map((entry) => entry.uuid)).toEqual(["u-0", "u-1", "u-2"])
+      }
+    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home, maxOpenFiles: 1 })))
+  })
+
+  it.scoped("skips a torn last line and a corrupt middle line, and keeps going after a torn tail", () => {
+    const home = tempDir()
+    const file = sessionFile(home, "/w/a", "s1")
+    const entries = conversation("s1", "/w/a", "hello")
+    const lines = entries.map((entry) => JSON.stringify(entry))
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    // A corrupt line in the middle, a known type missing its fields, and a write cut short at the end.
+    const torn = JSON.stringify(assistantEntry("s1", "/w/a", 9, "cut")).slice(0, 40)
+    fs.writeFileSync(
+      file,
+      [lines[0], "{not json", lines[1], `{"type":"user","uuid":"bad"}`, lines[2], lines[3]].join("\n") + "\n" + torn
+    )
+    return Effect.gen(function* () {
+      const store = yield* SessionStore
+      const result = yield* store.loadDetailed("s1")
+      expect(result.entries).toEqual(entries)
+      expect(result.skippedLines).toBe(2)
+      expect(result.tornTail).toBe(true)
+      // The next entry must not be glued onto the torn fragment.
+      const next = assistantEntry("s1", "/w/a", 4, "after the crash")
+      yield* store.append(next)
+      const after = yield* store.loadDetailed("s1")
+      expect(after.entries).toEqual([...entries, next])
+      expect(after.tornTail).toBe(false)
+      expect(after.skippedLines).toBe(3)
+      expect(fs.readFileSync(file, "utf8").endsWith(JSON.stringify(next) + "\n")).toBe(true)
+    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+  })
+
+  it.scoped("lists sessions newest first by file time, with first prompt and entry count", () => {
+    const home = tempDir()
+    return Effect.gen(function* () {
+      const store = yield* SessionStore
+      for (const entry of conversation("old", "/w/a", "  the   older\nprompt ")) yield* store.append(entry)
+      yield* store.append(userEntry("new", "/w/a", 0, [{ type: "text", text: "x".repeat(300) }]))
+      for (const entry of conversation("other", "/w/b", "elsewhere")) yield* store.append(entry)
+      // A session of another cwd whose slug is the same (`/w/a` and `/w-a`).
+      yield* store.append(userEntry("clash", "/w-a", 0, "same slug"))
+      // An empty file is no session.
+      fs.writeFileSync(sessionFile(home, "/w/a", "empty"), "")
+      const setTime = (cwd: string, id: string, seconds: number) =>
+        fs.utimesSync(sessionFile(home, cwd, id), seconds, seconds)
+      setTime("/w/a", "old", 1_000)
+      setTime("/w/a", "new", 2_000)
+      setTime("/w/b", "other", 3_000)
+      setTime("/w-a", "clash", 4_000)
+
+      const infos = yield* store.list("/w/a")
+      expect(infos.map((info) => info.sessionId)).toEqual(["new", "old"])
+      expect(infos[1]).toEqual({
+        sessionId: "old",
+        cwd: "/w/a",
+        firstPrompt: "the older prompt",
+        lastModified: new Date(1_000_000),
+        entryCount: 4
+      })
+      expect(infos[0]?.firstPrompt).toBe("x".repeat(99) + "…")
+      expect((yield* store.list()).map((info) => info.sessionId)).toEqual(["clash", "other", "new", "old"])
+      expect(yield* store.latest("/w/a")).toEqual(Option.some("new"))
+      expect(yield* store.latest("/w-a")).toEqual(Option.some("clash"))
+      expect(yield* store.latest("/w/none")).toEqual(Option.none())
+      setTime("/w/a", "old", 5_000)
+      expect(yield* store.latest("/w/a")).toEqual(Option.some("old"))
+    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+  })
+
+  it.effect("reads $WEFT_HOME when no home is given", () => {
+    const home = tempDir()
+    const previous = process.env["WEFT_HOME"]
+    process.env["WEFT_HOME"] = home
+    return Effect.gen(function* () {
+      const store = yield* SessionStore
+      yield* store.append(userEntry("s1", "/w/a", 0, "hi"))
+      expect(fs.existsSync(sessionFile(home, "/w/a", "s1"))).toBe(true)
+    }).pipe(
+      Effect.provide(SessionStore.layerJsonlLive()),
+      Effect.ensuring(
+        Effect.sync(() => {
+          if (previous === undefined) delete process.env["WEFT_HOME"]
+          else process.env["WEFT_HOME"] = previous
+        })
+      )
+    )
+  })
+})
+
+describe("parseTranscript", () => {
+  const line = (entry: TranscriptEntry) => JSON.stringify(entry) + "\n"
+
+  it("keeps an unterminated last line that is a whole entry (a hand-written file)", () => {
+    const [a, b] = conversation("s", "/w", "p")
+    if (a === undefined || b === undefined) throw new Error("fixture")
+    const result = parseTranscript(line(a) + JSON.stringify(b))
+    expect(result).toEqual({ entries: [a, b], skippedLines: 0, tornTail: false })
+  })
+
+  it("ignores blank lines and counts a known type with the wrong shape", () => {
+    const entries = conversation("s", "/w", "p")
+    const wrongRole = { ...userEntry("s", "/w", 7, "x"), message: { role: "assistant", content: "x" } }
+    const text = "\n" + entries.map(line).join("\n") + JSON.stringify(wrongRole) + "\n"
+    const result = parseTranscript(text)
+    expect(result.entries).toEqual(entries)
+    expect(result.skippedLines).toBe(1)
+    expect(result.entries.filter(isUser).length).toBe(2)
+  })
+})
