@@ -193,7 +193,7 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
         usage = Usage.add(usage, message.usage)
         cost += Pricing.costOf(message.model || model, message.usage)
         history.push({ role: "assistant", content: message.content })
-        const assistantUuid = yield* transcript.assistant(sessionId, message)
+        const assistantUuid = yield* transcript.assistant(sessionId, message, Pricing.costOf(message.model || model, message.usage))
         yield* emit({ _tag: "AssistantTurn", uuid: assistantUuid, message })
 
         const uses = message.content.filter(Content.isToolUse)
@@ -235,7 +235,7 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
         }
         const results: MessageParam = { role: "user", content: outcomes.map((item) => item.block) }
         history.push(results)
-        const resultsUuid = yield* transcript.user(sessionId, results)
+        const resultsUuid = yield* transcript.user(sessionId, results, Object.keys(data).length > 0 ? data : undefined)
         yield* emit({ _tag: "ToolResults", uuid: resultsUuid, message: results, data })
         for (const use of uses) {
           const todo = data[use.id]

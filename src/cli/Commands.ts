@@ -1,0 +1,130 @@
+/**
+ * weft's command line (@effect/cli): `weft -p "prompt"` runs one prompt non-interactively (the print mode of
+ * Claude Code, with its flags), `weft demo` runs a scripted session against the built-in mock server.
+ */
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { version } from "./Version.js"
+
+const print = Options.boolean("print").pipe(
+  Options.withAlias("p"),
+  Options.withDescription("Run the prompt non-interactively and print the result, then exit.")
+)
+const outputFormat = Options.choice("output-format", ["text", "json", "stream-json"]).pipe(
+  Options.withDefault("text"),
+  Options.withDescription(
+    "With -p: text (the answer), json (one result object), stream-json (one JSON frame per line as it happens)."
+  )
+)
+const verbose = Options.boolean("verbose").pipe(
+  Options.withDescription("Text: show each tool call on stderr. json: print every frame, not only the result.")
+)
+const includePartialMessages = Options.boolean("include-partial-messages").pipe(
+  Options.withDescription("stream-json: also emit the model's raw streaming events (stream_event frames).")
+)
+const model = Options.text("model").pipe(
+  Options.optional,
+  Options.withDescription("The model to use (default: $ANTHROPIC_MODEL, or weft's default).")
+)
+const maxTurns = Options.integer("max-turns").pipe(
+  Options.optional,
+  Options.withDescription("Stop after this many model turns (the result is then error_max_turns).")
+)
+const allowedTools = Options.text("allowedTools").pipe(
+  Options.withAlias("allowed-tools"),
+  Options.repeated,
+  Options.withDescription('Tools allowed without asking, e.g. "Read" "Bash(npm test)" (repeat, or separate with commas).')
+)
+const disallowedTools = Options.text("disallowedTools").pipe(
+  Options.withAlias("disallowed-tools"),
+  Options.repeated,
+  Options.withDescription('Tools denied, e.g. "WebFetch" "Bash(rm -rf /)" (repeat, or separate with commas). Deny always wins.')
+)
+const systemPrompt = Options.text("system-prompt").pipe(
+  Options.optional,
+  Options.withDescription("Replace weft's system prompt.")
+)
+const appendSystemPrompt = Options.text("append-system-prompt").pipe(
+  Options.optional,
+  Options.withDescription("Append text to the system prompt.")
+)
+const addDir = Options.directory("add-dir").pipe(
+  Options.repeated,
+  Options.withDescription("An additional directory the tools may work in (repeat for several).")
+)
+const prompt = Args.text({ name: "prompt" }).pipe(
+  Args.optional,
+  Args.withDescription("The prompt. With -p and no prompt, it is read from stdin.")
+)
+
+/** Splits `--allowedTools "Read,Bash(git log)" Grep` values on commas and spaces outside parentheses. */
+export const splitToolRules = (values: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  for (const value of values) {
+    let depth = 0
+    let current = ""
+    for (const char of value) {
+      if (char === "(") depth++
+      if (char === ")") depth = Math.max(0, depth - 1)
+      if (depth === 0 && (char === "," || char === " ")) {
+        if (current.trim() !== "") out.push(current.trim())
+        current = ""
+      } else current += char
+    }
+    if (current.trim() !== "") out.push(current.trim())
+  }
+  return out
+}
+
+const demo = Command.make("demo", {}, () =>
+  Effect.promise(() => import("./Demo.js")).pipe(Effect.flatMap((module) => module.runDemo))
+).pipe(
+  Command.withDescription(
+    "Run a scripted session end to end against weft's built-in mock of the Messages API, in a temporary sample project. No API key needed."
+  )
+)
+
+const root = Command.make(
+  "weft",
+  {
+    print,
+    outputFormat,
+    verbose,
+    includePartialMessages,
+    model,
+    maxTurns,
+    allowedTools,
+    disallowedTools,
+    systemPrompt,
+    appendSystemPrompt,
+    addDir,
+    prompt
+  },
+  (config) =>
+    Effect.promise(() => import("./PrintCommand.js")).pipe(
+      Effect.flatMap((module) =>
+        module.runPrint({
+          print: config.print,
+          outputFormat: config.outputFormat,
+          verbose: config.verbose,
+          includePartialMessages: config.includePartialMessages,
+          model: Option.getOrUndefined(config.model),
+          maxTurns: Option.getOrUndefined(config.maxTurns),
+          allowedTools: splitToolRules(config.allowedTools),
+          disallowedTools: splitToolRules(config.disallowedTools),
+          systemPrompt: Option.getOrUndefined(config.systemPrompt),
+          appendSystemPrompt: Option.getOrUndefined(config.appendSystemPrompt),
+          addDirs: config.addDir,
+          prompt: Option.getOrUndefined(config.prompt)
+        })
+      )
+    )
+).pipe(
+  Command.withDescription("weft: an agent runtime in the shape of Claude Code. Use -p to run a prompt non-interactively."),
+  Command.withSubcommands([demo])
+)
+
+export const cli = Command.run(root, { name: "weft", version })

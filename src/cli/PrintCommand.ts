@@ -1,0 +1,153 @@
+/**
+ * The `-p` command: reads the prompt (argument or stdin), composes the Layers of a session, runs the agent and
+ * prints its stream (Print). Ctrl-C (SIGINT) or SIGTERM stops the run gracefully: work in flight is interrupted,
+ * running processes are killed, and the output still ends with a result; a second signal stops at once.
+ */
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Runtime from "effect/Runtime"
+import * as Agent from "../agent/Agent.js"
+import { Transcript } from "../agent/Transcript.js"
+import { Environment } from "../context/Environment.js"
+import * as Memory from "../context/Memory.js"
+import * as SystemPrompt from "../context/SystemPrompt.js"
+import { Hooks } from "../hooks/Hooks.js"
+import { ApiClient } from "../model/ApiClient.js"
+import { Permissions } from "../permissions/Permissions.js"
+import { SessionStore } from "../session/SessionStore.js"
+import { builtinTools } from "../tools/builtin/index.js"
+import { ToolRegistry } from "../tools/ToolRegistry.js"
+import { type OutputFormat, print } from "./Print.js"
+import { version } from "./Version.js"
+
+export interface PrintCommandOptions {
+  readonly print: boolean
+  readonly outputFormat: OutputFormat
+  readonly verbose: boolean
+  readonly includePartialMessages: boolean
+  readonly model: string | undefined
+  readonly maxTurns: number | undefined
+  readonly allowedTools: ReadonlyArray<string>
+  readonly disallowedTools: ReadonlyArray<string>
+  readonly systemPrompt: string | undefined
+  readonly appendSystemPrompt: string | undefined
+  readonly addDirs: ReadonlyArray<string>
+  readonly prompt: string | undefined
+}
+
+/** Reads all of stdin (when it is not a terminal); bounded so a runaway pipe cannot exhaust memory. */
+const maxStdinBytes = 10 * 1024 * 1024
+const readStdin = Effect.async<string, Error>((resume) => {
+  if (process.stdin.isTTY) return resume(Effect.succeed(""))
+  const chunks: Array<Buffer> = []
+  let size = 0
+  const onData = (chunk: Buffer) => {
+    size += chunk.length
+    if (size > maxStdinBytes) {
+      cleanup()
+      resume(Effect.fail(new Error(`the prompt on stdin is larger than ${maxStdinBytes} bytes`)))
+    } else chunks.push(chunk)
+  }
+  const onEnd = () => {
+    cleanup()
+    resume(Effect.succeed(Buffer.concat(chunks).toString("utf8")))
+  }
+  const onError = (error: Error) => {
+    cleanup()
+    resume(Effect.fail(error))
+  }
+  const cleanup = () => {
+    process.stdin.off("data", onData).off("end", onEnd).off("error", onError)
+    process.stdin.pause()
+  }
+  process.stdin.on("data", onData).on("end", onEnd).on("error", onError)
+  return Effect.sync(cleanup)
+})
+
+const apiKeySource = () =>
+  process.env["ANTHROPIC_API_KEY"] ? "ANTHROPIC_API_KEY" : process.env["ANTHROPIC_AUTH_TOKEN"] ? "ANTHROPIC_AUTH_TOKEN" : "none"
+
+const isToolName = (rule: string) => /^[A-Za-z0-9_-]+$/.test(rule)
+
+const fail = (message: string) =>
+  Effect.sync(() => {
+    process.stderr.write(`weft: ${message}\n`)
+    process.exitCode = 1
+  })
+
+export const runPrint = (options: PrintCommandOptions) =>
+  Effect.gen(function* () {
+    if (!options.print) {
+      return yield* fail(
+        'the interactive mode is not available yet. Run a prompt with -p, e.g. weft -p "explain this project", or try `weft demo`.'
+      )
+    }
+    const stdin = options.prompt === undefined ? yield* Effect.either(readStdin) : undefined
+    if (stdin?._tag === "Left") return yield* fail(`could not read the prompt from stdin: ${stdin.left.message}`)
+    const prompt = options.prompt ?? stdin?.right ?? ""
+    if (prompt.trim() === "") {
+      return yield* fail('no prompt. Give one as an argument (weft -p "...") or on stdin (echo "..." | weft -p).')
+    }
+
+    const cwd = process.cwd()
+    const environment = yield* Environment.make({ cwd, additionalDirectories: options.addDirs })
+    const memory = yield* Memory.load({ cwd })
+    // A tool named bare in --disallowedTools is removed from the model's view, as in Claude Code; rules with a
+    // specifier stay in Permissions, where deny wins over everything.
+    const removed = new Set(options.disallowedTools.filter(isToolName))
+    const abort = yield* Deferred.make<void>()
+    const sessionLayer = Layer.mergeAll(
+      ToolRegistry.filter((name) => !removed.has(name)).pipe(Layer.provide(builtinTools)),
+      ApiClient.layerNode,
+      Permissions.layerPermissive({ deniedRules: options.disallowedTools }),
+      Hooks.layerNone,
+      Transcript.layer({ cwd, version }).pipe(Layer.provide(SessionStore.layerJsonlLive()))
+    )
+    const printing = Effect.gen(function* () {
+      const registry = yield* ToolRegistry
+      const systemPrompt = SystemPrompt.build({
+        environment,
+        memory,
+        toolNames: registry.tools.map((tool) => tool.name),
+        ...(options.systemPrompt === undefined ? {} : { customSystemPrompt: options.systemPrompt }),
+        ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt })
+      })
+      const events = Agent.run({
+        prompt,
+        cwd,
+        systemPrompt,
+        abort,
+        ...(options.model === undefined ? {} : { model: options.model }),
+        ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns })
+      })
+      return yield* print(events, {
+        outputFormat: options.outputFormat,
+        verbose: options.verbose,
+        includePartialMessages: options.includePartialMessages,
+        apiKeySource: apiKeySource(),
+        version,
+        write: (text) => void process.stdout.write(text),
+        writeError: (text) => void process.stderr.write(text)
+      })
+    }).pipe(Effect.provide(sessionLayer))
+
+    const fiber = yield* Effect.fork(printing)
+    const runtime = yield* Effect.runtime<never>()
+    let signals = 0
+    const onSignal = () => {
+      signals++
+      Runtime.runFork(runtime)(signals === 1 ? Deferred.succeed(abort, undefined) : Fiber.interrupt(fiber))
+    }
+    yield* Effect.acquireRelease(
+      Effect.sync(() => process.on("SIGINT", onSignal).on("SIGTERM", onSignal)),
+      () => Effect.sync(() => process.off("SIGINT", onSignal).off("SIGTERM", onSignal))
+    )
+    const exit = yield* Fiber.await(fiber)
+    if (exit._tag === "Failure") {
+      return yield* fail(signals > 1 ? "stopped." : `unexpected failure: ${String(exit.cause)}`)
+    }
+    const result = exit.value
+    process.exitCode = result === undefined || result.isError ? 1 : 0
+  }).pipe(Effect.scoped)
