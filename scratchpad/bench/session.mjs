@@ -1,0 +1,68 @@
+// A 2-turn scripted session (Read, then answer) timed as a whole `weft -p` process, beside `node -e 0`, in one
+// run: medians of interleaved runs, wall time and peak RSS (from /usr/bin/time). Run after `npm run build`:
+//   node scratchpad/bench/session.mjs [runs=11]
+// Targets (issue 3): weft's wall at most 2.5x `node -e 0`, peak RSS at most 90 MB.
+import { spawnSync } from "node:child_process"
+import { existsSync } from "node:fs"
+import { mkdtemp, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
+const binary = join(root, "dist/bin/weft.js")
+if (!existsSync(binary) || !existsSync(join(root, "dist/lib/testing/MockAnthropicServer.js"))) {
+  console.error("run `npm run build` first")
+  process.exit(1)
+}
+if (!existsSync("/usr/bin/time")) {
+  console.error("needs /usr/bin/time (Debian package `time`) for peak RSS")
+  process.exit(1)
+}
+const { startMockAnthropicServer } = await import(join(root, "dist/lib/testing/MockAnthropicServer.js"))
+const { ScriptTurn, text, textTurn, toolUse } = await import(join(root, "dist/lib/testing/Script.js"))
+
+const runs = Number(process.argv[2] ?? 11)
+const dir = await mkdtemp(join(tmpdir(), "weft-bench-session-"))
+await writeFile(join(dir, "notes.txt"), Array.from({ length: 200 }, (_, i) => `line ${i + 1} of the notes`).join("\n"))
+const server = await startMockAnthropicServer({
+  script: [
+    ScriptTurn.blocks([text("Reading."), toolUse("Read", { file_path: join(dir, "notes.txt") }, "r1")]),
+    textTurn("The notes have 200 lines.")
+  ]
+})
+const env = { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "bench", WEFT_HOME: join(dir, "home") }
+
+const timed = (args) => {
+  const out = spawnSync("/usr/bin/time", ["-f", "%e %M", ...args], { cwd: dir, env, encoding: "utf8" })
+  if (out.status !== 0) throw new Error(`${args.join(" ")} failed: ${out.stderr}`)
+  const [wall, rssKb] = out.stderr.trim().split("\n").at(-1).split(" ").map(Number)
+  return { wall: wall * 1000, rss: rssKb / 1024, stdout: out.stdout }
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]
+}
+
+const baseline = []
+const weft = []
+timed(["node", binary, "-p", "warm-up"]) // the first run pays for the disk cache
+for (let i = 0; i < runs; i++) {
+  baseline.push(timed(["node", "-e", "0"]))
+  const run = timed(["node", binary, "-p", "How many lines do the notes have?"])
+  if (run.stdout.trim() !== "The notes have 200 lines.") throw new Error(`unexpected output: ${run.stdout}`)
+  weft.push(run)
+}
+await server.close()
+await rm(dir, { recursive: true, force: true })
+
+const row = (name, samples) =>
+  `| ${name.padEnd(28)} | ${median(samples.map((s) => s.wall)).toFixed(0).padStart(7)} ms | ${median(samples.map((s) => s.rss)).toFixed(1).padStart(7)} MB |`
+console.log(`weft -p, 2-turn session (Read + answer), medians of ${runs} interleaved runs`)
+console.log("| command                      |    wall    |  peak RSS  |")
+console.log("|------------------------------|------------|------------|")
+console.log(row("node -e 0", baseline))
+console.log(row("weft -p (2 turns, Read)", weft))
+const ratio = median(weft.map((s) => s.wall)) / median(baseline.map((s) => s.wall))
+console.log(`wall ratio weft / node -e 0: ${ratio.toFixed(2)} (target <= 2.5); weft peak RSS ${median(weft.map((s) => s.rss)).toFixed(1)} MB (target <= 90)`)

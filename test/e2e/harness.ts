@@ -1,0 +1,102 @@
+/**
+ * Runs the built `weft` binary (dist/bin/weft.js, built by `npm run build` before the tests) as a user would,
+ * against MockAnthropicServer on 127.0.0.1, in temporary project directories.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { existsSync, readFileSync } from "node:fs"
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
+export const binary = join(repoRoot, "dist/bin/weft.js")
+
+export const requireBinary = () => {
+  if (!existsSync(binary)) throw new Error(`${binary} is missing: run \`npm run build\` first (npm test does).`)
+}
+
+export interface Run {
+  readonly child: ChildProcess
+  readonly done: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null; readonly stdout: string; readonly stderr: string }>
+  /** Resolves once stdout has produced a line matching `pattern`. */
+  readonly waitForStdout: (pattern: RegExp) => Promise<void>
+}
+
+export const startWeft = (
+  args: ReadonlyArray<string>,
+  options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv; readonly stdin?: string }
+): Run => {
+  requireBinary()
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env }
+  const child = spawn(process.execPath, [binary, ...args], { cwd: options.cwd, env, stdio: ["pipe", "pipe", "pipe"] })
+  let stdout = ""
+  let stderr = ""
+  const waiters: Array<{ pattern: RegExp; resolve: () => void }> = []
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk
+    for (const waiter of waiters.splice(0)) {
+      if (waiter.pattern.test(stdout)) waiter.resolve()
+      else waiters.push(waiter)
+    }
+  })
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+  if (options.stdin !== undefined) child.stdin.end(options.stdin)
+  else child.stdin.end()
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolveDone) =>
+    child.on("close", (code, signal) => resolveDone({ code, signal, stdout, stderr }))
+  )
+  const waitForStdout = (pattern: RegExp) =>
+    new Promise<void>((resolveWait) => {
+      if (pattern.test(stdout)) resolveWait()
+      else waiters.push({ pattern, resolve: resolveWait })
+    })
+  return { child, done, waitForStdout }
+}
+
+export const runWeft = (args: ReadonlyArray<string>, options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv; readonly stdin?: string }) =>
+  startWeft(args, options).done
+
+/** A temporary project directory with the given files, and a WEFT_HOME beside it; `cleanup` removes both. */
+export const makeProject = async (files: Readonly<Record<string, string>>) => {
+  const root = await mkdtemp(join(tmpdir(), "weft-e2e-"))
+  const dir = join(root, "project")
+  const { mkdir, writeFile } = await import("node:fs/promises")
+  await mkdir(dir, { recursive: true })
+  for (const [name, content] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, name)), { recursive: true })
+    await writeFile(join(dir, name), content)
+  }
+  return { root, dir, home: join(root, "weft-home"), cleanup: () => rm(root, { recursive: true, force: true }) }
+}
+
+/** The JSON frames of a stream-json output. */
+export const frames = (stdout: string): ReadonlyArray<Record<string, unknown>> =>
+  stdout
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line))
+
+/** True while `pid` is a live process (a zombie awaiting its reaper counts as gone). */
+export const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z"
+  } catch {
+    return false
+  }
+}
+
+/** Polls a real condition (not a timer-based assertion): resolves when it holds, rejects after `limitMs`. */
+export const waitUntil = async (condition: () => boolean | Promise<boolean>, what: string, limitMs = 20_000) => {
+  const started = Date.now()
+  while (!(await condition())) {
+    if (Date.now() - started > limitMs) throw new Error(`gave up waiting for ${what}`)
+    await new Promise((resolveTick) => setTimeout(resolveTick, 25))
+  }
+}
