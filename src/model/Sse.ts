@@ -1,0 +1,321 @@
+/**
+ * Server-sent events (the WHATWG `text/event-stream` format) from bytes to frames to StreamEvents.
+ *
+ * The decoder is synchronous and incremental: bytes in, complete frames out. It follows the WHATWG parsing
+ * rules: lines end in CRLF, LF or CR (a CR ending one chunk and an LF starting the next are one line end);
+ * `:` lines are comments; `data` lines are joined with "\n"; one space after the colon is dropped; `retry` and
+ * unknown fields are ignored; a blank line dispatches the frame, unless it had no `data` line. A frame with data
+ * but no `event:` line is still a frame (the SDK drops those; weft doesn't). `id` is the last event id: it
+ * carries over to later frames, as in the spec. UTF-8 is decoded with a streaming TextDecoder, so a character
+ * split between chunks is fine; a leading BOM is dropped.
+ *
+ * Speed matters (a 6 MB stream must fold about as fast as a naive split + JSON.parse loop): lines are found with
+ * indexOf over each decoded chunk, never byte by byte, and a line split between chunks is kept as a list of
+ * pieces, so a long line arriving in many chunks is copied once, not once per chunk.
+ *
+ * Bound: a frame (its data plus the unfinished line) may hold at most `maxFrameLength` characters (16 Mi by
+ * default, far above the largest real event, a whole web search result block of some tens of KB). A server that
+ * goes past it gets a ParseError, not unbounded memory.
+ */
+import * as Cause from "effect/Cause"
+import * as Channel from "effect/Channel"
+import * as Chunk from "effect/Chunk"
+import * as Either from "effect/Either"
+import * as Stream from "effect/Stream"
+import type { StreamEvent, UnknownEvent } from "../domain/StreamEvent.js"
+import { ParseError } from "./ApiError.js"
+
+export interface Frame {
+  readonly event: string | undefined
+  readonly data: string
+  readonly id: string | undefined
+}
+
+export interface DecoderOptions {
+  /** The most characters one frame may hold (data lines plus the line being read). Default 16 Mi. */
+  readonly maxFrameLength?: number
+}
+
+export const defaultMaxFrameLength = 16 * 1024 * 1024
+
+const LF = 0x0a
+const CR = 0x0d
+const noFrames: ReadonlyArray<Frame> = []
+
+/** Incremental, synchronous, pure: feed byte chunks, get complete frames. */
+export class Decoder {
+  private readonly utf8 = new TextDecoder("utf-8")
+  private readonly maxFrameLength: number
+  /** The start of a line whose end has not arrived, in pieces (joined once, when the line ends). */
+  private carry: Array<string> = []
+  private carryLength = 0
+  /** The last chunk ended in CR: an LF starting the next one belongs to the same line end. */
+  private pendingCR = false
+
+  // The frame being built.
+  private data = ""
+  private hasData = false
+  private event: string | undefined = undefined
+  private lastEventId: string | undefined = undefined
+
+  private out: Array<Frame> = []
+  private failure: string | undefined = undefined
+
+  constructor(options: DecoderOptions = {}) {
+    this.maxFrameLength = options.maxFrameLength ?? defaultMaxFrameLength
+  }
+
+  /** Set once a frame went past the bound; the decoder then yields nothing more. */
+  get error(): string | undefined {
+    return this.failure
+  }
+
+  /** Frames completed by this chunk. */
+  push(chunk: Uint8Array): ReadonlyArray<Frame> {
+    if (this.failure !== undefined) return noFrames
+    const text = this.utf8.decode(chunk, { stream: true })
+    if (text.length > 0) this.lines(text)
+    return this.take()
+  }
+
+  /** The end of the stream: a last frame not followed by a blank line is dispatched if it has data. */
+  end(): ReadonlyArray<Frame> {
+    if (this.failure !== undefined) return noFrames
+    const rest = this.utf8.decode()
+    if (rest.length > 0) this.lines(rest)
+    if (this.carry.length > 0) {
+      const line = this.carry.join("")
+      this.carry = []
+      this.carryLength = 0
+      this.line(line, 0, line.length)
+    }
+    this.dispatch()
+    return this.take()
+  }
+
+  private take(): ReadonlyArray<Frame> {
+    if (this.out.length === 0) return noFrames
+    const frames = this.out
+    this.out = []
+    return frames
+  }
+
+  private lines(text: string): void {
+    const n = text.length
+    let pos = 0
+    if (this.pendingCR) {
+      this.pendingCR = false
+      if (text.charCodeAt(0) === LF) pos = 1
+    }
+    // Next LF and CR at or after `pos`; -1 once there is none left in this chunk (never searched again).
+    let nextLF = text.indexOf("\n", pos)
+    let nextCR = text.indexOf("\r", pos)
+    while (pos < n) {
+      if (nextLF !== -1 && nextLF < pos) nextLF = text.indexOf("\n", pos)
+      if (nextCR !== -1 && nextCR < pos) nextCR = text.indexOf("\r", pos)
+      const end = nextCR === -1 ? nextLF : nextLF === -1 ? nextCR : Math.min(nextLF, nextCR)
+      if (end === -1) {
+        this.carry.push(pos === 0 ? text : text.slice(pos))
+        this.carryLength += n - pos
+        if (this.carryLength + this.data.length > this.maxFrameLength) this.overflow()
+        break
+      }
+      if (this.carry.length > 0) {
+        this.carry.push(text.slice(pos, end))
+        const line = this.carry.join("")
+        this.carry = []
+        this.carryLength = 0
+        this.line(line, 0, line.length)
+      } else {
+        this.line(text, pos, end)
+      }
+      if (this.failure !== undefined) break
+      if (end === nextCR) {
+        if (end + 1 < n) pos = text.charCodeAt(end + 1) === LF ? end + 2 : end + 1
+        else {
+          this.pendingCR = true
+          pos = end + 1
+        }
+      } else {
+        pos = end + 1
+      }
+    }
+  }
+
+  /** One line: `s[start, end)`, without its line end. */
+  private line(s: string, start: number, end: number): void {
+    if (start === end) return this.dispatch()
+    const first = s.charCodeAt(start)
+    if (first === 0x3a) return // `:` comment
+    // The common fields first, without slicing the field name.
+    let value: string
+    let field: string
+    if (s.startsWith("data:", start)) {
+      field = "data"
+      value = s.slice(s.charCodeAt(start + 5) === 0x20 ? start + 6 : start + 5, end)
+    } else if (s.startsWith("event:", start)) {
+      field = "event"
+      value = s.slice(s.charCodeAt(start + 6) === 0x20 ? start + 7 : start + 6, end)
+    } else {
+      const colon = s.indexOf(":", start)
+      if (colon === -1 || colon >= end) {
+        field = s.slice(start, end)
+        value = ""
+      } else {
+        field = s.slice(start, colon)
+        value = s.slice(s.charCodeAt(colon + 1) === 0x20 && colon + 1 < end ? colon + 2 : colon + 1, end)
+      }
+    }
+    switch (field) {
+      case "data":
+        if (this.hasData) this.data += "\n" + value
+        else {
+          this.data = value
+          this.hasData = true
+        }
+        if (this.data.length > this.maxFrameLength) this.overflow()
+        return
+      case "event":
+        this.event = value
+        return
+      case "id":
+        if (!value.includes("\u0000")) this.lastEventId = value
+        return
+      default:
+        return // `retry` and unknown fields
+    }
+  }
+
+  private dispatch(): void {
+    if (this.hasData) {
+      this.out.push({ event: this.event === "" ? undefined : this.event, data: this.data, id: this.lastEventId })
+    }
+    this.data = ""
+    this.hasData = false
+    this.event = undefined
+  }
+
+  private overflow(): void {
+    this.failure = `an SSE frame is longer than ${this.maxFrameLength} characters`
+    this.carry = []
+    this.carryLength = 0
+    this.data = ""
+    this.hasData = false
+  }
+}
+
+const parseError = (message: string): ParseError => new ParseError({ message, status: null, requestId: null })
+
+/**
+ * The frames of a byte stream, chunk by chunk. Fails with a ParseError only when a frame exceeds the decoder's
+ * bound (see the module doc). Also callable on one whole body (`decode(bytes)`), returning its frames at once.
+ */
+export function decode<E, R>(bytes: Stream.Stream<Uint8Array, E, R>, options?: DecoderOptions): Stream.Stream<Frame, E | ParseError, R>
+export function decode(bytes: Uint8Array, options?: DecoderOptions): ReadonlyArray<Frame>
+export function decode<E, R>(
+  bytes: Stream.Stream<Uint8Array, E, R> | Uint8Array,
+  options?: DecoderOptions
+): Stream.Stream<Frame, E | ParseError, R> | ReadonlyArray<Frame> {
+  if (bytes instanceof Uint8Array) {
+    const decoder = new Decoder(options)
+    return [...decoder.push(bytes), ...decoder.end()]
+  }
+  return transform(bytes, options, (frames, out) => {
+    for (const frame of frames) out.push(frame)
+    return undefined
+  })
+}
+
+interface EventLike {
+  readonly type: string
+  readonly [key: string]: unknown
+}
+
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** Any object with a string `type` is a StreamEvent: unknown types are the union's `UnknownEvent`. */
+const isEventLike = (value: unknown): value is EventLike => isRecord(value) && typeof value["type"] === "string"
+
+const preview = (data: string): string => (data.length > 200 ? `${data.slice(0, 200)}…` : data)
+
+/**
+ * A frame's data as a StreamEvent: JSON.parse, and require an object with a string `type` (when the data has
+ * none but the frame has an `event:` name, that name is the type). Unknown types pass through as they are.
+ * Deliberately no Schema decoding here: this runs for every event, and the Accumulator checks what it uses.
+ */
+export const toEvent = (frame: Frame): Either.Either<StreamEvent, ParseError> => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(frame.data)
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause)
+    return Either.left(
+      parseError(`invalid JSON in an SSE ${frame.event ?? "message"} frame (${reason}): ${preview(frame.data)}`)
+    )
+  }
+  if (isEventLike(parsed)) return Either.right(parsed)
+  if (isRecord(parsed) && !("type" in parsed) && frame.event !== undefined) {
+    const event: UnknownEvent = { ...parsed, type: frame.event }
+    return Either.right(event)
+  }
+  return Either.left(
+    parseError(`an SSE ${frame.event ?? "message"} frame is not an event object with a string "type": ${preview(frame.data)}`)
+  )
+}
+
+/** The StreamEvents of a byte stream. Fails with a ParseError at the first frame that is not an event. */
+export const events = <E, R>(
+  bytes: Stream.Stream<Uint8Array, E, R>,
+  options?: DecoderOptions
+): Stream.Stream<StreamEvent, E | ParseError, R> =>
+  transform(bytes, options, (frames, out) => {
+    for (const frame of frames) {
+      const event = toEvent(frame)
+      if (Either.isLeft(event)) return event.left
+      out.push(event.right)
+    }
+    return undefined
+  })
+
+/**
+ * Runs a Decoder over a byte stream, one output chunk per input chunk (no per-event Effect work). `collect`
+ * moves frames to the output and may stop the stream with an error; what it collected before is emitted first.
+ */
+const transform = <A, E, R>(
+  bytes: Stream.Stream<Uint8Array, E, R>,
+  options: DecoderOptions | undefined,
+  collect: (frames: ReadonlyArray<Frame>, out: Array<A>) => ParseError | undefined
+): Stream.Stream<A, E | ParseError, R> =>
+  Stream.suspend(() => {
+    const decoder = new Decoder(options)
+    type Step = Channel.Channel<Chunk.Chunk<A>, Chunk.Chunk<Uint8Array>, E | ParseError, E, unknown, unknown>
+    const emitThen = (out: Array<A>, next: Step): Step =>
+      out.length === 0 ? next : Channel.zipRight(Channel.write(Chunk.unsafeFromArray(out)), next)
+    const step = (
+      frames: ReadonlyArray<Frame>,
+      out: Array<A>
+    ): ParseError | undefined => {
+      const failed = frames.length === 0 ? undefined : collect(frames, out)
+      if (failed !== undefined) return failed
+      const overflow = decoder.error
+      return overflow === undefined ? undefined : parseError(overflow)
+    }
+    const loop: Step = Channel.readWithCause({
+        onInput: (input: Chunk.Chunk<Uint8Array>) => {
+          const out: Array<A> = []
+          for (const bytes of input) {
+            const failed = step(decoder.push(bytes), out)
+            if (failed !== undefined) return emitThen(out, Channel.fail(failed))
+          }
+          return emitThen(out, loop)
+        },
+        onFailure: (cause: Cause.Cause<E>) => Channel.failCause(cause),
+        onDone: () => {
+          const out: Array<A> = []
+          const failed = step(decoder.end(), out)
+          return emitThen(out, failed === undefined ? Channel.void : Channel.fail(failed))
+        }
+      })
+    return Stream.pipeThroughChannelOrFail(bytes, loop)
+  })
