@@ -1,0 +1,134 @@
+/**
+ * What a loaded transcript means for resuming it: the conversation to send back to the API, where to continue
+ * the parentUuid chain, and what the session has cost so far. Pure: a fold over the entries.
+ *
+ * The conversation is the parentUuid chain ending at the last main-line (non-sidechain) message entry, as
+ * Claude Code resumes it, so abandoned branches and a subagent's side conversation are left out, and a compact
+ * boundary (an entry whose parentUuid is null) starts the history afresh.
+ */
+import type { ContentBlock, ToolResultBlock } from "../domain/Content.js"
+import { isToolResult, isToolUse } from "../domain/Content.js"
+import type { MessageParam } from "../domain/Message.js"
+import { isAssistant, isUser, type AssistantEntry, type TranscriptEntry, type UserEntry } from "../domain/Transcript.js"
+import * as Usage from "../domain/Usage.js"
+
+export interface SessionState {
+  /** The history for the next request: alternating user/assistant messages, every tool_use answered. */
+  readonly messages: ReadonlyArray<MessageParam>
+  /** The uuid a new entry should name as its parentUuid; null for an empty session. */
+  readonly leafUuid: string | null
+  /** Sum of the recorded `costUSD` of every assistant response in the file. */
+  readonly totalCostUSD: number
+  /** Token usage summed over every assistant response in the file (each API response counted once). */
+  readonly usage: Usage.Usage
+  /** Assistant responses in the file (each API response counted once). */
+  readonly turns: number
+  /** True when the chain named a parent that is not in the file (a line was lost): history starts after it. */
+  readonly brokenChain: boolean
+}
+
+/** The tool_result weft puts in for a tool_use the transcript never answered (the run was killed mid-call). */
+export const interruptedResult = (toolUseId: string): ToolResultBlock => ({
+  type: "tool_result",
+  tool_use_id: toolUseId,
+  content: "[The tool call was interrupted before it finished; its result is unknown.]",
+  is_error: true
+})
+
+type MessageEntry = UserEntry | AssistantEntry
+
+const isMessageEntry = (entry: TranscriptEntry): entry is MessageEntry => isUser(entry) || isAssistant(entry)
+
+const blocksOf = (content: MessageParam["content"]): ReadonlyArray<ContentBlock> =>
+  typeof content === "string" ? [{ type: "text", text: content }] : content
+
+/** The chain from the root (or the last break) to `leaf`, oldest first. */
+const chainTo = (
+  leaf: MessageEntry,
+  byUuid: ReadonlyMap<string, TranscriptEntry>
+): { readonly chain: ReadonlyArray<MessageEntry>; readonly broken: boolean } => {
+  const chain: Array<MessageEntry> = []
+  const visited = new Set<string>()
+  let current: TranscriptEntry | undefined = leaf
+  let broken = false
+  while (current !== undefined && !visited.has(current.uuid)) {
+    visited.add(current.uuid)
+    if (isMessageEntry(current)) chain.push(current)
+    const parent: string | null = current.parentUuid
+    if (parent === null) break
+    current = byUuid.get(parent)
+    if (current === undefined) broken = true
+  }
+  return { chain: chain.reverse(), broken }
+}
+
+/**
+ * Folds the chain into API messages: consecutive entries of one role are merged (Claude Code writes one
+ * assistant entry per content block of a response, and tool results may come one per entry).
+ */
+const toMessages = (chain: ReadonlyArray<MessageEntry>): Array<MessageParam> => {
+  const messages: Array<{ role: "user" | "assistant"; content: Array<ContentBlock> }> = []
+  for (const entry of chain) {
+    const role = entry.type === "user" ? "user" : "assistant"
+    const blocks = blocksOf(entry.message.content)
+    const last = messages[messages.length - 1]
+    if (last !== undefined && last.role === role) last.content.push(...blocks)
+    else messages.push({ role, content: [...blocks] })
+  }
+  // Every tool_use must be answered by the next message, or the API refuses the history.
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index]
+    if (message === undefined || message.role !== "assistant") continue
+    const asked = message.content.filter(isToolUse).map((block) => block.id)
+    if (asked.length === 0) continue
+    const next = messages[index + 1]
+    const answered = new Set(next?.role === "user" ? next.content.filter(isToolResult).map((b) => b.tool_use_id) : [])
+    const missing = asked.filter((id) => !answered.has(id)).map(interruptedResult)
+    if (missing.length === 0) continue
+    if (next !== undefined && next.role === "user") {
+      // Tool results come first in a user message; the rest (a new prompt) follows them.
+      const results = next.content.filter(isToolResult)
+      const rest = next.content.filter((block) => !isToolResult(block))
+      next.content = [...results, ...missing, ...rest]
+    } else {
+      messages.splice(index + 1, 0, { role: "user", content: missing })
+    }
+  }
+  return messages
+}
+
+export const fromEntries = (entries: ReadonlyArray<TranscriptEntry>): SessionState => {
+  const byUuid = new Map<string, TranscriptEntry>()
+  for (const entry of entries) byUuid.set(entry.uuid, entry)
+
+  let usage = Usage.empty
+  let totalCostUSD = 0
+  let turns = 0
+  const countedResponses = new Set<string>()
+  for (const entry of entries) {
+    if (!isAssistant(entry)) continue
+    totalCostUSD += entry.costUSD ?? 0
+    // One response split over several entries shares its message id (and its usage): count it once.
+    if (countedResponses.has(entry.message.id)) continue
+    countedResponses.add(entry.message.id)
+    usage = Usage.add(usage, entry.message.usage)
+    turns++
+  }
+
+  let leaf: MessageEntry | undefined
+  for (let index = entries.length - 1; index >= 0 && leaf === undefined; index--) {
+    const entry = entries[index]
+    if (entry !== undefined && isMessageEntry(entry) && entry.isSidechain !== true) leaf = entry
+  }
+  const { chain, broken } = leaf === undefined ? { chain: [], broken: false } : chainTo(leaf, byUuid)
+  const last = entries[entries.length - 1]
+
+  return {
+    messages: toMessages(chain),
+    leafUuid: leaf?.uuid ?? last?.uuid ?? null,
+    totalCostUSD,
+    usage,
+    turns,
+    brokenChain: broken
+  }
+}
