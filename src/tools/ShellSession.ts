@@ -1,0 +1,270 @@
+/**
+ * The shell state of one agent session, as Claude Code keeps it: the working directory (a `cd` in one Bash call
+ * carries over to the next) and the background shells started with `run_in_background`. The layer is scoped:
+ * closing it ends every background process group (TERM, then KILL after the grace period).
+ *
+ * Commands run with `$SHELL -c` when $SHELL is bash or zsh, else `bash -c`; stderr is merged into stdout so the
+ * model sees them interleaved as they happened.
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Queue from "effect/Queue"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import { randomUUID } from "node:crypto"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as nodePath from "node:path"
+import type { ToolFailed } from "./Tool.js"
+import { OutputBuffer } from "./shell/OutputBuffer.js"
+import * as ProcessGroup from "./shell/ProcessGroup.js"
+
+export interface Options {
+  /** The directory the session starts in. */
+  readonly cwd: string
+  /** How long a process group gets between SIGTERM and SIGKILL. Default 2000 ms. */
+  readonly graceMs?: number
+  /** The shell binary. Default: $SHELL when it is bash or zsh, else `bash` from PATH. */
+  readonly shell?: string
+}
+
+/** Output chunks while a foreground command runs, then its outcome. */
+export type RunEvent =
+  | { readonly _tag: "Output"; readonly text: string }
+  | {
+      readonly _tag: "Done"
+      /** All output, capped (head and tail kept, the middle counted). */
+      readonly output: string
+      readonly exitCode: number
+      readonly timedOut: boolean
+      /** The working directory after the command (unchanged if it left none that exists). */
+      readonly cwd: string
+    }
+
+export type BackgroundStatus = "running" | "completed" | "killed"
+
+export interface BackgroundShell {
+  readonly id: string
+  readonly command: string
+  readonly pid: number
+  readonly status: BackgroundStatus
+  /** Set once the shell has exited by itself. */
+  readonly exitCode: number | undefined
+}
+
+/** No background shell has that id. */
+export class ShellNotFound extends Schema.TaggedError<ShellNotFound>()("ShellNotFound", {
+  id: Schema.String,
+  message: Schema.String
+}) {}
+
+export interface Interface {
+  /** The current working directory of the session. */
+  readonly cwd: Effect.Effect<string>
+  readonly setCwd: (cwd: string) => Effect.Effect<void>
+  /**
+   * Runs a command in the session's directory, streaming its output, then its outcome. On timeout, and when the
+   * stream is interrupted, the whole process group is ended. Any process the command left behind in its group
+   * is ended when it exits (long-lived processes belong in the background).
+   */
+  readonly run: (command: string, options: { readonly timeoutMs: number }) => Stream.Stream<RunEvent, ToolFailed>
+  /** Starts a command in the background; it lives until it exits, is killed, or the session ends. */
+  readonly startBackground: (command: string) => Effect.Effect<BackgroundShell, ToolFailed>
+  /** The output a background shell printed since the last read, and its status. */
+  readonly readBackground: (
+    id: string
+  ) => Effect.Effect<{ readonly shell: BackgroundShell; readonly output: string }, ShellNotFound>
+  /** Ends a background shell's process group. */
+  readonly killBackground: (id: string) => Effect.Effect<BackgroundShell, ShellNotFound>
+  readonly background: Effect.Effect<ReadonlyArray<BackgroundShell>>
+}
+
+/** Bound on output chunks queued for progress; older chunks are dropped (the final output keeps its own buffer). */
+const PROGRESS_QUEUE_CHUNKS = 256
+
+const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`
+
+/** The shell to run commands with: $SHELL if it is bash or zsh (what the user's commands are written for), else bash. */
+export const defaultShell = (): string => {
+  const shell = process.env["SHELL"]
+  if (shell !== undefined && /(^|\/)(bash|zsh)$/.test(shell) && fs.existsSync(shell)) return shell
+  return "bash"
+}
+
+/**
+ * The script run for a foreground command: stderr merged into stdout, and the final directory written to
+ * `cwdFile` on exit by an EXIT trap, which keeps the command's own exit status.
+ */
+export const foregroundScript = (command: string, cwdFile: string): string =>
+  `exec 2>&1; trap ${quote(`pwd -P >| ${quote(cwdFile)}`)} EXIT\n${command}`
+
+const isDirectory = (path: string): boolean => {
+  try {
+    return fs.statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+interface BackgroundEntry {
+  readonly id: string
+  readonly command: string
+  readonly scope: Scope.CloseableScope
+  readonly buffer: OutputBuffer
+  pid: number
+  status: BackgroundStatus
+  exitCode: number | undefined
+}
+
+const snapshot = (entry: BackgroundEntry): BackgroundShell => ({
+  id: entry.id,
+  command: entry.command,
+  pid: entry.pid,
+  status: entry.status,
+  exitCode: entry.exitCode
+})
+
+export const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const graceMs = options.graceMs ?? 2_000
+    const shell = options.shell ?? defaultShell()
+    const cwdRef = yield* Ref.make(options.cwd)
+    const shells = new Map<string, BackgroundEntry>()
+    let counter = 0
+
+    // Every background shell ends with the session, concurrently, so N shells cost one grace period, not N.
+    yield* Effect.addFinalizer(() =>
+      Effect.forEach([...shells.values()], (entry) => Scope.close(entry.scope, Exit.void), {
+        concurrency: "unbounded",
+        discard: true
+      })
+    )
+
+    const run: Interface["run"] = (command, { timeoutMs }) =>
+      Stream.unwrapScoped(
+        Effect.gen(function* () {
+          const cwd = yield* Ref.get(cwdRef)
+          const cwdFile = nodePath.join(os.tmpdir(), `weft-cwd-${randomUUID()}`)
+          yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(cwdFile, { force: true })))
+          const queue = yield* Effect.acquireRelease(Queue.sliding<string>(PROGRESS_QUEUE_CHUNKS), Queue.shutdown)
+          const buffer = new OutputBuffer()
+          const child = yield* ProcessGroup.start({
+            shell,
+            script: foregroundScript(command, cwdFile),
+            cwd: isDirectory(cwd) ? cwd : options.cwd,
+            graceMs,
+            onOutput: (text) => {
+              buffer.append(text)
+              queue.unsafeOffer(text)
+            }
+          })
+          const finish = Effect.gen(function* () {
+            const exited = yield* Effect.timeoutOption(child.exit, timeoutMs)
+            yield* child.terminate
+            const exit = yield* child.exit
+            let next = cwd
+            try {
+              const written = fs.readFileSync(cwdFile, "utf8").trim()
+              if (written !== "" && isDirectory(written)) next = written
+            } catch {
+              // The command replaced the EXIT trap or was killed: the directory stays as it was.
+            }
+            yield* Ref.set(cwdRef, next)
+            const done: RunEvent = {
+              _tag: "Done",
+              output: buffer.render(),
+              exitCode: exit.code,
+              timedOut: exited._tag === "None",
+              cwd: next
+            }
+            return done
+          })
+          const output: Stream.Stream<RunEvent> = Stream.map(Stream.fromQueue(queue), (text) => ({ _tag: "Output", text }))
+          return Stream.merge(output, Stream.fromEffect(finish), { haltStrategy: "right" })
+        })
+      )
+
+    const startBackground = Effect.fn("ShellSession.startBackground")(function* (command: string) {
+      const cwd = yield* Ref.get(cwdRef)
+      const scope = yield* Scope.make()
+      const entry: BackgroundEntry = {
+        id: `bash_${++counter}`,
+        command,
+        scope,
+        buffer: new OutputBuffer(),
+        pid: 0,
+        status: "running",
+        exitCode: undefined
+      }
+      const child = yield* ProcessGroup.start({
+        shell,
+        script: `exec 2>&1\n${command}`,
+        cwd: isDirectory(cwd) ? cwd : options.cwd,
+        graceMs,
+        onOutput: (text) => entry.buffer.append(text)
+      }).pipe(
+        Scope.extend(scope),
+        Effect.tapError(() => Scope.close(scope, Exit.void))
+      )
+      entry.pid = child.pid
+      shells.set(entry.id, entry)
+      yield* child.exit.pipe(
+        Effect.tap((exit) =>
+          Effect.sync(() => {
+            if (entry.status === "running") {
+              entry.status = "completed"
+              entry.exitCode = exit.code
+            }
+          })
+        ),
+        Effect.forkIn(scope)
+      )
+      return snapshot(entry)
+    })
+
+    const find = (id: string) =>
+      Effect.suspend(() => {
+        const entry = shells.get(id)
+        return entry === undefined
+          ? Effect.fail(
+              new ShellNotFound({
+                id,
+                message: `No background shell with id ${id}.${shells.size > 0 ? ` Known shells: ${[...shells.keys()].join(", ")}` : ""}`
+              })
+            )
+          : Effect.succeed(entry)
+      })
+
+    const readBackground = Effect.fn("ShellSession.readBackground")(function* (id: string) {
+      const entry = yield* find(id)
+      return { shell: snapshot(entry), output: entry.buffer.take() }
+    })
+
+    const killBackground = Effect.fn("ShellSession.killBackground")(function* (id: string) {
+      const entry = yield* find(id)
+      if (entry.status === "running") {
+        entry.status = "killed"
+        yield* Scope.close(entry.scope, Exit.void)
+      }
+      return snapshot(entry)
+    })
+
+    return {
+      cwd: Ref.get(cwdRef),
+      setCwd: (cwd) => Ref.set(cwdRef, cwd),
+      run,
+      startBackground,
+      readBackground,
+      killBackground,
+      background: Effect.sync(() => [...shells.values()].map(snapshot))
+    } satisfies Interface
+  })
+
+export class ShellSession extends Context.Tag("weft/ShellSession")<ShellSession, Interface>() {
+  /** One session's shell state; closing the layer's scope ends every background process. */
+  static layer = (options: Options): Layer.Layer<ShellSession> => Layer.scoped(ShellSession, make(options))
+}
