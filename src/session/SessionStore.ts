@@ -175,9 +175,9 @@ interface OpenSession {
   readonly scope: Scope.CloseableScope
 }
 
-const resolveHome = Config.option(Config.string("WEFT_HOME")).pipe(
-  Effect.map(Option.getOrElse(() => `${homedir()}/.weft`)),
-  Effect.orElseSucceed(() => `${homedir()}/.weft`)
+/** `$WEFT_HOME` if set (and not empty). */
+const weftHomeVariable = Config.option(Config.nonEmptyString("WEFT_HOME")).pipe(
+  Effect.orElseSucceed(() => Option.none<string>())
 )
 
 const NEWLINE = 0x0a
@@ -186,7 +186,9 @@ const makeJsonl = (options: JsonlOptions) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
-    const home = path.resolve(options.home ?? (yield* resolveHome))
+    const home = path.resolve(
+      options.home ?? Option.getOrElse(yield* weftHomeVariable, () => path.join(homedir(), ".weft"))
+    )
     const projectsDir = path.join(home, "projects")
     const fsync = options.fsync ?? false
     const maxOpenFiles = Math.max(1, options.maxOpenFiles ?? 16)
