@@ -1,13 +1,43 @@
 /**
  * The Messages API as a service: `stream(request)` is the streaming response as StreamEvents, `countTokens` the
- * count_tokens endpoint. SKELETON: the contract only; the default layer is being built (see issue 2).
+ * count_tokens endpoint. The default layer runs on @effect/platform's HttpClient with weft's own SSE decoder (no
+ * run-time import of @anthropic-ai/sdk: it costs ~0.4 s of start-up).
+ *
+ * Behaviour worth knowing:
+ * - Retries happen before the first byte of a body only (see Retry.ts): a started stream is never replayed.
+ * - The stream fails with a typed ApiError on an `error` event, on a reset, on EOF before `message_stop`, and
+ *   when no byte arrives for `idleTimeout` (the SDK has no such timeout: a silent connection hangs it).
+ * - The stream ends at `message_stop`; interrupting the consumer aborts the HTTP request.
  */
+import * as HttpBody from "@effect/platform/HttpBody"
+import * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as Cause from "effect/Cause"
+import * as Channel from "effect/Channel"
+import * as Chunk from "effect/Chunk"
+import * as Clock from "effect/Clock"
+import * as Config from "effect/Config"
+import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
-import type * as Effect from "effect/Effect"
-import type * as Stream from "effect/Stream"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as ExecutionStrategy from "effect/ExecutionStrategy"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Random from "effect/Random"
+import * as Redacted from "effect/Redacted"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import type { MessagesRequest } from "../domain/Request.js"
 import type { StreamEvent } from "../domain/StreamEvent.js"
 import type { ApiError } from "./ApiError.js"
+import { AuthenticationError, ConnectionError, fromStatus, ParseError, StreamAbortedError, TimeoutError } from "./ApiError.js"
+import * as Retry from "./Retry.js"
+import * as Sse from "./Sse.js"
 
 export interface Interface {
   /** POST /v1/messages with `stream: true`. Interrupting the consumer aborts the HTTP request. */
@@ -18,4 +48,420 @@ export interface Interface {
   readonly defaultModel: string
 }
 
-export class ApiClient extends Context.Tag("weft/ApiClient")<ApiClient, Interface>() {}
+export type Secret = string | Redacted.Redacted<string>
+
+export interface ApiClientConfig {
+  /** Default `https://api.anthropic.com`; any Anthropic-compatible server (a trailing slash is fine). */
+  readonly baseUrl?: string
+  /** Sent as `x-api-key`. */
+  readonly apiKey?: Secret | undefined
+  /** Sent as `Authorization: Bearer <token>` (gateways, OAuth). */
+  readonly authToken?: Secret | undefined
+  /** Used when a request's `model` is empty. Default `claude-sonnet-4-5`. */
+  readonly defaultModel?: string
+  /** Retries after the first attempt. Default 2, as the SDK. */
+  readonly maxRetries?: number
+  /** First backoff, doubled on each retry. Default 0.5 s. */
+  readonly initialBackoff?: Duration.DurationInput
+  /** Backoff cap. Default 8 s. */
+  readonly maxBackoff?: Duration.DurationInput
+  /** A server-given retry-after above this is ignored (backoff is used). Default 60 s. */
+  readonly maxRetryAfter?: Duration.DurationInput
+  /**
+   * No byte for this long fails with TimeoutError: while waiting for the response headers (retried) and between
+   * chunks of a body (not retried). Default 60 s: the API sends `ping` events well within that on a live stream.
+   */
+  readonly idleTimeout?: Duration.DurationInput
+  /** `anthropic-beta` values, sent comma-joined. */
+  readonly betas?: ReadonlyArray<string>
+  /** Extra headers, sent as they are (after weft's own, so they can override user-agent and the like). */
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+export const defaultBaseUrl = "https://api.anthropic.com"
+export const defaultModel = "claude-sonnet-4-5"
+/** Pinned: the wire format weft is written against. */
+export const anthropicVersion = "2023-06-01"
+export const defaultIdleTimeout = Duration.seconds(60)
+/** Error bodies are read up to this many bytes (the API's are under 1 KB; a proxy's HTML page may not be). */
+export const maxErrorBodyBytes = 64 * 1024
+
+const credentialsHelp =
+  "No credentials for the Anthropic API: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a bearer token), " +
+  "or ANTHROPIC_BASE_URL to use an Anthropic-compatible server."
+
+const reveal = (secret: Secret | undefined): string | undefined => {
+  if (secret === undefined) return undefined
+  const value = typeof secret === "string" ? secret : Redacted.value(secret)
+  return value === "" ? undefined : value
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Failures of one attempt, before the retry decision
+
+interface AttemptFailure {
+  readonly error: ApiError
+  /** The response status, or null when there was none. */
+  readonly status: number | null
+  readonly header: Retry.HeaderLookup
+  /** False for failures no retry can fix (a malformed URL). */
+  readonly retryable: boolean
+}
+
+const headerLookup =
+  (response: HttpClientResponse.HttpClientResponse): Retry.HeaderLookup =>
+  (name) =>
+    response.headers[name]
+
+const requestIdOf = (response: HttpClientResponse.HttpClientResponse): string | null =>
+  response.headers["request-id"] ?? null
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** Maps an API error body (`{type: "error", error: {type, message}, request_id}`) and its status to an ApiError. */
+export const errorFromBody = (status: number, text: string, headerRequestId: string | null): ApiError => {
+  let errorType: string | undefined
+  let apiMessage: string | undefined
+  let bodyRequestId: string | null = null
+  try {
+    const parsed: unknown = JSON.parse(text)
+    if (isRecord(parsed)) {
+      const error = parsed["error"]
+      if (isRecord(error)) {
+        if (typeof error["type"] === "string") errorType = error["type"]
+        if (typeof error["message"] === "string") apiMessage = error["message"]
+      }
+      if (typeof parsed["request_id"] === "string") bodyRequestId = parsed["request_id"]
+    }
+  } catch {
+    // Not JSON (a proxy's page): the text itself, cut, is the best message there is.
+  }
+  const detail = apiMessage ?? (text.trim() === "" ? "(empty body)" : text.trim().slice(0, 500))
+  const requestId = headerRequestId ?? bodyRequestId
+  const message = `${status}${errorType ? ` ${errorType}` : ""}: ${detail}${requestId ? ` (request-id ${requestId})` : ""}`
+  return fromStatus(errorType === undefined ? { message, status, requestId } : { message, status, requestId, errorType })
+}
+
+const transportFailure = (error: HttpClientError.HttpClientError): AttemptFailure => {
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : ""
+  return {
+    error: new ConnectionError({ message: `Connection failed${cause}`, status: null, requestId: null }),
+    status: null,
+    header: Retry.noHeaders,
+    retryable: error._tag === "RequestError" && error.reason === "Transport"
+  }
+}
+
+/** Reads at most `maxErrorBodyBytes` of a body as text; a failure to read yields what was read. */
+const readBounded = (
+  response: HttpClientResponse.HttpClientResponse,
+  idle: Duration.Duration
+): Effect.Effect<string> =>
+  response.stream.pipe(
+    Stream.timeoutFail(() => "idle" as const, idle),
+    Stream.runFoldWhile(
+      { bytes: 0, parts: Array<Uint8Array>() },
+      (acc) => acc.bytes < maxErrorBodyBytes,
+      (acc, chunk) => {
+        acc.parts.push(chunk.subarray(0, maxErrorBodyBytes - acc.bytes))
+        return { bytes: acc.bytes + Math.min(chunk.length, maxErrorBodyBytes - acc.bytes), parts: acc.parts }
+      }
+    ),
+    Effect.map((acc) => Buffer.concat(acc.parts).toString("utf8")),
+    Effect.orElseSucceed(() => "")
+  )
+
+// ---------------------------------------------------------------------------------------------------------------
+// The event stream after the first byte
+
+/**
+ * What the API's event stream means beyond its events: an `error` event fails with the matching ApiError (an
+ * `overloaded_error` is an OverloadedError), `message_stop` ends the stream (nothing after it is read), and the
+ * end of the input before `message_stop` is a StreamAbortedError. Works on whole chunks (no per-event
+ * allocation): events before an error in the same chunk are still delivered. Exported for fakes that replay
+ * events (ScriptedModel), so they fail exactly as the real client does.
+ */
+export const completeEvents =
+  (requestId: string | null) =>
+  <E, R>(events: Stream.Stream<StreamEvent, E, R>): Stream.Stream<StreamEvent, E | ApiError, R> => {
+    const loop: Channel.Channel<Chunk.Chunk<StreamEvent>, Chunk.Chunk<StreamEvent>, E | ApiError, E, unknown, unknown> =
+      Channel.readWithCause({
+        onInput: (chunk: Chunk.Chunk<StreamEvent>) => {
+          const length = chunk.length
+          for (let i = 0; i < length; i++) {
+            const event = Chunk.unsafeGet(chunk, i)
+            if (event.type === "message_stop") return Channel.write(Chunk.take(chunk, i + 1))
+            if (event.type === "error" && "error" in event && isRecord(event.error)) {
+              const error = event.error
+              const errorType = typeof error["type"] === "string" ? error["type"] : "api_error"
+              const detail = typeof error["message"] === "string" ? error["message"] : "error event"
+              const failure = fromStatus({
+                message: `${errorType} mid-stream: ${detail}${requestId ? ` (request-id ${requestId})` : ""}`,
+                status: null,
+                requestId,
+                errorType
+              })
+              return i === 0
+                ? Channel.fail(failure)
+                : Channel.zipRight(Channel.write(Chunk.take(chunk, i)), Channel.fail(failure))
+            }
+          }
+          return Channel.zipRight(Channel.write(chunk), loop)
+        },
+        onFailure: (cause: Cause.Cause<E>) => Channel.failCause(cause),
+        onDone: () =>
+          Channel.fail(
+            new StreamAbortedError({
+              message: `The stream ended before message_stop${requestId ? ` (request-id ${requestId})` : ""}`,
+              status: null,
+              requestId
+            })
+          )
+      })
+    return Stream.pipeThroughChannel(events, loop)
+  }
+
+// ---------------------------------------------------------------------------------------------------------------
+// The client
+
+interface Resolved {
+  readonly baseUrl: string
+  readonly defaultModel: string
+  readonly policy: Retry.RetryPolicy
+  readonly idle: Duration.Duration
+  readonly headers: Readonly<Record<string, string>>
+  readonly hasCredentials: boolean
+}
+
+const resolve = (config: ApiClientConfig): Resolved => {
+  const apiKey = reveal(config.apiKey)
+  const authToken = reveal(config.authToken)
+  const baseUrl = (config.baseUrl === undefined || config.baseUrl === "" ? defaultBaseUrl : config.baseUrl).replace(
+    /\/+$/,
+    ""
+  )
+  const headers: Record<string, string> = {
+    "anthropic-version": anthropicVersion,
+    accept: "application/json",
+    "user-agent": "weft/0.1.0"
+  }
+  if (apiKey !== undefined) headers["x-api-key"] = apiKey
+  if (authToken !== undefined) headers["authorization"] = `Bearer ${authToken}`
+  if (config.betas !== undefined && config.betas.length > 0) headers["anthropic-beta"] = config.betas.join(",")
+  for (const [name, value] of Object.entries(config.headers ?? {})) headers[name.toLowerCase()] = value
+  const millis = (input: Duration.DurationInput | undefined, fallback: number): number =>
+    input === undefined ? fallback : Duration.toMillis(Duration.decode(input))
+  return {
+    baseUrl,
+    defaultModel: config.defaultModel === undefined || config.defaultModel === "" ? defaultModel : config.defaultModel,
+    policy: {
+      maxRetries: Math.max(0, config.maxRetries ?? Retry.defaultPolicy.maxRetries),
+      initialBackoffMillis: millis(config.initialBackoff, Retry.defaultPolicy.initialBackoffMillis),
+      maxBackoffMillis: millis(config.maxBackoff, Retry.defaultPolicy.maxBackoffMillis),
+      maxRetryAfterMillis: millis(config.maxRetryAfter, Retry.defaultPolicy.maxRetryAfterMillis),
+      jitter: Retry.defaultPolicy.jitter
+    },
+    idle: config.idleTimeout === undefined ? defaultIdleTimeout : Duration.decode(config.idleTimeout),
+    headers,
+    // Local and compatible servers often need no key; the official endpoint always does.
+    hasCredentials: apiKey !== undefined || authToken !== undefined || baseUrl !== defaultBaseUrl
+  }
+}
+
+/** Builds the client over an HttpClient (which must stream response bodies). */
+export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, HttpClient.HttpClient> =>
+  Effect.gen(function* () {
+    const settings = resolve(config)
+    // withScope: the request is aborted when the scope of the call closes (interrupt, end of the stream).
+    const client = HttpClient.withScope(yield* HttpClient.HttpClient)
+
+    const missingCredentials = new AuthenticationError({ message: credentialsHelp, status: null, requestId: null })
+
+    const post = (path: string, body: unknown): HttpClientRequest.HttpClientRequest =>
+      HttpClientRequest.post(`${settings.baseUrl}${path}`, {
+        headers: settings.headers,
+        body: HttpBody.text(JSON.stringify(body), "application/json")
+      })
+
+    /**
+     * One attempt: the response with a 2xx status, or why not. Each attempt runs in its own child scope (the
+     * request is aborted when it closes): closed at once when the attempt fails, so a timed-out or refused
+     * attempt leaves no socket behind during the retries; else closed with the caller's scope.
+     */
+    const attempt = (
+      request: HttpClientRequest.HttpClientRequest
+    ): Effect.Effect<HttpClientResponse.HttpClientResponse, AttemptFailure, Scope.Scope> =>
+      Effect.flatMap(Effect.scope, (parent) =>
+        Effect.flatMap(Scope.fork(parent, ExecutionStrategy.sequential), (child) =>
+          attemptIn(request).pipe(
+            Scope.extend(child),
+            Effect.onExit((exit) => (Exit.isFailure(exit) ? Scope.close(child, exit) : Effect.void))
+          )
+        )
+      )
+
+    const attemptIn = (
+      request: HttpClientRequest.HttpClientRequest
+    ): Effect.Effect<HttpClientResponse.HttpClientResponse, AttemptFailure, Scope.Scope> =>
+      client.execute(request).pipe(
+        Effect.mapError(transportFailure),
+        Effect.timeoutFail({
+          duration: settings.idle,
+          onTimeout: (): AttemptFailure => ({
+            error: new TimeoutError({
+              message: `No response within ${Duration.format(settings.idle)}`,
+              status: null,
+              requestId: null
+            }),
+            status: null,
+            header: Retry.noHeaders,
+            retryable: true
+          })
+        }),
+        Effect.flatMap((response) => {
+          if (response.status >= 200 && response.status < 300) return Effect.succeed(response)
+          return Effect.flatMap(readBounded(response, settings.idle), (text) =>
+            Effect.fail<AttemptFailure>({
+              error: errorFromBody(response.status, text, requestIdOf(response)),
+              status: response.status,
+              header: headerLookup(response),
+              retryable: true
+            })
+          )
+        })
+      )
+
+    /** Attempts until a 2xx response or the policy gives up; waits on Effect's clock. */
+    const send = (request: HttpClientRequest.HttpClientRequest) =>
+      Effect.gen(function* () {
+        for (let retry = 0; ; retry++) {
+          const result = yield* Effect.either(attempt(request))
+          if (result._tag === "Right") return result.right
+          const failure = result.left
+          const decision = failure.retryable
+            ? Retry.decide(
+                {
+                  retry,
+                  status: failure.status,
+                  header: failure.header,
+                  nowMillis: yield* Clock.currentTimeMillis,
+                  random: yield* Random.next
+                },
+                settings.policy
+              )
+            : ({ _tag: "GiveUp" } as const)
+          if (decision._tag === "GiveUp") return yield* Effect.fail(failure.error)
+          yield* Effect.logDebug(`ApiClient: retrying in ${decision.delayMillis} ms after: ${failure.error.message}`)
+          yield* Effect.sleep(Duration.millis(decision.delayMillis))
+        }
+      })
+
+    const withModel = (request: MessagesRequest, stream: boolean): MessagesRequest => ({
+      ...request,
+      model: request.model === "" ? settings.defaultModel : request.model,
+      stream
+    })
+
+    const openStream = Effect.fn("ApiClient.stream")(function* (request: MessagesRequest) {
+      if (!settings.hasCredentials) return yield* Effect.fail(missingCredentials)
+      const response = yield* send(post("/v1/messages", withModel(request, true)))
+      const requestId = requestIdOf(response)
+      const idleTimeout = new TimeoutError({
+        message: `No data for ${Duration.format(settings.idle)} (idle timeout)${requestId ? ` (request-id ${requestId})` : ""}`,
+        status: null,
+        requestId
+      })
+      const bytes = response.stream.pipe(
+        Stream.mapError(
+          (error) =>
+            new StreamAbortedError({
+              message: `The stream broke off${error.cause instanceof Error ? `: ${error.cause.message}` : ""}${
+                requestId ? ` (request-id ${requestId})` : ""
+              }`,
+              status: null,
+              requestId
+            })
+        ),
+        // Per pull: the clock restarts with every chunk, so this is an idle timeout, not a deadline.
+        Stream.timeoutFailCause(() => Cause.fail(idleTimeout), settings.idle)
+      )
+      return Sse.events(bytes).pipe(
+        Stream.mapError((error): ApiError =>
+          error._tag === "ParseError" && error.requestId === null && requestId !== null
+            ? new ParseError({ message: `${error.message} (request-id ${requestId})`, status: error.status, requestId })
+            : error
+        ),
+        completeEvents(requestId)
+      )
+    })
+
+    const stream = (request: MessagesRequest): Stream.Stream<StreamEvent, ApiError> =>
+      Stream.unwrapScoped(openStream(request))
+
+    const countTokens = Effect.fn("ApiClient.countTokens")(function* (request: MessagesRequest) {
+      if (!settings.hasCredentials) return yield* Effect.fail(missingCredentials)
+      const { stream: _stream, max_tokens: _maxTokens, ...rest } = withModel(request, false)
+      return yield* Effect.scoped(
+        Effect.gen(function* () {
+          const response = yield* send(post("/v1/messages/count_tokens", rest))
+          const text = yield* readBounded(response, settings.idle)
+          const parsed: unknown = yield* Effect.try({
+            try: () => JSON.parse(text),
+            catch: () =>
+              new ParseError({ message: "count_tokens: the body is not JSON", status: response.status, requestId: requestIdOf(response) })
+          })
+          if (isRecord(parsed) && typeof parsed["input_tokens"] === "number") return parsed["input_tokens"]
+          return yield* Effect.fail(
+            new ParseError({
+              message: "count_tokens: no input_tokens in the response",
+              status: response.status,
+              requestId: requestIdOf(response)
+            })
+          )
+        })
+      )
+    })
+
+    return { stream, countTokens, defaultModel: settings.defaultModel } satisfies Interface
+  })
+
+const nonEmpty = (name: string) =>
+  Config.option(Config.string(name)).pipe(Config.map(Option.filter((value) => value.trim() !== "")))
+
+/** ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL (empty values count as unset). */
+export const configFromEnv: Config.Config<ApiClientConfig> = Config.all({
+  apiKey: nonEmpty("ANTHROPIC_API_KEY"),
+  authToken: nonEmpty("ANTHROPIC_AUTH_TOKEN"),
+  baseUrl: nonEmpty("ANTHROPIC_BASE_URL"),
+  model: nonEmpty("ANTHROPIC_MODEL")
+}).pipe(
+  Config.map(({ apiKey, authToken, baseUrl, model }): ApiClientConfig => {
+    const config: { -readonly [K in keyof ApiClientConfig]: ApiClientConfig[K] } = {}
+    if (Option.isSome(apiKey)) config.apiKey = Redacted.make(apiKey.value)
+    if (Option.isSome(authToken)) config.authToken = Redacted.make(authToken.value)
+    if (Option.isSome(baseUrl)) config.baseUrl = baseUrl.value
+    if (Option.isSome(model)) config.defaultModel = model.value
+    return config
+  })
+)
+
+export class ApiClient extends Context.Tag("weft/ApiClient")<ApiClient, Interface>() {
+  /** From the environment (see `configFromEnv`); needs an HttpClient that streams bodies. */
+  static layer: Layer.Layer<ApiClient, ConfigError.ConfigError, HttpClient.HttpClient> = Layer.effect(
+    ApiClient,
+    Effect.flatMap(configFromEnv, make)
+  )
+
+  /** From an explicit config (nothing read from the environment). */
+  static layerConfig = (config: ApiClientConfig): Layer.Layer<ApiClient, never, HttpClient.HttpClient> =>
+    Layer.effect(ApiClient, make(config))
+
+  /**
+   * `layer` over node:http. Chosen over the undici client: same streaming behaviour, and it needs no dispatcher
+   * start-up (the module imports undici either way; a bundle drops it when only `layer` is used).
+   */
+  static layerNode: Layer.Layer<ApiClient, ConfigError.ConfigError> = ApiClient.layer.pipe(
+    Layer.provide(NodeHttpClient.layer)
+  )
+}
