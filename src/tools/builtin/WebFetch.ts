@@ -1,0 +1,313 @@
+/**
+ * WebFetch {url, prompt}: fetches a page and returns it as Markdown (HTML converted by HtmlToMarkdown; text,
+ * Markdown and JSON as they come). Differences from Claude Code, on purpose:
+ * - Claude Code runs the page through a small secondary model with `prompt`; weft has none here, so it returns
+ *   the converted content itself, headed "Content of <url> (to answer: <prompt>)", and the main model does the
+ *   answering.
+ * - Claude Code upgrades http:// to https:// for public hosts; weft keeps the scheme the model gave, so loopback
+ *   and intranet servers (and the tests' http://127.0.0.1) work. Only http and https are fetched.
+ * As in Claude Code: redirects within the same host (ignoring `www.`, allowing an http->https upgrade) are
+ * followed; a redirect to another host is reported to the model, which may fetch it in a new call. The body is
+ * read up to `maxBodyBytes` and the text returned up to `maxChars` (both noted when cut); the whole call is
+ * bounded by `timeout`. Interrupting the call aborts the request.
+ */
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import * as Tool from "../Tool.js"
+import { htmlToMarkdown } from "./HtmlToMarkdown.js"
+
+export interface WebFetchOptions {
+  /** Bound on the whole call, redirects and body included. Default 60 seconds. */
+  readonly timeout?: Duration.DurationInput
+  /** Bound on body bytes read (the rest is not downloaded). Default 10 MB. */
+  readonly maxBodyBytes?: number
+  /** Bound on the characters returned to the model. Default 100,000. */
+  readonly maxChars?: number
+  /** Bound on same-host redirects followed. Default 10. */
+  readonly maxRedirects?: number
+}
+
+export const defaultTimeout = Duration.seconds(60)
+export const defaultMaxBodyBytes = 10 * 1024 * 1024
+export const defaultMaxChars = 100_000
+export const defaultMaxRedirects = 10
+/** URLs longer than this are refused (Claude Code's bound too). */
+export const maxUrlLength = 2000
+
+const WebFetchInput = Schema.Struct({
+  url: Schema.String.annotations({ description: "The URL to fetch content from", jsonSchema: { type: "string", format: "uri" } }),
+  prompt: Schema.String.annotations({ description: "The prompt to run on the fetched content" })
+})
+export type WebFetchInput = typeof WebFetchInput.Type
+
+const description = `- Fetches content from a specified URL and processes it
+- Takes a URL and a prompt as input
+- Fetches the URL content, converts HTML to markdown
+- Returns the page content (as markdown) together with the prompt, so you can answer it from the content
+- Use this tool when you need to retrieve and analyze web content
+
+Usage notes:
+  - IMPORTANT: If an MCP-provided web fetch tool is available, prefer using that tool instead of this one, as it may have fewer restrictions. All MCP-provided tools start with "mcp__".
+  - The URL must be a fully-formed valid URL (http:// or https://)
+  - The prompt should describe what information you want to extract from the page
+  - This tool is read-only and does not modify any files
+  - Results may be truncated if the content is very large
+  - When a URL redirects to a different host, the tool will inform you and provide the redirect URL in a special format. You should then make a new WebFetch request with the redirect URL to fetch the content.`
+
+const toolName = "WebFetch"
+const failed = (message: string) => Tool.fail(toolName, message)
+
+const stripWww = (hostname: string): string => (hostname.startsWith("www.") ? hostname.slice(4) : hostname)
+
+/** A redirect weft follows by itself: same host (modulo `www.`), same port, no downgrade, no credentials. */
+export const isSameHostRedirect = (from: URL, to: URL): boolean => {
+  if (to.username !== "" || to.password !== "") return false
+  if (stripWww(from.hostname) !== stripWww(to.hostname)) return false
+  if (from.protocol === to.protocol) return from.port === to.port
+  // http -> https on default ports is an upgrade, not a move.
+  return from.protocol === "http:" && to.protocol === "https:" && from.port === "" && to.port === ""
+}
+
+const textualType = (contentType: string): boolean =>
+  contentType === "" ||
+  contentType.startsWith("text/") ||
+  /^application\/([\w.+-]+\+)?(json|xml|javascript|ecmascript|x-javascript|x-sh|x-yaml|yaml|toml|x-www-form-urlencoded|ld\+json|graphql|sql)$/.test(
+    contentType
+  ) ||
+  contentType === "application/xhtml+xml" ||
+  contentType.endsWith("+json") ||
+  contentType.endsWith("+xml")
+
+const isHtml = (contentType: string, text: string): boolean =>
+  contentType === "text/html" ||
+  contentType === "application/xhtml+xml" ||
+  (contentType === "" && /^\s*(<!doctype html|<html[\s>])/i.test(text.slice(0, 1024)))
+
+const describeFetchError = (error: unknown): string => {
+  if (error instanceof Error) {
+    const cause: unknown = error.cause
+    if (cause instanceof Error) {
+      const code = "code" in cause && typeof cause.code === "string" ? `${cause.code}: ` : ""
+      return `${code}${cause.message}`
+    }
+    return error.message
+  }
+  return String(error)
+}
+
+const charsetOf = (contentTypeHeader: string): string => /charset\s*=\s*"?([\w-]+)"?/i.exec(contentTypeHeader)?.[1] ?? "utf-8"
+
+const decode = (bytes: Uint8Array, charset: string): string => {
+  try {
+    return new TextDecoder(charset).decode(bytes)
+  } catch {
+    // An unknown charset label: UTF-8 is the web's default and the best guess.
+    return new TextDecoder("utf-8").decode(bytes)
+  }
+}
+
+interface Fetched {
+  readonly kind: "content"
+  readonly url: string
+  readonly status: number
+  readonly contentType: string
+  readonly bytes: Uint8Array
+  readonly bodyCut: boolean
+  readonly charset: string
+}
+
+interface Redirected {
+  readonly kind: "redirect"
+  readonly from: string
+  readonly to: string
+  readonly status: number
+  readonly statusText: string
+}
+
+export const makeWebFetchTool = (options: WebFetchOptions = {}) => {
+  const timeout = Duration.decode(options.timeout ?? defaultTimeout)
+  const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
+  const maxChars = options.maxChars ?? defaultMaxChars
+  const maxRedirects = options.maxRedirects ?? defaultMaxRedirects
+
+  /** Reads at most `maxBodyBytes` of the body; the rest is never downloaded (the request is aborted after). */
+  const readBody = (response: Response) =>
+    Effect.gen(function* () {
+      const body = response.body
+      if (body === null) return { bytes: new Uint8Array(0), cut: false }
+      const reader = body.getReader()
+      const chunks: Array<Uint8Array> = []
+      let total = 0
+      let cut = false
+      for (;;) {
+        const next = yield* Effect.tryPromise({
+          try: () => reader.read(),
+          catch: (error) => failed(`The connection failed while reading ${response.url}: ${describeFetchError(error)}`)
+        })
+        if (next.done === true) break
+        const room = maxBodyBytes - total
+        if (next.value.length >= room) {
+          chunks.push(next.value.subarray(0, room))
+          total += room
+          cut = true
+          break
+        }
+        chunks.push(next.value)
+        total += next.value.length
+      }
+      const bytes = new Uint8Array(total)
+      let offset = 0
+      for (const chunk of chunks) {
+        bytes.set(chunk, offset)
+        offset += chunk.length
+      }
+      return { bytes, cut }
+    })
+
+  const fetchOnce = (url: URL, signal: AbortSignal) =>
+    Effect.tryPromise({
+      try: () =>
+        fetch(url, {
+          redirect: "manual",
+          signal,
+          headers: { accept: "text/markdown, text/html;q=0.9, text/plain;q=0.8, */*;q=0.5", "user-agent": "weft/0.1 (WebFetch)" }
+        }),
+      catch: (error) => failed(`Could not fetch ${url.href}: ${describeFetchError(error)}`)
+    })
+
+  const fetchFollowing = (start: URL) =>
+    Effect.gen(function* () {
+      // One controller for the whole call: closing the scope (done, timed out or interrupted) aborts whatever
+      // is still in flight, including an undrained body.
+      const controller = yield* Effect.acquireRelease(
+        Effect.sync(() => new AbortController()),
+        (controller) => Effect.sync(() => controller.abort())
+      )
+      let current = start
+      for (let hop = 0; ; hop++) {
+        const response = yield* fetchOnce(current, controller.signal)
+        const location = response.headers.get("location")
+        if (response.status >= 300 && response.status < 400 && location !== null) {
+          yield* Effect.promise(() => response.body?.cancel() ?? Promise.resolve()).pipe(Effect.ignore)
+          const target = yield* Effect.try({
+            try: () => new URL(location, current),
+            catch: () => failed(`${current.href} redirected to an invalid location: ${location}`)
+          })
+          if (!isSameHostRedirect(current, target)) {
+            const redirected: Redirected = {
+              kind: "redirect",
+              from: current.href,
+              to: target.href,
+              status: response.status,
+              statusText: response.statusText
+            }
+            return redirected
+          }
+          if (hop >= maxRedirects) {
+            return yield* failed(`Too many redirects (more than ${maxRedirects}) starting from ${start.href}.`)
+          }
+          current = target
+          continue
+        }
+        if (!response.ok) {
+          return yield* failed(
+            `Request failed with status code ${response.status}${response.statusText ? ` ${response.statusText}` : ""} for ${current.href}.${response.status === 404 ? " The page does not exist; check the URL." : ""}`
+          )
+        }
+        const contentTypeHeader = response.headers.get("content-type") ?? ""
+        const contentType = (contentTypeHeader.split(";")[0] ?? "").trim().toLowerCase()
+        if (!textualType(contentType)) {
+          return yield* failed(
+            `${current.href} returned ${contentType}, which is not text; WebFetch only returns web pages and text. To inspect a binary file, download it with Bash (curl -o) and examine it there.`
+          )
+        }
+        const body = yield* readBody(response)
+        const fetched: Fetched = {
+          kind: "content",
+          url: current.href,
+          status: response.status,
+          contentType,
+          bytes: body.bytes,
+          bodyCut: body.cut,
+          charset: charsetOf(contentTypeHeader)
+        }
+        return fetched
+      }
+    }).pipe(Effect.scoped)
+
+  const run = Effect.fn("WebFetch.run")(function* (input: WebFetchInput) {
+    if (input.url.length > maxUrlLength) {
+      return yield* failed(`The URL is longer than ${maxUrlLength} characters; use a shorter one.`)
+    }
+    const url = yield* Effect.try({
+      try: () => new URL(input.url.trim()),
+      catch: () => failed(`Invalid URL: ${input.url}. Give a fully-formed http:// or https:// URL.`)
+    })
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      return yield* failed(`WebFetch only fetches http:// and https:// URLs, not ${url.protocol}// (${input.url}).`)
+    }
+    if (url.username !== "" || url.password !== "") {
+      return yield* failed("URLs with a username or password are not fetched; remove the credentials from the URL.")
+    }
+
+    const outcome = yield* fetchFollowing(url).pipe(
+      Effect.timeoutFail({
+        duration: timeout,
+        onTimeout: () =>
+          failed(`Timed out after ${Duration.format(timeout)} fetching ${url.href}. The server did not answer in time; try again later or another URL.`)
+      })
+    )
+
+    if (outcome.kind === "redirect") {
+      return Tool.result(
+        `REDIRECT DETECTED: The URL redirects to a different host.
+
+Original URL: ${outcome.from}
+Redirect URL: ${outcome.to}
+Status: ${outcome.status} ${outcome.statusText}
+
+To complete your request, I need to fetch content from the redirected URL. Please use WebFetch again with these parameters:
+- url: "${outcome.to}"
+- prompt: "${input.prompt}"`,
+        { url: input.url, redirectUrl: outcome.to, status: outcome.status }
+      )
+    }
+
+    if (outcome.contentType === "" && outcome.bytes.subarray(0, 8192).includes(0)) {
+      return yield* failed(`${outcome.url} returned binary data; WebFetch only returns web pages and text.`)
+    }
+    const text = decode(outcome.bytes, outcome.charset)
+    const converted = isHtml(outcome.contentType, text) ? htmlToMarkdown(text, outcome.url) : text
+    const notes: Array<string> = []
+    if (outcome.bodyCut) notes.push(`The page is larger than ${maxBodyBytes} bytes; only the first ${maxBodyBytes} bytes were read.`)
+    let content = converted
+    if (converted.length > maxChars) {
+      content = converted.slice(0, maxChars)
+      notes.push(`Content truncated: showing the first ${maxChars} of ${converted.length} characters.`)
+    }
+    const header = `Content of ${outcome.url} (to answer: ${input.prompt})`
+    const footer = notes.length > 0 ? `\n\n[${notes.join(" ")}]` : ""
+    return Tool.result(`${header}\n\n${content}${footer}`, {
+      url: input.url,
+      finalUrl: outcome.url,
+      status: outcome.status,
+      contentType: outcome.contentType,
+      bytes: outcome.bytes.length,
+      truncated: outcome.bodyCut || converted.length > maxChars
+    })
+  })
+
+  return Tool.make({
+    name: toolName,
+    description,
+    input: WebFetchInput,
+    readOnly: true,
+    target: (input) => ({ _tag: "Url", url: input.url }),
+    run: (input) => Stream.concat(Stream.succeed(Tool.progress(`Fetching ${input.url}`)), Stream.fromEffect(run(input)))
+  })
+}
+
+/** WebFetch with the default bounds (60 s, 10 MB body, 100,000 characters). Needs nothing from the context. */
+export const WebFetchTool = makeWebFetchTool()
