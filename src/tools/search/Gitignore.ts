@@ -106,22 +106,25 @@ export class IgnoreStack {
     return rules.length === 0 ? this : new IgnoreStack(base, rules, this)
   }
 
-  /** Is the entry at absolute path `path` (named `name`) ignored. Deeper files override shallower ones. */
-  ignored(path: string, name: string, isDirectory: boolean): boolean {
+  /** The decision for the entry at absolute path `path` (named `name`): deeper files override shallower ones. */
+  decide(path: string, name: string, isDirectory: boolean): Decision {
     for (let layer: IgnoreStack | undefined = this; layer !== undefined; layer = layer.parent) {
       if (layer.rules.length === 0) continue
       const relative = layer.base === "/" ? path.slice(1) : path.slice(layer.base.length + 1)
       const decision = decide(layer.rules, relative, name, isDirectory)
-      if (decision !== "none") return decision === "ignore"
+      if (decision !== "none") return decision
     }
-    return false
+    return "none"
+  }
+
+  ignored(path: string, name: string, isDirectory: boolean): boolean {
+    return this.decide(path, name, isDirectory) === "ignore"
   }
 }
 
 /**
- * ripgrep's `--glob` overrides: gitignore syntax with the meaning inverted. A file must match one of the
- * positive globs (when there are any) and must not match a `!` glob; directories are only ever excluded by a
- * `!` glob. Relative to the search root.
+ * ripgrep's `--glob` overrides: gitignore syntax with the meaning inverted, relative to the search root. Checked
+ * before anything else, as in ripgrep's `ignore` crate.
  */
 export class Overrides {
   private readonly rules: ReadonlyArray<Rule>
@@ -141,13 +144,16 @@ export class Overrides {
     return this.rules.length === 0
   }
 
-  /** True when the entry passes the overrides. */
-  allows(relativePath: string, name: string, isDirectory: boolean): boolean {
+  /**
+   * "include" when a positive glob matches (this beats every other rule: ignore files, types, hidden), "ignore"
+   * when a `!` glob matches, or when there are positive globs and a file matches none; else "none".
+   */
+  decide(relativePath: string, name: string, isDirectory: boolean): Decision {
+    if (this.rules.length === 0) return "none"
     const decision = decide(this.rules, relativePath, name, isDirectory)
-    // Rules are stored as written: a positive glob "ignores" in gitignore terms, which here means "include".
-    if (decision === "ignore") return true
-    if (decision === "include") return false
-    return isDirectory || !this.hasPositive
+    // Rules are kept as written: a positive glob "ignores" in gitignore terms, which here means "include".
+    if (decision === "ignore") return "include"
+    if (decision === "include") return "ignore"
+    return this.hasPositive && !isDirectory ? "ignore" : "none"
   }
 }
-

@@ -248,16 +248,11 @@ export const search = (query: GrepQuery): Effect.Effect<Collector, GrepFailed> =
       const candidates: Array<string> = []
       const collect = query.rootIsFile
         ? Effect.sync(() => candidates.push(query.root))
-        : walk(query.root, {
-            root: true,
-            directory: (_, name, relativePath) =>
-              overrides.isEmpty || overrides.allows(relativePath, name, true) ? true : undefined,
-            file: (_, name, relativePath, path) => {
-              if (ofType !== undefined && !ofType(name)) return
-              if (!overrides.isEmpty && !overrides.allows(relativePath, name, false)) return
-              candidates.push(path)
-            }
-          })
+        : walk(
+            query.root,
+            { root: true, directory: () => true, file: (_state, _name, _relative, path) => void candidates.push(path) },
+            { overrides, ...(ofType === undefined ? {} : { fileType: ofType }) }
+          )
       const collector = new Collector(query)
       const scratch = Buffer.allocUnsafe(SCRATCH_BYTES)
       return collect.pipe(

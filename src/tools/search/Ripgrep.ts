@@ -122,7 +122,12 @@ export const search = (query: GrepQuery, executable: string): Effect.Effect<Coll
       const collector = new Collector(query)
       const child = yield* Effect.acquireRelease(
         Effect.try({
-          try: () => spawn(executable, ripgrepArgs(query), { stdio: ["ignore", "pipe", "pipe"] }),
+          try: () =>
+            spawn(executable, ripgrepArgs(query), {
+              // rg matches anchored --glob values (`src/**/*.ts`) against paths relative to its working directory.
+              cwd: query.rootIsFile ? nodePath.dirname(query.root) : query.root,
+              stdio: ["ignore", "pipe", "pipe"]
+            }),
           catch: (error) => new GrepFailed({ message: `could not start rg: ${String(error)}` })
         }),
         // rg is one process with no children: a KILL is immediate and loses nothing we still need.

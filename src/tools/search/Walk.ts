@@ -1,7 +1,8 @@
 /**
  * The directory walker under Glob and the built-in Grep engine: gitignore-aware (`.gitignore`, `.ignore`,
- * `.rgignore` in the tree, and `.gitignore` files of the ancestors up to the repository root), skips hidden
- * entries unless asked, never enters `.git`, never follows symbolic links (as ripgrep without `-L`).
+ * `.rgignore` in the tree, and `.gitignore` files of the ancestors up to the repository root), ripgrep's
+ * `--glob` and `--type` filters with ripgrep's precedence, skips hidden entries unless asked or whitelisted,
+ * never enters `.git`, never follows symbolic links (as ripgrep without `-L`).
  *
  * It uses the synchronous fs calls in time slices: on a tree of 50k small files the threadpool round trip of
  * each async call costs more than the call itself, so the walk runs `SLICE_MS` of sync work, then yields to the
@@ -11,7 +12,7 @@
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
-import { IgnoreStack, parse } from "./Gitignore.js"
+import { IgnoreStack, type Overrides, parse } from "./Gitignore.js"
 
 /** How long a slice of synchronous file system work may hold the event loop. */
 const SLICE_MS = 8
@@ -42,6 +43,10 @@ export interface WalkOptions {
   readonly hidden?: boolean
   /** Respect ignore files. Default true. */
   readonly ignoreFiles?: boolean
+  /** ripgrep `--glob` overrides, relative to the root. */
+  readonly overrides?: Overrides
+  /** ripgrep `--type`: a file must be of the type. */
+  readonly fileType?: (name: string) => boolean
 }
 
 export interface Visitor<S> {
@@ -99,6 +104,8 @@ export const walk = <S>(root: string, visitor: Visitor<S>, options: WalkOptions 
   Effect.suspend(() => {
     const hidden = options.hidden ?? false
     const useIgnores = options.ignoreFiles ?? true
+    const overrides = options.overrides === undefined || options.overrides.isEmpty ? undefined : options.overrides
+    const fileType = options.fileType
     const stack: Array<Pending<S>> = [
       { path: root, relativePath: "", state: visitor.root, ignores: useIgnores ? ancestorIgnores(root) : IgnoreStack.empty }
     ]
@@ -126,11 +133,11 @@ export const walk = <S>(root: string, visitor: Visitor<S>, options: WalkOptions 
       const checkIgnores = ignores.rules.length > 0 || ignores.parent !== undefined
       for (const entry of entries) {
         const name = entry.name
-        if (name.charCodeAt(0) === 46 && (!hidden || name === ".git")) continue
+        if (name === ".git") continue
         let isDirectory = entry.isDirectory()
         let isFile = entry.isFile()
         if (!isDirectory && !isFile) {
-          if (entry.isSymbolicLink() || !isUnknownType(entry)) continue
+          if (!isUnknownType(entry)) continue
           // Some file systems do not report types in readdir.
           try {
             const stats = fs.lstatSync(nodePath.join(current.path, name))
@@ -139,14 +146,30 @@ export const walk = <S>(root: string, visitor: Visitor<S>, options: WalkOptions 
           } catch {
             continue
           }
+          if (!isDirectory && !isFile) continue
         }
         const path = current.path === "/" ? `/${name}` : `${current.path}/${name}`
-        if (checkIgnores && ignores.ignored(path, name, isDirectory)) continue
         const relativePath = current.relativePath === "" ? name : `${current.relativePath}/${name}`
+        // ripgrep's precedence: overrides, then ignore files, then type, then hidden (unless whitelisted).
+        const override = overrides === undefined ? "none" : overrides.decide(relativePath, name, isDirectory)
+        if (override === "ignore") continue
+        if (override === "none") {
+          let whitelisted = false
+          if (checkIgnores) {
+            const decision = ignores.decide(path, name, isDirectory)
+            if (decision === "ignore") continue
+            whitelisted = decision === "include"
+          }
+          if (fileType !== undefined && !isDirectory) {
+            if (!fileType(name)) continue
+            whitelisted = true
+          }
+          if (!whitelisted && !hidden && name.charCodeAt(0) === 46) continue
+        }
         if (isDirectory) {
           const state = visitor.directory(current.state, name, relativePath)
           if (state !== undefined) stack.push({ path, relativePath, state, ignores })
-        } else if (isFile) {
+        } else {
           visitor.file(current.state, name, relativePath, path)
         }
       }

@@ -1,0 +1,107 @@
+/**
+ * Glob {pattern, path?}: files whose path (relative to `path`) matches the pattern, newest first, at most
+ * MAX_RESULTS. .gitignore/.ignore files are respected, `.git` is never entered, and `*`/`**` skip names starting
+ * with `.` unless the pattern spells the dot (`.github/**`). Symbolic links are not followed.
+ */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as fs from "node:fs"
+import * as nodePath from "node:path"
+import * as Tool from "../Tool.js"
+import { compile, GlobSyntaxError, splitBase } from "../search/GlobPattern.js"
+import { resolveSearchPath } from "../search/SearchPath.js"
+import { loop, mtimeOf, walk } from "../search/Walk.js"
+
+/** Claude Code's cap on Glob results. */
+export const MAX_RESULTS = 100
+
+export const GlobInput = Schema.Struct({
+  pattern: Schema.String.annotations({ description: "The glob pattern to match files against" }),
+  path: Schema.optional(
+    Schema.String.annotations({
+      description:
+        'The directory to search in. If not specified, the current working directory will be used. IMPORTANT: Omit this field to use the default directory. DO NOT enter "undefined" or "null" - simply omit it for the default behavior. Must be a valid directory path if provided.'
+    })
+  )
+})
+export type GlobInput = typeof GlobInput.Type
+
+export interface GlobMatches {
+  /** Absolute paths, newest first. */
+  readonly files: ReadonlyArray<string>
+  readonly truncated: boolean
+}
+
+/** Finds files under the absolute directory `directory`; the engine of the tool, usable on its own. */
+export const glob = (pattern: string, directory: string, limit = MAX_RESULTS): Effect.Effect<GlobMatches, GlobSyntaxError> =>
+  Effect.suspend(() => {
+    const { base, rest } = splitBase(pattern)
+    const root = base === "" ? directory : nodePath.resolve(directory, base)
+    const matcher = Effect.try({
+      try: () => compile(rest),
+      catch: (error) => (error instanceof GlobSyntaxError ? error : new GlobSyntaxError(String(error)))
+    })
+    return Effect.flatMap(matcher, (matcher) => {
+      const found: Array<string> = []
+      let isDirectory = false
+      try {
+        isDirectory = fs.statSync(root).isDirectory()
+      } catch {
+        return Effect.succeed({ files: [], truncated: false })
+      }
+      if (!isDirectory) return Effect.succeed({ files: [], truncated: false })
+      const dated: Array<{ readonly path: string; readonly mtime: number }> = []
+      return walk(
+        root,
+        {
+          root: matcher.initial,
+          directory: (state, name) => matcher.enter(state, name),
+          file: (state, name, _relative, path) => {
+            if (matcher.matchesFile(state, name)) found.push(path)
+          }
+        },
+        // Dot entries are the matcher's call (only where the pattern spells the dot).
+        { hidden: true }
+      ).pipe(
+        Effect.zipRight(
+          loop(() => {
+            const path = found[dated.length]
+            if (path === undefined) return false
+            dated.push({ path, mtime: mtimeOf(path) })
+            return true
+          })
+        ),
+        Effect.map(() => {
+          dated.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+          return { files: dated.slice(0, limit).map((file) => file.path), truncated: dated.length > limit }
+        })
+      )
+    })
+  })
+
+export const GlobTool = Tool.fromEffect({
+  name: "Glob",
+  description: `- Fast file pattern matching tool that works with any codebase size
+- Supports glob patterns like "**/*.js" or "src/**/*.ts"
+- Returns matching file paths sorted by modification time (newest first), at most ${MAX_RESULTS}
+- Files ignored by .gitignore are left out
+- Use this tool when you need to find files by name patterns
+- You can call multiple tools in a single response. It is always better to speculatively perform multiple searches in parallel if they are potentially useful.`,
+  input: GlobInput,
+  readOnly: true,
+  target: (input, context) => ({ _tag: "Path", path: nodePath.resolve(context.cwd, input.path ?? "."), access: "read" }),
+  run: (input, context) =>
+    Effect.gen(function* () {
+      const where = yield* resolveSearchPath("Glob", context, input.path)
+      if (!where.isDirectory) return yield* Tool.fail("Glob", `Path is not a directory: ${where.path}`)
+      const matches = yield* glob(input.pattern, where.path).pipe(
+        Effect.mapError((error) => Tool.fail("Glob", `Invalid glob pattern: ${error.message}`))
+      )
+      const data = { numFiles: matches.files.length, truncated: matches.truncated, filenames: matches.files }
+      if (matches.files.length === 0) return Tool.result("No files found", data)
+      const note = matches.truncated
+        ? "\n(Results are truncated. Consider using a more specific path or pattern.)"
+        : ""
+      return Tool.result(matches.files.join("\n") + note, data)
+    })
+})

@@ -1,0 +1,229 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as fs from "node:fs"
+import * as nodePath from "node:path"
+import { GrepTool, splitGlobs } from "../../../src/tools/builtin/Grep.js"
+import { translateRegex } from "../../../src/tools/search/GrepBuiltin.js"
+import { findRipgrep } from "../../../src/tools/search/Ripgrep.js"
+import { jsonSchemaOf } from "../../../src/tools/Tool.js"
+import { makeTree, removeTree, runTool, textOf } from "./support.js"
+
+const APP = `import { x } from "./util"
+// TODO fix this
+const answer = 42
+function hello() {
+  return "hello"
+}
+// todo lower case
+const other = answer + 1
+`
+
+let root = ""
+
+beforeAll(() => {
+  root = makeTree({
+    ".gitignore": "node_modules/\n*.log\nbuild/\n!build/keep.txt\n",
+    "src/app.ts": APP,
+    "src/util.ts": "export const x = 1\n// TODO util\n",
+    "src/view.tsx": "export const View = () => null // TODO view\n",
+    "src/nested/.gitignore": "secret.ts\n",
+    "src/nested/secret.ts": "// TODO secret\n",
+    "src/nested/open.ts": "// TODO open\n",
+    "src/min.js": `var a="${"x".repeat(700)}TODO";\n`,
+    "lib/main.py": "def hello():\n    # TODO python\n    return 1\n",
+    "docs/README.md": "# Docs\nTODO docs\n",
+    "node_modules/pkg/index.js": "// TODO in node_modules\n",
+    "build/keep.txt": "TODO build\n",
+    "debug.log": "TODO log\n",
+    ".hidden/file.ts": "// TODO hidden\n",
+    "bin/blob.bin": Buffer.concat([Buffer.from("TODO binary\n"), Buffer.from([0, 1, 2]), Buffer.from("TODO\n")]),
+    "crlf.txt": "TODO crlf\r\nsecond line\r\n",
+    "a-b/x.txt": "TODO dash dir\n",
+    "a/x.txt": "TODO slash dir\n"
+  })
+  // Distinct modification times make "newest first" deterministic.
+  const order = [
+    "src/app.ts", "src/util.ts", "src/view.tsx", "src/nested/open.ts", "src/min.js", "lib/main.py",
+    "docs/README.md", "crlf.txt", "a-b/x.txt", "a/x.txt", "bin/blob.bin"
+  ]
+  order.forEach((file, index) => {
+    const time = new Date(Date.UTC(2024, 0, 1 + index))
+    fs.utimesSync(nodePath.join(root, file), time, time)
+  })
+})
+
+afterAll(() => removeTree(root))
+
+const run = (engine: "builtin" | "rg", input: Record<string, unknown>) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => {
+      const previous = process.env["WEFT_GREP_ENGINE"]
+      process.env["WEFT_GREP_ENGINE"] = engine
+      return previous
+    }),
+    () => Effect.exit(runTool(GrepTool, input, root)),
+    (previous) =>
+      Effect.sync(() => {
+        if (previous === undefined) delete process.env["WEFT_GREP_ENGINE"]
+        else process.env["WEFT_GREP_ENGINE"] = previous
+      })
+  )
+
+/** The answer of the built-in engine, checked to be identical to ripgrep's. */
+const both = (input: Record<string, unknown>) =>
+  Effect.gen(function* () {
+    const builtin = yield* run("builtin", input)
+    const rg = yield* run("rg", input)
+    if (Exit.isFailure(builtin) || Exit.isFailure(rg)) {
+      return yield* Effect.die(new Error(`grep failed: builtin=${JSON.stringify(builtin)} rg=${JSON.stringify(rg)}`))
+    }
+    expect(textOf(builtin.value.result)).toBe(textOf(rg.value.result))
+    expect(builtin.value.result.data).toEqual({ engine: "builtin" })
+    expect(rg.value.result.data).toEqual({ engine: "rg" })
+    return textOf(builtin.value.result)
+  })
+
+const p = (relative: string) => nodePath.join(root, relative)
+
+describe("Grep", () => {
+  it("requires ripgrep on PATH, so the rg engine is always tested (install: apt-get install -y ripgrep)", () => {
+    expect(findRipgrep(), "rg is not on PATH: install ripgrep (apt-get install -y ripgrep) to run the Grep tests").toBeDefined()
+  })
+
+  it("has Claude Code's input fields", () => {
+    const schema = jsonSchemaOf(GrepTool.input)
+    expect(Object.keys(schema["properties"] as object)).toEqual([
+      "pattern", "path", "glob", "output_mode", "-B", "-A", "-C", "-n", "-i", "type", "head_limit", "multiline"
+    ])
+    expect(schema["required"]).toEqual(["pattern"])
+  })
+
+  it.effect("files_with_matches: newest first, gitignore (root, nested, dir-only), hidden and binary skipped", () =>
+    Effect.gen(function* () {
+      const text = yield* both({ pattern: "TODO" })
+      expect(text).toBe(
+        [
+          "Found 10 files",
+          p("a/x.txt"),
+          p("a-b/x.txt"),
+          p("crlf.txt"),
+          p("docs/README.md"),
+          p("lib/main.py"),
+          p("src/min.js"),
+          p("src/nested/open.ts"),
+          p("src/view.tsx"),
+          p("src/util.ts"),
+          p("src/app.ts")
+        ].join("\n")
+      )
+    }))
+
+  it.effect("content: path:line:text in path order (ripgrep's component order), long lines cut, CR dropped", () =>
+    Effect.gen(function* () {
+      const text = yield* both({ pattern: "TODO", output_mode: "content" })
+      const lines = text.split("\n")
+      expect(lines[0]).toBe(`${p("a/x.txt")}:1:TODO slash dir`)
+      expect(lines[1]).toBe(`${p("a-b/x.txt")}:1:TODO dash dir`)
+      expect(lines).toContain(`${p("crlf.txt")}:1:TODO crlf`)
+      expect(lines).toContain(`${p("src/app.ts")}:2:// TODO fix this`)
+      expect(lines.find((line) => line.startsWith(p("src/min.js")))).toMatch(/:1:var a="x+ \[\.\.\. 213 characters cut\]$/)
+      expect(lines).toHaveLength(10)
+    }))
+
+  it.effect("content with context: '-' for context lines, '--' between groups and files", () =>
+    Effect.gen(function* () {
+      const text = yield* both({ pattern: "TODO|todo", output_mode: "content", "-C": 1, path: "src/app.ts" })
+      expect(text).toBe(["1-import { x } from \"./util\"", "2:// TODO fix this", "3-const answer = 42", "--", "6-}", "7:// todo lower case", "8-const other = answer + 1"].join("\n"))
+      const multi = yield* both({ pattern: "TODO", output_mode: "content", "-A": 1, glob: "*.py", "-n": false })
+      expect(multi).toBe([`${p("lib/main.py")}:    # TODO python`, `${p("lib/main.py")}-    return 1`].join("\n"))
+      const acrossFiles = yield* both({ pattern: "TODO", output_mode: "content", "-B": 1, path: "src", type: "ts" })
+      expect(acrossFiles.split("\n")).toContain("--")
+    }))
+
+  it.effect("count mode, case-insensitive search, head_limit", () =>
+    Effect.gen(function* () {
+      const count = yield* both({ pattern: "todo", "-i": true, output_mode: "count", path: "src" })
+      expect(count).toBe(
+        [
+          `${p("src/app.ts")}:2`,
+          `${p("src/min.js")}:1`,
+          `${p("src/nested/open.ts")}:1`,
+          `${p("src/util.ts")}:1`,
+          `${p("src/view.tsx")}:1`,
+          "",
+          "Found 6 total occurrences across 5 files."
+        ].join("\n")
+      )
+      const limited = yield* both({ pattern: "TODO", head_limit: 2 })
+      expect(limited).toBe(["Found 2 files", p("a/x.txt"), p("a-b/x.txt")].join("\n"))
+      const contentLimited = yield* both({ pattern: "TODO", output_mode: "content", head_limit: 3 })
+      expect(contentLimited.split("\n")).toHaveLength(3)
+    }))
+
+  it.effect("type and glob filters (basename globs, anchored globs, braces, negation, several globs)", () =>
+    Effect.gen(function* () {
+      expect(yield* both({ pattern: "TODO", type: "py" })).toBe(`Found 1 file\n${p("lib/main.py")}`)
+      expect(yield* both({ pattern: "TODO", type: "ts" })).toBe(
+        ["Found 4 files", p("src/nested/open.ts"), p("src/view.tsx"), p("src/util.ts"), p("src/app.ts")].join("\n")
+      )
+      expect(yield* both({ pattern: "TODO", glob: "*.{py,md}" })).toBe(
+        ["Found 2 files", p("docs/README.md"), p("lib/main.py")].join("\n")
+      )
+      // As in ripgrep, a matching --glob beats the ignore files: src/nested/secret.ts is gitignored but named.
+      expect(yield* both({ pattern: "TODO", glob: "src/**/*.ts" })).toBe(
+        ["Found 4 files", p("src/nested/secret.ts"), p("src/nested/open.ts"), p("src/util.ts"), p("src/app.ts")].join("\n")
+      )
+      expect(yield* both({ pattern: "TODO", glob: "!src", output_mode: "count" })).not.toContain("/src/")
+      expect(yield* both({ pattern: "TODO", glob: "*.py *.md" })).toBe(
+        ["Found 2 files", p("docs/README.md"), p("lib/main.py")].join("\n")
+      )
+    }))
+
+  it.effect("regex syntax: classes, word boundaries, anchors, inline flags; no match answers", () =>
+    Effect.gen(function* () {
+      expect(yield* both({ pattern: "^const\\s+\\w+\\s*=\\s*\\d+$", output_mode: "content" })).toBe(
+        `${p("src/app.ts")}:3:const answer = 42`
+      )
+      expect(yield* both({ pattern: "(?i)todo LOWER", output_mode: "content", "-n": false })).toBe(
+        `${p("src/app.ts")}:// todo lower case`
+      )
+      expect(yield* both({ pattern: "[[:digit:]]{2}", type: "ts" })).toBe(`Found 1 file\n${p("src/app.ts")}`)
+      expect(yield* both({ pattern: "no such text anywhere" })).toBe("No files found")
+      expect(yield* both({ pattern: "no such text anywhere", output_mode: "content" })).toBe("No matches found")
+      expect(yield* both({ pattern: "no such text anywhere", output_mode: "count" })).toBe("No matches found")
+    }))
+
+  it.effect("multiline: patterns span lines, every spanned line is a match line", () =>
+    Effect.gen(function* () {
+      const text = yield* both({ pattern: "hello\\(\\) \\{.*return", multiline: true, output_mode: "content" })
+      expect(text).toBe([`${p("src/app.ts")}:4:function hello() {`, `${p("src/app.ts")}:5:  return "hello"`].join("\n"))
+      expect(yield* both({ pattern: "hello\\(\\) \\{.*return" })).toBe("No files found")
+    }))
+
+  it.effect("a single file path: searched even when ignored; no path prefix in content", () =>
+    Effect.gen(function* () {
+      expect(yield* both({ pattern: "TODO", path: "debug.log", output_mode: "content" })).toBe("1:TODO log")
+      expect(yield* both({ pattern: "TODO", path: p("debug.log") })).toBe(`Found 1 file\n${p("debug.log")}`)
+    }))
+
+  it.effect("errors are written for the model: bad regex, unknown type, missing path", () =>
+    Effect.gen(function* () {
+      for (const engine of ["builtin", "rg"] as const) {
+        const badRegex = yield* run(engine, { pattern: "foo(" })
+        expect(Exit.isFailure(badRegex)).toBe(true)
+        expect(JSON.stringify(badRegex)).toMatch(/regex parse error|unclosed|Unterminated/i)
+        const badType = yield* run(engine, { pattern: "x", type: "nosuchtype" })
+        expect(JSON.stringify(badType)).toMatch(/unrecognized file type: nosuchtype/)
+        const missing = yield* run(engine, { pattern: "x", path: "does/not/exist" })
+        expect(JSON.stringify(missing)).toMatch(/Path does not exist/)
+      }
+    }))
+
+  it("translates ripgrep-only regex syntax", () => {
+    expect(translateRegex("(?i)abc")).toEqual({ source: "abc", flags: "i" })
+    expect(translateRegex("(?P<name>x)\\A\\z[[:alpha:]]")).toEqual({ source: "(?<name>x)^$[a-zA-Z]", flags: "" })
+    expect(translateRegex("\\pL+")).toEqual({ source: "\\p{L}+", flags: "" })
+    expect(splitGlobs("*.ts *.{js, jsx}")).toEqual(["*.ts", "*.{js, jsx}"])
+  })
+})
