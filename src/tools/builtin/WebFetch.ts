@@ -37,7 +37,11 @@ export const defaultMaxRedirects = 10
 export const maxUrlLength = 2000
 
 const WebFetchInput = Schema.Struct({
-  url: Schema.String.annotations({ description: "The URL to fetch content from", jsonSchema: { type: "string", format: "uri" } }),
+  // The JSON Schema is given whole: a `jsonSchema` annotation replaces the derived one, description included.
+  url: Schema.String.annotations({
+    description: "The URL to fetch content from",
+    jsonSchema: { type: "string", format: "uri", description: "The URL to fetch content from" }
+  }),
   prompt: Schema.String.annotations({ description: "The prompt to run on the fetched content" })
 })
 export type WebFetchInput = typeof WebFetchInput.Type

@@ -1,0 +1,54 @@
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import { describe, expect, it } from "@effect/vitest"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
+import * as NodeFs from "node:fs/promises"
+import * as NodePath from "node:path"
+import { EditTool } from "../../../src/tools/builtin/Edit.js"
+import { NotebookEditTool } from "../../../src/tools/builtin/NotebookEdit.js"
+import { ReadTool } from "../../../src/tools/builtin/Read.js"
+import { TodoStore, TodoWriteTool } from "../../../src/tools/builtin/TodoWrite.js"
+import { WebFetchTool } from "../../../src/tools/builtin/WebFetch.js"
+import { WriteTool } from "../../../src/tools/builtin/Write.js"
+import { FileState } from "../../../src/tools/FileState.js"
+import { ToolRegistry } from "../../../src/tools/ToolRegistry.js"
+import { tempDir } from "./helpers.js"
+
+/** The composition the loop uses: the tools plus the Layers they need. */
+const Registry = ToolRegistry.layer(ReadTool, WriteTool, EditTool, NotebookEditTool, TodoWriteTool, WebFetchTool).pipe(
+  Layer.provide(Layer.mergeAll(NodeFileSystem.layer, FileState.layer, TodoStore.layer))
+)
+
+describe("file tools in a ToolRegistry", () => {
+  it.live("register under Claude Code's names and run through prepare", () =>
+    Effect.gen(function* () {
+      const registry = yield* ToolRegistry
+      expect(registry.definitions.map((definition) => definition.name)).toEqual([
+        "Read",
+        "Write",
+        "Edit",
+        "NotebookEdit",
+        "TodoWrite",
+        "WebFetch"
+      ])
+      const dir = yield* tempDir
+      const path = NodePath.join(dir, "f.txt")
+      yield* Effect.promise(() => NodeFs.writeFile(path, "x = 1\n"))
+      const context = { toolUseId: "t", sessionId: "s", cwd: dir }
+      const run = (name: string, input: unknown) =>
+        Effect.gen(function* () {
+          const tool = yield* registry.get(name)
+          const call = yield* tool.prepare(input, context)
+          return Chunk.toReadonlyArray(yield* Stream.runCollect(call.run()))
+        })
+      yield* run("Read", { file_path: path })
+      yield* run("Edit", { file_path: path, old_string: "1", new_string: "2" })
+      expect(yield* Effect.promise(() => NodeFs.readFile(path, "utf8"))).toBe("x = 2\n")
+      const invalid = yield* Effect.flip(run("Read", { file_path: path, limit: 0 }))
+      expect(invalid._tag).toBe("InvalidToolInput")
+      expect(invalid.message).toContain("limit")
+    }).pipe(Effect.scoped, Effect.provide(Registry))
+  )
+})
