@@ -4,8 +4,11 @@
  * instance per session (the loop provides `FileState.layer` once per session).
  *
  * A file is identified by its mtime and size at read time, as Claude Code does: cheap, and a change that keeps
- * both (same size, same millisecond) is vanishingly rare for edits made by people and tools.
+ * both (same size, same millisecond) is vanishingly rare for edits made by people and tools. When the model saw
+ * the whole file, a content hash is kept too, so a file that was only touched (mtime moved, bytes the same: a
+ * `touch`, a formatter with nothing to do, a stash and pop) still counts as unchanged; see `contentHash`.
  */
+import * as NodeCrypto from "node:crypto"
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -19,7 +22,18 @@ export interface FileStamp {
   readonly size: number
 }
 
+/** The hash FileState compares contents by (sha256, hex). */
+export const contentHash = (bytes: Uint8Array): string => NodeCrypto.createHash("sha256").update(bytes).digest("hex")
+
+/** An incremental `contentHash`, for files read in chunks. */
+export const makeContentHasher = () => {
+  const hash = NodeCrypto.createHash("sha256")
+  return { update: (bytes: Uint8Array) => void hash.update(bytes), digest: (): string => hash.digest("hex") }
+}
+
 export interface ReadRecord extends FileStamp {
+  /** `contentHash` of the whole file as seen, when the model saw (or weft wrote) all of it. */
+  readonly hash?: string
   /** True when only some lines were returned (offset/limit, or the output was cut). */
   readonly partial: boolean
   /** Wall-clock time of the read (ms since epoch). */
@@ -33,11 +47,17 @@ export type FileCheck =
   | { readonly _tag: "NeverRead" }
   | { readonly _tag: "Changed"; readonly record: ReadRecord; readonly current: FileStamp }
 
+export interface RecordOptions {
+  readonly partial?: boolean
+  /** `contentHash` of the whole file; give it only when every byte was read. */
+  readonly hash?: string
+}
+
 export interface Interface {
   /** The model was shown (part of) the file as it was at `stamp`. */
-  readonly recordRead: (path: string, stamp: FileStamp, options?: { readonly partial?: boolean }) => Effect.Effect<void>
+  readonly recordRead: (path: string, stamp: FileStamp, options?: RecordOptions) => Effect.Effect<void>
   /** weft wrote the file: the model knows what it now holds, as if it had read it whole. */
-  readonly recordWrite: (path: string, stamp: FileStamp) => Effect.Effect<void>
+  readonly recordWrite: (path: string, stamp: FileStamp, options?: { readonly hash?: string }) => Effect.Effect<void>
   /** Compares the file's current stamp with what the model last saw. */
   readonly check: (path: string, current: FileStamp) => Effect.Effect<FileCheck>
   readonly get: (path: string) => Effect.Effect<Option.Option<ReadRecord>>
@@ -79,19 +99,19 @@ export const make: Effect.Effect<Interface> = Effect.gen(function* () {
   const recordRead = Effect.fn("FileState.recordRead")(function* (
     path: string,
     stamp: FileStamp,
-    options?: { readonly partial?: boolean }
+    options?: RecordOptions
   ) {
-    yield* put(path, {
-      mtimeMs: stamp.mtimeMs,
-      size: stamp.size,
-      partial: options?.partial ?? false,
-      readAt: Date.now(),
-      fromWrite: false
-    })
+    const base = { mtimeMs: stamp.mtimeMs, size: stamp.size, partial: options?.partial ?? false, readAt: Date.now(), fromWrite: false }
+    yield* put(path, options?.hash === undefined ? base : { ...base, hash: options.hash })
   })
 
-  const recordWrite = Effect.fn("FileState.recordWrite")(function* (path: string, stamp: FileStamp) {
-    yield* put(path, { mtimeMs: stamp.mtimeMs, size: stamp.size, partial: false, readAt: Date.now(), fromWrite: true })
+  const recordWrite = Effect.fn("FileState.recordWrite")(function* (
+    path: string,
+    stamp: FileStamp,
+    options?: { readonly hash?: string }
+  ) {
+    const base = { mtimeMs: stamp.mtimeMs, size: stamp.size, partial: false, readAt: Date.now(), fromWrite: true }
+    yield* put(path, options?.hash === undefined ? base : { ...base, hash: options.hash })
   })
 
   const get = Effect.fn("FileState.get")(function* (path: string) {

@@ -10,7 +10,7 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
-import { FileState, stampOf } from "../FileState.js"
+import { contentHash, FileState, stampOf } from "../FileState.js"
 import * as Tool from "../Tool.js"
 import { describePlatformError, fileNotFoundMessage, relativePathNote, resolveFilePath } from "./Read.js"
 import { boundedSnippet, maxEditableBytes, requireFreshRead, usesCrlf, writeFileAtomic } from "./Write.js"
@@ -143,8 +143,9 @@ export const EditTool = Tool.fromEffect({
         return yield* failed(`${message}\nTo create a new file, use an empty old_string (or the Write tool).`)
       }
       yield* fs.makeDirectory(NodePath.dirname(absolute), { recursive: true }).pipe(mapError)
-      yield* writeFileAtomic(fs, absolute, new TextEncoder().encode(input.new_string)).pipe(mapError)
-      yield* fileState.recordWrite(absolute, stampOf(yield* fs.stat(absolute).pipe(mapError)))
+      const bytes = new TextEncoder().encode(input.new_string)
+      yield* writeFileAtomic(fs, absolute, bytes).pipe(mapError)
+      yield* fileState.recordWrite(absolute, stampOf(yield* fs.stat(absolute).pipe(mapError)), { hash: contentHash(bytes) })
       return Tool.result(`File created successfully at: ${absolute}${note}`, {
         type: "create",
         filePath: absolute
@@ -205,8 +206,9 @@ export const EditTool = Tool.fromEffect({
     }
 
     const output = crlf ? replaced.result.replaceAll("\n", "\r\n") : replaced.result
-    yield* writeFileAtomic(fs, target, new TextEncoder().encode(output), existing.mode).pipe(mapError)
-    yield* fileState.recordWrite(absolute, stampOf(yield* fs.stat(absolute).pipe(mapError)))
+    const bytes = new TextEncoder().encode(output)
+    yield* writeFileAtomic(fs, target, bytes, existing.mode).pipe(mapError)
+    yield* fileState.recordWrite(absolute, stampOf(yield* fs.stat(absolute).pipe(mapError)), { hash: contentHash(bytes) })
 
     const data = { filePath: absolute, oldString: input.old_string, newString: input.new_string, replaceAll }
     if (replaceAll) {

@@ -10,7 +10,7 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
-import { FileState, stampOf } from "../FileState.js"
+import { contentHash, FileState, stampOf } from "../FileState.js"
 import * as Tool from "../Tool.js"
 import { describePlatformError, fileNotFoundMessage, relativePathNote, resolveFilePath } from "./Read.js"
 import { maxEditableBytes, requireFreshRead, writeFileAtomic } from "./Write.js"
@@ -210,8 +210,9 @@ export const NotebookEditTool = Tool.fromEffect({
     notebook["cells"] = cells
     const trailingNewline = text.endsWith("\n") ? "\n" : ""
     const output = JSON.stringify(notebook, null, detectIndent(text)) + trailingNewline
-    yield* writeFileAtomic(fs, target, new TextEncoder().encode(output), info.mode).pipe(mapError)
-    yield* fileState.recordWrite(absolute, stampOf(yield* fs.stat(absolute).pipe(mapError)))
+    const bytes = new TextEncoder().encode(output)
+    yield* writeFileAtomic(fs, target, bytes, info.mode).pipe(mapError)
+    yield* fileState.recordWrite(absolute, stampOf(yield* fs.stat(absolute).pipe(mapError)), { hash: contentHash(bytes) })
     return Tool.result(`${message}${note}`, {
       notebookPath: absolute,
       cellId,

@@ -14,7 +14,7 @@ import * as Schema from "effect/Schema"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import type { DocumentBlock, ImageBlock } from "../../domain/Content.js"
-import { FileState, stampOf } from "../FileState.js"
+import { contentHash, FileState, makeContentHasher, stampOf } from "../FileState.js"
 import * as Tool from "../Tool.js"
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -337,12 +337,15 @@ const readText = (
       const file = yield* fs.open(absolute, { flag: "r" })
       const decoder = new TextDecoder("utf-8")
       const window = new LineWindow(first, last)
+      // Hashed as read; the hash is only kept when every byte was read (see below).
+      const hasher = makeContentHasher()
       const buffer = new Uint8Array(chunkBytes)
       let firstChunk = true
       while (!window.done) {
         const size = Number(yield* file.read(buffer))
         if (size === 0) break
         const bytes = buffer.subarray(0, size)
+        hasher.update(bytes)
         if (firstChunk) {
           firstChunk = false
           if (bytes.subarray(0, binarySniffBytes).includes(0)) {
@@ -361,7 +364,7 @@ const readText = (
         const peek = new Uint8Array(1)
         window.moreAfter = Number(yield* file.read(peek)) > 0
       }
-      return window
+      return { window, hash: window.moreAfter ? undefined : hasher.digest() }
     })
   )
 
@@ -407,7 +410,7 @@ export const ReadTool = Tool.fromEffect({
       if (mediaType === undefined) {
         return yield* failed(`${absolute} has an image extension but is not a PNG, JPEG, GIF or WebP image.`)
       }
-      yield* fileState.recordRead(absolute, stamp)
+      yield* fileState.recordRead(absolute, stamp, { hash: contentHash(bytes) })
       const block: ImageBlock = {
         type: "image",
         source: { type: "base64", media_type: mediaType, data: Buffer.from(bytes).toString("base64") }
@@ -422,7 +425,7 @@ export const ReadTool = Tool.fromEffect({
         )
       }
       const bytes = yield* readBinaryBlock(fs, absolute)
-      yield* fileState.recordRead(absolute, stamp)
+      yield* fileState.recordRead(absolute, stamp, { hash: contentHash(bytes) })
       const block: DocumentBlock = {
         type: "document",
         source: { type: "base64", media_type: "application/pdf", data: Buffer.from(bytes).toString("base64") }
@@ -437,7 +440,7 @@ export const ReadTool = Tool.fromEffect({
     }
 
     if (size === 0) {
-      yield* fileState.recordRead(absolute, stamp)
+      yield* fileState.recordRead(absolute, stamp, { hash: contentHash(new Uint8Array(0)) })
       return Tool.result(
         `<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>${note}`,
         { type: "text", filePath: absolute, numLines: 0, startLine: 1, totalLines: 0 }
@@ -448,13 +451,13 @@ export const ReadTool = Tool.fromEffect({
     const first = Math.max(1, input.offset ?? 1)
     const limit = input.limit ?? defaultLineLimit
     const last = first + limit - 1
-    const window = yield* readText(fs, absolute, extension, first, last).pipe(
+    const { window, hash } = yield* readText(fs, absolute, extension, first, last).pipe(
       Effect.catchTag("SystemError", "BadArgument", (error) => Effect.fail(failed(describePlatformError(error, absolute))))
     )
 
     if (window.lines.length === 0) {
       // Past the end: the whole file was scanned, so its line count is known.
-      yield* fileState.recordRead(absolute, stamp, { partial: true })
+      yield* fileState.recordRead(absolute, stamp, hash === undefined ? { partial: true } : { partial: true, hash })
       return Tool.result(
         `<system-reminder>Warning: the file exists but is shorter than the provided offset (${first}). The file has ${window.linesSeen} lines.</system-reminder>${note}`,
         { type: "text", filePath: absolute, numLines: 0, startLine: first, totalLines: window.linesSeen }
@@ -462,7 +465,7 @@ export const ReadTool = Tool.fromEffect({
     }
 
     const partial = first > 1 || window.moreAfter || window.cutLines.length > 0
-    yield* fileState.recordRead(absolute, stamp, { partial })
+    yield* fileState.recordRead(absolute, stamp, hash === undefined ? { partial } : { partial, hash })
     const lastShown = first + window.lines.length - 1
     const notes: Array<string> = []
     if (window.cutLines.length > 0) {

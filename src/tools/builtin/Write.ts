@@ -10,7 +10,7 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
-import { type FileStamp, FileState, stampOf } from "../FileState.js"
+import { contentHash, type FileStamp, FileState, stampOf } from "../FileState.js"
 import * as Tool from "../Tool.js"
 import { describePlatformError, relativePathNote, resolveFilePath, snippet, splitLines } from "./Read.js"
 
@@ -55,15 +55,25 @@ export const requireFreshRead = (tool: string, path: string, current: FileStamp)
     switch (check._tag) {
       case "Ok":
         return
+      case "Changed": {
+        // Touched but not changed (same bytes as the model saw whole): still fresh; remember the new stamp.
+        const seen = check.record.hash
+        if (seen !== undefined && current.size === check.record.size) {
+          const fs = yield* FileSystem.FileSystem
+          const bytes = yield* fs.readFile(path).pipe(Effect.option)
+          if (bytes._tag === "Some" && contentHash(bytes.value) === seen) {
+            return yield* fileState.recordRead(path, current, { partial: check.record.partial, hash: seen })
+          }
+        }
+        return yield* Tool.fail(
+          tool,
+          `File has been modified since read, either by the user or by a linter. Read it again before attempting to write it. (${path})`
+        )
+      }
       case "NeverRead":
         return yield* Tool.fail(
           tool,
           `File has not been read yet. Read it first before writing to it. (Use the Read tool on ${path}, then retry.)`
-        )
-      case "Changed":
-        return yield* Tool.fail(
-          tool,
-          `File has been modified since read, either by the user or by a linter. Read it again before attempting to write it. (${path})`
         )
     }
   })
@@ -139,8 +149,9 @@ export const WriteTool = Tool.fromEffect({
 
     if (existing === undefined) {
       yield* fs.makeDirectory(NodePath.dirname(absolute), { recursive: true }).pipe(mapError)
-      yield* writeFileAtomic(fs, absolute, new TextEncoder().encode(input.content)).pipe(mapError)
-      yield* fileState.recordWrite(absolute, stampOf(yield* fs.stat(absolute).pipe(mapError)))
+      const bytes = new TextEncoder().encode(input.content)
+      yield* writeFileAtomic(fs, absolute, bytes).pipe(mapError)
+      yield* fileState.recordWrite(absolute, stampOf(yield* fs.stat(absolute).pipe(mapError)), { hash: contentHash(bytes) })
       return Tool.result(`File created successfully at: ${absolute}${note}`, {
         type: "create",
         filePath: absolute,
@@ -165,8 +176,9 @@ export const WriteTool = Tool.fromEffect({
       before !== undefined && usesCrlf(before) && !input.content.includes("\r\n")
         ? input.content.replaceAll("\n", "\r\n")
         : input.content
-    yield* writeFileAtomic(fs, target, new TextEncoder().encode(content), existing.mode).pipe(mapError)
-    yield* fileState.recordWrite(absolute, stampOf(yield* fs.stat(absolute).pipe(mapError)))
+    const bytes = new TextEncoder().encode(content)
+    yield* writeFileAtomic(fs, target, bytes, existing.mode).pipe(mapError)
+    yield* fileState.recordWrite(absolute, stampOf(yield* fs.stat(absolute).pipe(mapError)), { hash: contentHash(bytes) })
 
     const range = before === undefined ? { first: 1, last: 1 } : changedLineRange(before, content)
     return Tool.result(

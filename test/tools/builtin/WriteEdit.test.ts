@@ -160,6 +160,22 @@ describe("Edit", () => {
     }).pipe(Effect.scoped, Effect.provide(FileLayers))
   )
 
+  it.live("treats a touched but unchanged file as fresh, and a same-size change as changed", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const path = NodePath.join(dir, "t.txt")
+      yield* writeRaw(path, "alpha\n")
+      yield* runTool(ReadTool, { file_path: path }, dir)
+      yield* touch(path, "alpha\n")
+      yield* runTool(EditTool, { file_path: path, old_string: "alpha", new_string: "gamma" }, dir)
+      expect(yield* readRaw(path)).toBe("gamma\n")
+      yield* touch(path, "delta\n")
+      expect(
+        yield* failureOf(runTool(EditTool, { file_path: path, old_string: "delta", new_string: "x" }, dir))
+      ).toContain("modified since read")
+    }).pipe(Effect.scoped, Effect.provide(FileLayers))
+  )
+
   it.live("keeps CRLF line endings when the model sends LF", () =>
     Effect.gen(function* () {
       const dir = yield* tempDir
