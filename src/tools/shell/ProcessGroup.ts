@@ -198,9 +198,10 @@ export const start = (options: StartOptions): Effect.Effect<ShellProcess, ToolFa
 const terminateAndDrain = (child: ChildProcess, graceMs: number, closed: Deferred.Deferred<void>) =>
   Effect.gen(function* () {
     if (child.pid !== undefined) yield* terminateGroup(child.pid, graceMs)
+    // The timer must stay interruptible inside this uninterruptible region, or the race would wait it out.
     const drained = yield* Effect.race(
       Effect.asSome(Deferred.await(closed)),
-      Effect.as(sleepLive(graceMs), Option.none<void>())
+      Effect.interruptible(Effect.as(sleepLive(graceMs), Option.none<void>()))
     )
     if (Option.isNone(drained)) {
       // Someone outside the group still holds the pipes; stop reading rather than wait for them.
