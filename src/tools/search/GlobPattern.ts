@@ -30,7 +30,11 @@ const classEnd = (text: string, start: number): number => {
   if (text[i] === "]") i++
   for (; i < text.length; i++) {
     if (text[i] === "\\") i++
-    else if (text[i] === "]") return i
+    else if (text[i] === "[" && text[i + 1] === ":") {
+      // A POSIX class `[:digit:]` has its own `]`.
+      const close = text.indexOf(":]", i + 2)
+      if (close > 0) i = close + 1
+    } else if (text[i] === "]") return i
   }
   return -1
 }
