@@ -68,8 +68,9 @@ export interface ApiClientConfig {
   /** A server-given retry-after above this is ignored (backoff is used). Default 60 s. */
   readonly maxRetryAfter?: Duration.DurationInput
   /**
-   * No byte for this long fails with TimeoutError: while waiting for the response headers (retried) and between
-   * chunks of a body (not retried). Default 60 s: the API sends `ping` events well within that on a live stream.
+   * Waiting this long fails with TimeoutError: for the response headers (retried), and for the next events of a
+   * stream (not retried; time the consumer spends between pulls does not count). Default 60 s: the API sends
+   * `ping` events well within that on a live stream.
    */
   readonly idleTimeout?: Duration.DurationInput
   /** `anthropic-beta` values, sent comma-joined. */
@@ -98,6 +99,12 @@ const reveal = (secret: Secret | undefined): string | undefined => {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Failures of one attempt, before the retry decision
+
+interface Sent {
+  readonly response: HttpClientResponse.HttpClientResponse
+  /** Aborts the request (its socket is destroyed). */
+  readonly abort: Effect.Effect<void>
+}
 
 interface AttemptFailure {
   readonly error: ApiError
@@ -175,6 +182,58 @@ const readBounded = (
 // ---------------------------------------------------------------------------------------------------------------
 // The event stream after the first byte
 
+/** Idle tracking, shared by the stage below and the watchdog fiber of `stream`. */
+interface IdleState {
+  /** When the outstanding pull started; undefined while the consumer holds a chunk. */
+  waitingSince: number | undefined
+  /** The watchdog aborted the request. */
+  fired: boolean
+}
+
+const eventStage = <E>(
+  requestId: string | null,
+  idle: { readonly state: IdleState; readonly clock: Clock.Clock; readonly timeout: TimeoutError } | undefined
+) => {
+  type Step = Channel.Channel<Chunk.Chunk<StreamEvent>, Chunk.Chunk<StreamEvent>, E | ApiError, E, unknown, unknown>
+  const suffix = requestId ? ` (request-id ${requestId})` : ""
+  // After a chunk went out, the next read is the consumer's next pull: from then on, waiting counts as idle.
+  const next: Step =
+    idle === undefined
+      ? Channel.suspend(() => loop)
+      : Channel.suspend(() => {
+          idle.state.waitingSince = idle.clock.unsafeCurrentTimeMillis()
+          return loop
+        })
+  const loop: Step = Channel.readWithCause({
+    onInput: (chunk: Chunk.Chunk<StreamEvent>): Step => {
+      if (idle !== undefined) idle.state.waitingSince = undefined
+      const length = chunk.length
+      for (let i = 0; i < length; i++) {
+        const event = Chunk.unsafeGet(chunk, i)
+        if (event.type === "message_stop") return Channel.write(Chunk.take(chunk, i + 1))
+        if (event.type === "error" && "error" in event && isRecord(event.error)) {
+          const error = event.error
+          const errorType = typeof error["type"] === "string" ? error["type"] : "api_error"
+          const detail = typeof error["message"] === "string" ? error["message"] : "error event"
+          const failure = fromStatus({ message: `${errorType} mid-stream: ${detail}${suffix}`, status: null, requestId, errorType })
+          return i === 0 ? Channel.fail(failure) : Channel.zipRight(Channel.write(Chunk.take(chunk, i)), Channel.fail(failure))
+        }
+      }
+      return Channel.zipRight(Channel.write(chunk), next)
+    },
+    // When the watchdog aborted the request, the body fails or ends because of it: the cause is the timeout.
+    onFailure: (cause: Cause.Cause<E>): Step =>
+      idle !== undefined && idle.state.fired ? Channel.fail(idle.timeout) : Channel.failCause(cause),
+    onDone: (): Step =>
+      idle !== undefined && idle.state.fired
+        ? Channel.fail(idle.timeout)
+        : Channel.fail(
+            new StreamAbortedError({ message: `The stream ended before message_stop${suffix}`, status: null, requestId })
+          )
+  })
+  return loop
+}
+
 /**
  * What the API's event stream means beyond its events: an `error` event fails with the matching ApiError (an
  * `overloaded_error` is an OverloadedError), `message_stop` ends the stream (nothing after it is read), and the
@@ -184,43 +243,36 @@ const readBounded = (
  */
 export const completeEvents =
   (requestId: string | null) =>
-  <E, R>(events: Stream.Stream<StreamEvent, E, R>): Stream.Stream<StreamEvent, E | ApiError, R> => {
-    const loop: Channel.Channel<Chunk.Chunk<StreamEvent>, Chunk.Chunk<StreamEvent>, E | ApiError, E, unknown, unknown> =
-      Channel.readWithCause({
-        onInput: (chunk: Chunk.Chunk<StreamEvent>) => {
-          const length = chunk.length
-          for (let i = 0; i < length; i++) {
-            const event = Chunk.unsafeGet(chunk, i)
-            if (event.type === "message_stop") return Channel.write(Chunk.take(chunk, i + 1))
-            if (event.type === "error" && "error" in event && isRecord(event.error)) {
-              const error = event.error
-              const errorType = typeof error["type"] === "string" ? error["type"] : "api_error"
-              const detail = typeof error["message"] === "string" ? error["message"] : "error event"
-              const failure = fromStatus({
-                message: `${errorType} mid-stream: ${detail}${requestId ? ` (request-id ${requestId})` : ""}`,
-                status: null,
-                requestId,
-                errorType
-              })
-              return i === 0
-                ? Channel.fail(failure)
-                : Channel.zipRight(Channel.write(Chunk.take(chunk, i)), Channel.fail(failure))
-            }
-          }
-          return Channel.zipRight(Channel.write(chunk), loop)
-        },
-        onFailure: (cause: Cause.Cause<E>) => Channel.failCause(cause),
-        onDone: () =>
-          Channel.fail(
-            new StreamAbortedError({
-              message: `The stream ended before message_stop${requestId ? ` (request-id ${requestId})` : ""}`,
-              status: null,
-              requestId
-            })
-          )
-      })
-    return Stream.pipeThroughChannel(events, loop)
-  }
+  <E, R>(events: Stream.Stream<StreamEvent, E, R>): Stream.Stream<StreamEvent, E | ApiError, R> =>
+    Stream.pipeThroughChannel(events, eventStage<E>(requestId, undefined))
+
+/**
+ * `completeEvents` plus the idle timeout: when a pull has waited `idle` for the next events, `abort` the request
+ * and fail with `timeout`. One watchdog fiber per stream (forked in the caller's scope, on Effect's clock) and no
+ * extra stage: a timeout per pull (Stream.timeoutFail) forks two fibers for every chunk, which cost a fifth of the
+ * whole fold of a 6 MB stream. Time the consumer spends between pulls does not count, only waiting for the server.
+ */
+const guardEvents = (
+  events: Stream.Stream<StreamEvent, ApiError>,
+  requestId: string | null,
+  idle: Duration.Duration,
+  abort: Effect.Effect<void>,
+  timeout: TimeoutError
+): Effect.Effect<Stream.Stream<StreamEvent, ApiError>, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const clock = yield* Effect.clock
+    const idleMillis = Duration.toMillis(idle)
+    const state: IdleState = { waitingSince: clock.unsafeCurrentTimeMillis(), fired: false }
+    const watchdog: Effect.Effect<void> = Effect.suspend(() => {
+      const since = state.waitingSince
+      const remaining = since === undefined ? idleMillis : since + idleMillis - clock.unsafeCurrentTimeMillis()
+      if (remaining > 0) return Effect.zipRight(Effect.sleep(Duration.millis(remaining)), watchdog)
+      state.fired = true
+      return abort
+    })
+    yield* Effect.forkScoped(watchdog)
+    return Stream.pipeThroughChannel(events, eventStage<ApiError>(requestId, { state, clock, timeout }))
+  })
 
 // ---------------------------------------------------------------------------------------------------------------
 // The client
@@ -285,18 +337,17 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
       })
 
     /**
-     * One attempt: the response with a 2xx status, or why not. Each attempt runs in its own child scope (the
-     * request is aborted when it closes): closed at once when the attempt fails, so a timed-out or refused
-     * attempt leaves no socket behind during the retries; else closed with the caller's scope.
+     * One attempt: the response with a 2xx status (and how to abort it), or why not. Each attempt runs in its own
+     * child scope (the request is aborted when it closes): closed at once when the attempt fails, so a timed-out
+     * or refused attempt leaves no socket behind during the retries; else closed with the caller's scope.
      */
-    const attempt = (
-      request: HttpClientRequest.HttpClientRequest
-    ): Effect.Effect<HttpClientResponse.HttpClientResponse, AttemptFailure, Scope.Scope> =>
+    const attempt = (request: HttpClientRequest.HttpClientRequest): Effect.Effect<Sent, AttemptFailure, Scope.Scope> =>
       Effect.flatMap(Effect.scope, (parent) =>
         Effect.flatMap(Scope.fork(parent, ExecutionStrategy.sequential), (child) =>
           attemptIn(request).pipe(
             Scope.extend(child),
-            Effect.onExit((exit) => (Exit.isFailure(exit) ? Scope.close(child, exit) : Effect.void))
+            Effect.onExit((exit) => (Exit.isFailure(exit) ? Scope.close(child, exit) : Effect.void)),
+            Effect.map((response): Sent => ({ response, abort: Scope.close(child, Exit.void) }))
           )
         )
       )
@@ -365,14 +416,14 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
 
     const openStream = Effect.fn("ApiClient.stream")(function* (request: MessagesRequest) {
       if (!settings.hasCredentials) return yield* Effect.fail(missingCredentials)
-      const response = yield* send(post("/v1/messages", withModel(request, true)))
+      const { response, abort } = yield* send(post("/v1/messages", withModel(request, true)))
       const requestId = requestIdOf(response)
       const idleTimeout = new TimeoutError({
         message: `No data for ${Duration.format(settings.idle)} (idle timeout)${requestId ? ` (request-id ${requestId})` : ""}`,
         status: null,
         requestId
       })
-      const bytes = response.stream.pipe(
+      const body = response.stream.pipe(
         Stream.mapError(
           (error) =>
             new StreamAbortedError({
@@ -382,18 +433,16 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
               status: null,
               requestId
             })
-        ),
-        // Per pull: the clock restarts with every chunk, so this is an idle timeout, not a deadline.
-        Stream.timeoutFailCause(() => Cause.fail(idleTimeout), settings.idle)
+        )
       )
-      return Sse.events(bytes).pipe(
+      const events = Sse.events(body).pipe(
         Stream.mapError((error): ApiError =>
           error._tag === "ParseError" && error.requestId === null && requestId !== null
             ? new ParseError({ message: `${error.message} (request-id ${requestId})`, status: error.status, requestId })
             : error
-        ),
-        completeEvents(requestId)
+        )
       )
+      return yield* guardEvents(events, requestId, settings.idle, abort, idleTimeout)
     })
 
     const stream = (request: MessagesRequest): Stream.Stream<StreamEvent, ApiError> =>
@@ -404,7 +453,7 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
       const { stream: _stream, max_tokens: _maxTokens, ...rest } = withModel(request, false)
       return yield* Effect.scoped(
         Effect.gen(function* () {
-          const response = yield* send(post("/v1/messages/count_tokens", rest))
+          const { response } = yield* send(post("/v1/messages/count_tokens", rest))
           const text = yield* readBounded(response, settings.idle)
           const parsed: unknown = yield* Effect.try({
             try: () => JSON.parse(text),
