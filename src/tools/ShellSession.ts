@@ -83,8 +83,11 @@ export interface Interface {
   readonly background: Effect.Effect<ReadonlyArray<BackgroundShell>>
 }
 
-/** Bound on output chunks queued for progress; older chunks are dropped (the final output keeps its own buffer). */
-const PROGRESS_QUEUE_CHUNKS = 256
+/**
+ * Bound on output chunks queued for progress (a chunk is one pipe read, at most 64 KiB, so at most 2 MiB here);
+ * older chunks are dropped: progress only shows recent output, and the final output keeps its own buffer.
+ */
+const PROGRESS_QUEUE_CHUNKS = 32
 
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`
 

@@ -164,7 +164,8 @@ export const GrepTool = Tool.fromEffect({
         before: mode === "content" ? (input["-B"] ?? input["-C"] ?? 0) : 0,
         after: mode === "content" ? (input["-A"] ?? input["-C"] ?? 0) : 0,
         multiline: input.multiline ?? false,
-        headLimit: input.head_limit
+        // 0 means no limit, as in Claude Code.
+        headLimit: input.head_limit === 0 ? undefined : input.head_limit
       }
       const engine = yield* selectEngine()
       const text = yield* grep(query, engine).pipe(Effect.mapError((error) => Tool.fail("Grep", error.message)))

@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
-import { GrepTool, splitGlobs } from "../../../src/tools/builtin/Grep.js"
+import { GrepTool, selectEngine, splitGlobs } from "../../../src/tools/builtin/Grep.js"
 import { translateRegex } from "../../../src/tools/search/GrepBuiltin.js"
 import { findRipgrep } from "../../../src/tools/search/Ripgrep.js"
 import { jsonSchemaOf } from "../../../src/tools/Tool.js"
@@ -225,5 +225,47 @@ describe("Grep", () => {
     expect(translateRegex("(?P<name>x)\\A\\z[[:alpha:]]")).toEqual({ source: "(?<name>x)^$[a-zA-Z]", flags: "" })
     expect(translateRegex("\\pL+")).toEqual({ source: "\\p{L}+", flags: "" })
     expect(splitGlobs("*.ts *.{js, jsx}")).toEqual(["*.ts", "*.{js, jsx}"])
+  })
+})
+
+describe("Grep engine selection", () => {
+  it.effect("WEFT_GREP_ENGINE picks the engine; rg when on PATH, else the built-in one", () =>
+    Effect.gen(function* () {
+      const rgDir = nodePath.dirname(findRipgrep() ?? "/usr/bin/rg")
+      expect(yield* selectEngine({ PATH: rgDir })).toMatchObject({ _tag: "Ripgrep" })
+      expect(yield* selectEngine({ PATH: rgDir, WEFT_GREP_ENGINE: "builtin" })).toEqual({ _tag: "Builtin" })
+      expect(yield* selectEngine({ PATH: "/nonexistent" })).toEqual({ _tag: "Builtin" })
+      const forced = yield* Effect.exit(selectEngine({ PATH: "/nonexistent", WEFT_GREP_ENGINE: "rg" }))
+      expect(JSON.stringify(forced)).toContain("WEFT_GREP_ENGINE=rg is set but rg is not on PATH")
+    }))
+})
+
+describe("Grep bounds and ignore files", () => {
+  it.effect("content output is capped at 30000 characters with a note, identically on both engines", () => {
+    const lines = Array.from({ length: 5000 }, (_, i) => `match line ${i} ${"y".repeat(40)}`).join("\n")
+    const big = makeTree({ "a.txt": lines, "b.txt": lines, ".ignore": "skipped.txt\n", "skipped.txt": "match line\n", ".bashrc": "match line\n" })
+    const grepIn = (engine: "builtin" | "rg", input: Record<string, unknown>) =>
+      Effect.acquireUseRelease(
+        Effect.sync(() => {
+          process.env["WEFT_GREP_ENGINE"] = engine
+        }),
+        () => Effect.map(runTool(GrepTool, input, big), ({ result }) => textOf(result)),
+        () => Effect.sync(() => delete process.env["WEFT_GREP_ENGINE"])
+      )
+    return Effect.gen(function* () {
+      const builtin = yield* grepIn("builtin", { pattern: "match line", output_mode: "content" })
+      expect(builtin).toBe(yield* grepIn("rg", { pattern: "match line", output_mode: "content" }))
+      expect(builtin.length).toBeLessThan(30_300)
+      expect(builtin).toMatch(/\n\n\[Output truncated at 30000 characters\. .*head_limit\.\]$/)
+      expect(builtin.startsWith(`${big}/a.txt:1:match line 0 `)).toBe(true)
+      // .ignore files count; a hidden file is searched when a type names it (ripgrep's whitelist precedence).
+      const files = yield* grepIn("builtin", { pattern: "match line" })
+      expect(files).not.toContain("skipped.txt")
+      expect(files).not.toContain(".bashrc")
+      expect(files.split("\n")[0]).toBe("Found 2 files")
+      const typed = yield* grepIn("builtin", { pattern: "match line", type: "sh" })
+      expect(typed).toBe(yield* grepIn("rg", { pattern: "match line", type: "sh" }))
+      expect(typed).toBe(`Found 1 file\n${big}/.bashrc`)
+    }).pipe(Effect.ensuring(Effect.sync(() => removeTree(big))))
   })
 })
