@@ -160,24 +160,25 @@ const transportFailure = (error: HttpClientError.HttpClientError): AttemptFailur
   }
 }
 
-/** Reads at most `maxErrorBodyBytes` of a body as text; a failure to read yields what was read. */
-const readBounded = (
-  response: HttpClientResponse.HttpClientResponse,
-  idle: Duration.Duration
-): Effect.Effect<string> =>
-  response.stream.pipe(
-    Stream.timeoutFail(() => "idle" as const, idle),
-    Stream.runFoldWhile(
-      { bytes: 0, parts: Array<Uint8Array>() },
-      (acc) => acc.bytes < maxErrorBodyBytes,
-      (acc, chunk) => {
-        acc.parts.push(chunk.subarray(0, maxErrorBodyBytes - acc.bytes))
-        return { bytes: acc.bytes + Math.min(chunk.length, maxErrorBodyBytes - acc.bytes), parts: acc.parts }
-      }
-    ),
-    Effect.map((acc) => Buffer.concat(acc.parts).toString("utf8")),
-    Effect.orElseSucceed(() => "")
-  )
+/** Reads at most `maxErrorBodyBytes` of a body as text; a failure to read (reset, idle) yields what was read. */
+const readBounded = (response: HttpClientResponse.HttpClientResponse, idle: Duration.Duration): Effect.Effect<string> =>
+  Effect.suspend(() => {
+    const parts: Array<Uint8Array> = []
+    let bytes = 0
+    return response.stream.pipe(
+      Stream.timeoutFail(() => "idle", idle),
+      Stream.runForEachWhile((chunk) =>
+        Effect.sync(() => {
+          const kept = chunk.subarray(0, maxErrorBodyBytes - bytes)
+          parts.push(kept)
+          bytes += kept.length
+          return bytes < maxErrorBodyBytes
+        })
+      ),
+      Effect.ignore,
+      Effect.map(() => Buffer.concat(parts).toString("utf8"))
+    )
+  })
 
 // ---------------------------------------------------------------------------------------------------------------
 // The event stream after the first byte
