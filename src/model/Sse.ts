@@ -40,10 +40,13 @@ export const defaultMaxFrameLength = 16 * 1024 * 1024
 
 const LF = 0x0a
 const CR = 0x0d
-const noFrames: ReadonlyArray<Frame> = []
+const empty: ReadonlyArray<never> = []
 
-/** Incremental, synchronous, pure: feed byte chunks, get complete frames. */
-export class Decoder {
+/**
+ * The line scanner shared by `Decoder` (which yields Frame objects) and `events` (which parses each frame's data
+ * straight into a StreamEvent, skipping the Frame and Either allocations on the hot path).
+ */
+abstract class Scanner<A> {
   private readonly utf8 = new TextDecoder("utf-8")
   private readonly maxFrameLength: number
   /** The start of a line whose end has not arrived, in pieces (joined once, when the line ends). */
@@ -56,48 +59,64 @@ export class Decoder {
   private data = ""
   private hasData = false
   private event: string | undefined = undefined
+  /** The last `event:` value read, reused when the next one is the same. */
+  private eventName = ""
   private lastEventId: string | undefined = undefined
 
-  private out: Array<Frame> = []
-  private failure: string | undefined = undefined
+  /** Set once scanning must stop: a frame went past the bound, or (in `events`) a frame was not an event. */
+  protected failure: string | undefined = undefined
+  private out: Array<A> = []
 
   constructor(options: DecoderOptions = {}) {
     this.maxFrameLength = options.maxFrameLength ?? defaultMaxFrameLength
   }
 
-  /** Set once a frame went past the bound; the decoder then yields nothing more. */
+  /** Set once a frame went past the bound (or, in `events`, was not an event); nothing more is yielded. */
   get error(): string | undefined {
     return this.failure
   }
 
-  /** Frames completed by this chunk. */
-  push(chunk: Uint8Array): ReadonlyArray<Frame> {
-    if (this.failure !== undefined) return noFrames
-    const text = this.utf8.decode(chunk, { stream: true })
-    if (text.length > 0) this.lines(text)
+  /** What chunk completed. */
+  push(chunk: Uint8Array): ReadonlyArray<A> {
+    if (this.failure === undefined) {
+      const text = this.utf8.decode(chunk, { stream: true })
+      if (text.length > 0) this.lines(text)
+    }
     return this.take()
   }
 
   /** The end of the stream: a last frame not followed by a blank line is dispatched if it has data. */
-  end(): ReadonlyArray<Frame> {
-    if (this.failure !== undefined) return noFrames
+  end(): ReadonlyArray<A> {
+    this.finish()
+    return this.take()
+  }
+
+  /** A complete frame; `output` what it gives. */
+  protected abstract emit(event: string | undefined, data: string, id: string | undefined): void
+
+  protected output(value: A): void {
+    this.out.push(value)
+  }
+
+  private take(): ReadonlyArray<A> {
+    if (this.out.length === 0) return empty
+    const values = this.out
+    this.out = []
+    return values
+  }
+
+  private finish(): void {
+    if (this.failure !== undefined) return
     const rest = this.utf8.decode()
     if (rest.length > 0) this.lines(rest)
+    if (this.failure !== undefined) return
     if (this.carry.length > 0) {
       const line = this.carry.join("")
       this.carry = []
       this.carryLength = 0
       this.line(line, 0, line.length)
     }
-    this.dispatch()
-    return this.take()
-  }
-
-  private take(): ReadonlyArray<Frame> {
-    if (this.out.length === 0) return noFrames
-    const frames = this.out
-    this.out = []
-    return frames
+    if (this.failure === undefined) this.dispatch()
   }
 
   private lines(text: string): void {
@@ -129,7 +148,7 @@ export class Decoder {
       } else {
         this.line(text, pos, end)
       }
-      if (this.failure !== undefined) break
+      if (this.failure !== undefined) return
       if (end === nextCR) {
         if (end + 1 < n) pos = text.charCodeAt(end + 1) === LF ? end + 2 : end + 1
         else {
@@ -145,36 +164,27 @@ export class Decoder {
   /** One line: `s[start, end)`, without its line end. */
   private line(s: string, start: number, end: number): void {
     if (start === end) return this.dispatch()
-    const first = s.charCodeAt(start)
-    if (first === 0x3a) return // `:` comment
-    // The common fields first, without slicing the field name.
-    let value: string
-    let field: string
+    if (s.charCodeAt(start) === 0x3a) return // `:` comment
+    // The two fields of every frame first, without slicing the field name. `s[end]` is the line end (or past
+    // the string), never a space, so the one-space check cannot look into the next line.
     if (s.startsWith("data:", start)) {
-      field = "data"
-      value = s.slice(s.charCodeAt(start + 5) === 0x20 ? start + 6 : start + 5, end)
-    } else if (s.startsWith("event:", start)) {
-      field = "event"
-      value = s.slice(s.charCodeAt(start + 6) === 0x20 ? start + 7 : start + 6, end)
-    } else {
-      const colon = s.indexOf(":", start)
-      if (colon === -1 || colon >= end) {
-        field = s.slice(start, end)
-        value = ""
-      } else {
-        field = s.slice(start, colon)
-        value = s.slice(s.charCodeAt(colon + 1) === 0x20 && colon + 1 < end ? colon + 2 : colon + 1, end)
-      }
+      return this.dataLine(s.slice(s.charCodeAt(start + 5) === 0x20 ? start + 6 : start + 5, end))
     }
+    if (s.startsWith("event:", start)) {
+      const from = s.charCodeAt(start + 6) === 0x20 ? start + 7 : start + 6
+      // Event names repeat (content_block_delta, ...): reuse the last one rather than slice a new string.
+      const last = this.eventName
+      if (end - from !== last.length || !s.startsWith(last, from)) this.eventName = s.slice(from, end)
+      this.event = this.eventName
+      return
+    }
+    const colon = s.indexOf(":", start)
+    const hasColon = colon !== -1 && colon < end
+    const field = s.slice(start, hasColon ? colon : end)
+    const value = hasColon ? s.slice(s.charCodeAt(colon + 1) === 0x20 && colon + 1 < end ? colon + 2 : colon + 1, end) : ""
     switch (field) {
       case "data":
-        if (this.hasData) this.data += "\n" + value
-        else {
-          this.data = value
-          this.hasData = true
-        }
-        if (this.data.length > this.maxFrameLength) this.overflow()
-        return
+        return this.dataLine(value)
       case "event":
         this.event = value
         return
@@ -186,12 +196,23 @@ export class Decoder {
     }
   }
 
+  private dataLine(value: string): void {
+    if (this.hasData) this.data += "\n" + value
+    else {
+      this.data = value
+      this.hasData = true
+    }
+    if (this.data.length > this.maxFrameLength) this.overflow()
+  }
+
+
   private dispatch(): void {
     if (this.hasData) {
-      this.out.push({ event: this.event === "" ? undefined : this.event, data: this.data, id: this.lastEventId })
+      const data = this.data
+      this.data = ""
+      this.hasData = false
+      this.emit(this.event === "" ? undefined : this.event, data, this.lastEventId)
     }
-    this.data = ""
-    this.hasData = false
     this.event = undefined
   }
 
@@ -201,6 +222,23 @@ export class Decoder {
     this.carryLength = 0
     this.data = ""
     this.hasData = false
+  }
+}
+
+
+/** Incremental, synchronous, pure: feed byte chunks (`push`), get complete frames; `end()` at the end. */
+export class Decoder extends Scanner<Frame> {
+  protected emit(event: string | undefined, data: string, id: string | undefined): void {
+    this.output({ event, data, id })
+  }
+}
+
+/** For `events`: each frame's data parsed on the spot, stopping at the first that is not an event. */
+class EventDecoder extends Scanner<StreamEvent> {
+  protected emit(event: string | undefined, data: string): void {
+    const parsed = parseEvent(event, data)
+    if (typeof parsed === "string") this.failure = parsed
+    else this.output(parsed)
   }
 }
 
@@ -220,10 +258,7 @@ export function decode<E, R>(
     const decoder = new Decoder(options)
     return [...decoder.push(bytes), ...decoder.end()]
   }
-  return transform(bytes, options, (frames, out) => {
-    for (const frame of frames) out.push(frame)
-    return undefined
-  })
+  return transform(bytes, () => new Decoder(options))
 }
 
 interface EventLike {
@@ -239,83 +274,79 @@ const isEventLike = (value: unknown): value is EventLike => isRecord(value) && t
 
 const preview = (data: string): string => (data.length > 200 ? `${data.slice(0, 200)}…` : data)
 
+/** The event in a frame's data, or why there is none (a string, so the hot path allocates nothing extra). */
+const parseEvent = (event: string | undefined, data: string): StreamEvent | string => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(data)
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause)
+    return `invalid JSON in an SSE ${event ?? "message"} frame (${reason}): ${preview(data)}`
+  }
+  if (isEventLike(parsed)) return parsed
+  if (isRecord(parsed) && !("type" in parsed) && event !== undefined) {
+    const named: UnknownEvent = { ...parsed, type: event }
+    return named
+  }
+  return `an SSE ${event ?? "message"} frame is not an event object with a string "type": ${preview(data)}`
+}
+
 /**
  * A frame's data as a StreamEvent: JSON.parse, and require an object with a string `type` (when the data has
  * none but the frame has an `event:` name, that name is the type). Unknown types pass through as they are.
  * Deliberately no Schema decoding here: this runs for every event, and the Accumulator checks what it uses.
  */
 export const toEvent = (frame: Frame): Either.Either<StreamEvent, ParseError> => {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(frame.data)
-  } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause)
-    return Either.left(
-      parseError(`invalid JSON in an SSE ${frame.event ?? "message"} frame (${reason}): ${preview(frame.data)}`)
-    )
-  }
-  if (isEventLike(parsed)) return Either.right(parsed)
-  if (isRecord(parsed) && !("type" in parsed) && frame.event !== undefined) {
-    const event: UnknownEvent = { ...parsed, type: frame.event }
-    return Either.right(event)
-  }
-  return Either.left(
-    parseError(`an SSE ${frame.event ?? "message"} frame is not an event object with a string "type": ${preview(frame.data)}`)
-  )
+  const parsed = parseEvent(frame.event, frame.data)
+  return typeof parsed === "string" ? Either.left(parseError(parsed)) : Either.right(parsed)
 }
 
-/** The StreamEvents of a byte stream. Fails with a ParseError at the first frame that is not an event. */
+/**
+ * The StreamEvents of a byte stream (decode + toEvent in one pass). Fails with a ParseError at the first frame
+ * that is not an event, after emitting the events before it.
+ */
 export const events = <E, R>(
   bytes: Stream.Stream<Uint8Array, E, R>,
   options?: DecoderOptions
-): Stream.Stream<StreamEvent, E | ParseError, R> =>
-  transform(bytes, options, (frames, out) => {
-    for (const frame of frames) {
-      const event = toEvent(frame)
-      if (Either.isLeft(event)) return event.left
-      out.push(event.right)
-    }
-    return undefined
-  })
+): Stream.Stream<StreamEvent, E | ParseError, R> => transform(bytes, () => new EventDecoder(options))
 
 /**
- * Runs a Decoder over a byte stream, one output chunk per input chunk (no per-event Effect work). `collect`
- * moves frames to the output and may stop the stream with an error; what it collected before is emitted first.
+ * Runs a scanner over a byte stream: one output chunk per input chunk, no Effect per frame. When the scanner
+ * stops (bound, bad frame) what it yielded before is emitted, then the ParseError.
  */
 const transform = <A, E, R>(
   bytes: Stream.Stream<Uint8Array, E, R>,
-  options: DecoderOptions | undefined,
-  collect: (frames: ReadonlyArray<Frame>, out: Array<A>) => ParseError | undefined
+  make: () => Scanner<A>
 ): Stream.Stream<A, E | ParseError, R> =>
   Stream.suspend(() => {
-    const decoder = new Decoder(options)
+    const scanner = make()
     type Step = Channel.Channel<Chunk.Chunk<A>, Chunk.Chunk<Uint8Array>, E | ParseError, E, unknown, unknown>
-    const emitThen = (out: Array<A>, next: Step): Step =>
+    const emitThen = (out: ReadonlyArray<A>, next: Step): Step =>
       out.length === 0 ? next : Channel.zipRight(Channel.write(Chunk.unsafeFromArray(out)), next)
-    const step = (
-      frames: ReadonlyArray<Frame>,
-      out: Array<A>
-    ): ParseError | undefined => {
-      const failed = frames.length === 0 ? undefined : collect(frames, out)
-      if (failed !== undefined) return failed
-      const overflow = decoder.error
-      return overflow === undefined ? undefined : parseError(overflow)
+    const stopped = (out: ReadonlyArray<A>): Step | undefined => {
+      const error = scanner.error
+      return error === undefined ? undefined : emitThen(out, Channel.fail(parseError(error)))
     }
     const loop: Step = Channel.readWithCause({
-        onInput: (input: Chunk.Chunk<Uint8Array>) => {
-          const out: Array<A> = []
-          for (const bytes of input) {
-            const failed = step(decoder.push(bytes), out)
-            if (failed !== undefined) return emitThen(out, Channel.fail(failed))
-          }
-          return emitThen(out, loop)
-        },
-        onFailure: (cause: Cause.Cause<E>) => Channel.failCause(cause),
-        onDone: () => {
-          const out: Array<A> = []
-          const failed = step(decoder.end(), out)
-          return emitThen(out, failed === undefined ? Channel.void : Channel.fail(failed))
+      onInput: (input: Chunk.Chunk<Uint8Array>) => {
+        if (input.length === 1) {
+          // The usual case (one network read per chunk): no copying into a combined array.
+          const out = scanner.push(Chunk.unsafeGet(input, 0))
+          return stopped(out) ?? emitThen(out, loop)
         }
-      })
+        const out: Array<A> = []
+        for (const bytes of input) {
+          for (const value of scanner.push(bytes)) out.push(value)
+          const stop = stopped(out)
+          if (stop !== undefined) return stop
+        }
+        return emitThen(out, loop)
+      },
+      onFailure: (cause: Cause.Cause<E>) => Channel.failCause(cause),
+      onDone: () => {
+        const out = scanner.end()
+        return stopped(out) ?? emitThen(out, Channel.void)
+      }
+    })
     return Stream.pipeThroughChannelOrFail(bytes, loop)
   })
