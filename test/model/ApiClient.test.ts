@@ -171,8 +171,9 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       ] as const) {
         yield* server.awaitRequests(count)
         // Each wait is the doubled backoff less at most 25% jitter.
+        const start = count === 1 ? 0 : 100
         yield* eventually(
-          Effect.map(TestClock.sleeps(), (sleeps) => Chunk.some(sleeps, (at) => at > 0 && at <= (count === 1 ? wait : 100 + wait)))
+          Effect.map(TestClock.sleeps(), (sleeps) => Chunk.some(sleeps, (at) => at >= start + wait * 0.75 && at <= start + wait))
         )
         yield* TestClock.adjust(`${wait} millis`)
       }
