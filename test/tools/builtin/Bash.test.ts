@@ -8,7 +8,7 @@ import { BashOutputTool, BashTool, KillShellTool } from "../../../src/tools/buil
 import { ShellSession } from "../../../src/tools/ShellSession.js"
 import { groupAlive, isRunning, sleepLive } from "../../../src/tools/shell/ProcessGroup.js"
 import { jsonSchemaOf } from "../../../src/tools/Tool.js"
-import { makeTree, removeTree, runTool, textOf } from "./support.js"
+import { makeTree, propertyNames, removeTree, runTool, textOf } from "./support.js"
 
 const roots: Array<string> = []
 afterEach(() => {
@@ -48,10 +48,10 @@ const bash = (input: Record<string, unknown>, cwd: string) => runTool(BashTool, 
 describe("Bash", () => {
   it("has Claude Code's input fields", () => {
     const schema = jsonSchemaOf(BashTool.input)
-    expect(Object.keys(schema["properties"] as object)).toEqual(["command", "timeout", "description", "run_in_background"])
+    expect(propertyNames(schema)).toEqual(["command", "timeout", "description", "run_in_background"])
     expect(schema["required"]).toEqual(["command"])
-    expect(Object.keys(jsonSchemaOf(BashOutputTool.input)["properties"] as object)).toEqual(["bash_id", "filter"])
-    expect(Object.keys(jsonSchemaOf(KillShellTool.input)["properties"] as object)).toEqual(["shell_id"])
+    expect(propertyNames(jsonSchemaOf(BashOutputTool.input))).toEqual(["bash_id", "filter"])
+    expect(propertyNames(jsonSchemaOf(KillShellTool.input))).toEqual(["shell_id"])
   })
 
   it.live("runs a command; stdout and stderr interleaved; progress emitted", () => {

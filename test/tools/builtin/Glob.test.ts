@@ -6,7 +6,7 @@ import * as nodePath from "node:path"
 import { GlobTool } from "../../../src/tools/builtin/Glob.js"
 import { ShellSession } from "../../../src/tools/ShellSession.js"
 import { jsonSchemaOf } from "../../../src/tools/Tool.js"
-import { makeTree, removeTree, runTool, textOf } from "./support.js"
+import { makeTree, propertyNames, removeTree, runTool, textOf } from "./support.js"
 
 let root = ""
 
@@ -53,7 +53,7 @@ const p = (relative: string) => nodePath.join(root, relative)
 describe("Glob", () => {
   it("has Claude Code's input fields", () => {
     const schema = jsonSchemaOf(GlobTool.input)
-    expect(Object.keys(schema["properties"] as object)).toEqual(["pattern", "path"])
+    expect(propertyNames(schema)).toEqual(["pattern", "path"])
     expect(schema["required"]).toEqual(["pattern"])
   })
 

@@ -7,7 +7,7 @@ import { GrepTool, selectEngine, splitGlobs } from "../../../src/tools/builtin/G
 import { translateRegex } from "../../../src/tools/search/GrepBuiltin.js"
 import { findRipgrep } from "../../../src/tools/search/Ripgrep.js"
 import { jsonSchemaOf } from "../../../src/tools/Tool.js"
-import { makeTree, removeTree, runTool, textOf } from "./support.js"
+import { makeTree, propertyNames, removeTree, runTool, textOf } from "./support.js"
 
 const APP = `import { x } from "./util"
 // TODO fix this
@@ -93,7 +93,7 @@ describe("Grep", () => {
 
   it("has Claude Code's input fields", () => {
     const schema = jsonSchemaOf(GrepTool.input)
-    expect(Object.keys(schema["properties"] as object)).toEqual([
+    expect(propertyNames(schema)).toEqual([
       "pattern", "path", "glob", "output_mode", "-B", "-A", "-C", "-n", "-i", "type", "head_limit", "multiline"
     ])
     expect(schema["required"]).toEqual(["pattern"])

@@ -47,3 +47,9 @@ export const runTool = <I, R>(
 export const textOf = (result: ToolResult): string =>
   typeof result.content === "string" ? result.content : JSON.stringify(result.content)
 
+
+/** The property names of a tool's input JSON Schema, in order. */
+export const propertyNames = (schema: Record<string, unknown>): Array<string> => {
+  const properties = schema["properties"]
+  return typeof properties === "object" && properties !== null ? Object.keys(properties) : []
+}
