@@ -2,7 +2,9 @@
 //   weft   — ApiClient (node:http, retries, idle timeout) + Sse.events + Accumulator.fold  (fold-impl.mjs)
 //   sdk    — @anthropic-ai/sdk 1.12 `client.messages.stream(...).finalMessage()`
 //   naive  — fetch + split on "\n\n" + JSON.parse, folding the same message by hand (the floor)
-// Medians of 7 interleaved rounds (the order rotates each round), then weft at 1x, 2x, 4x the stream size.
+// Medians of 7 interleaved rounds (the order rotates each round; two untimed warm-up rounds first), then weft and
+// naive at 1x, 2x, 4x the stream size (linearity). The machine is shared: min and max are printed beside the
+// median so a noisy run shows as one.
 //
 //   npm run build:lib && node scratchpad/bench/stream.mjs [--rounds 7]
 import Anthropic from "@anthropic-ai/sdk"
@@ -211,6 +213,8 @@ const main = async () => {
 
   const contenders = { weft, sdk, naive }
   const names = Object.keys(contenders)
+  // Two untimed rounds first, so every contender is measured with its code optimised (JIT), not while compiling.
+  for (let round = 0; round < 2; round++) for (const name of names) await contenders[name](url)
   const times = Object.fromEntries(names.map((name) => [name, []]))
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < names.length; k++) {

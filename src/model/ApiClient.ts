@@ -193,7 +193,7 @@ interface IdleState {
 
 const eventStage = <E>(
   requestId: string | null,
-  idle: { readonly state: IdleState; readonly clock: Clock.Clock; readonly timeout: TimeoutError } | undefined
+  idle: { readonly state: IdleState; readonly clock: Clock.Clock; readonly timeout: () => TimeoutError } | undefined
 ) => {
   type Step = Channel.Channel<Chunk.Chunk<StreamEvent>, Chunk.Chunk<StreamEvent>, E | ApiError, E, unknown, unknown>
   const suffix = requestId ? ` (request-id ${requestId})` : ""
@@ -208,9 +208,12 @@ const eventStage = <E>(
   const loop: Step = Channel.readWithCause({
     onInput: (chunk: Chunk.Chunk<StreamEvent>): Step => {
       if (idle !== undefined) idle.state.waitingSince = undefined
-      const length = chunk.length
+      // The backing array (no copy for array-backed chunks): `Chunk.unsafeGet` per event costs a `dual` dispatch.
+      const events = Chunk.toReadonlyArray(chunk)
+      const length = events.length
       for (let i = 0; i < length; i++) {
-        const event = Chunk.unsafeGet(chunk, i)
+        const event = events[i]
+        if (event === undefined) continue
         if (event.type === "message_stop") return Channel.write(Chunk.take(chunk, i + 1))
         if (event.type === "error" && "error" in event && isRecord(event.error)) {
           const error = event.error
@@ -224,10 +227,10 @@ const eventStage = <E>(
     },
     // When the watchdog aborted the request, the body fails or ends because of it: the cause is the timeout.
     onFailure: (cause: Cause.Cause<E>): Step =>
-      idle !== undefined && idle.state.fired ? Channel.fail(idle.timeout) : Channel.failCause(cause),
+      idle !== undefined && idle.state.fired ? Channel.fail(idle.timeout()) : Channel.failCause(cause),
     onDone: (): Step =>
       idle !== undefined && idle.state.fired
-        ? Channel.fail(idle.timeout)
+        ? Channel.fail(idle.timeout())
         : Channel.fail(
             new StreamAbortedError({ message: `The stream ended before message_stop${suffix}`, status: null, requestId })
           )
@@ -258,7 +261,8 @@ const guardEvents = (
   requestId: string | null,
   idle: Duration.Duration,
   abort: Effect.Effect<void>,
-  timeout: TimeoutError
+  /** Built only when it happens (a Schema.TaggedError validates its fields: not free on every request). */
+  timeout: () => TimeoutError
 ): Effect.Effect<Stream.Stream<StreamEvent, ApiError>, never, Scope.Scope> =>
   Effect.gen(function* () {
     const clock = yield* Effect.clock
@@ -419,11 +423,12 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
       if (!settings.hasCredentials) return yield* Effect.fail(missingCredentials)
       const { response, abort } = yield* send(post("/v1/messages", withModel(request, true)))
       const requestId = requestIdOf(response)
-      const idleTimeout = new TimeoutError({
-        message: `No data for ${Duration.format(settings.idle)} (idle timeout)${requestId ? ` (request-id ${requestId})` : ""}`,
-        status: null,
-        requestId
-      })
+      const idleTimeout = () =>
+        new TimeoutError({
+          message: `No data for ${Duration.format(settings.idle)} (idle timeout)${requestId ? ` (request-id ${requestId})` : ""}`,
+          status: null,
+          requestId
+        })
       const body = response.stream.pipe(
         Stream.mapError(
           (error) =>
