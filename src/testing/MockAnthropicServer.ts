@@ -242,16 +242,18 @@ class Core {
 
     const streaming = record.body["stream"] === true
     const delayMillis = turn.options.delay === undefined ? 0 : Duration.toMillis(Duration.decode(turn.options.delay))
-    const events =
+    const body = record.body
+    const events = (): ReadonlyArray<StreamEvent> =>
       turn._tag === "Raw"
         ? Sse.decode(new TextEncoder().encode(turn.body)).flatMap((f) => {
             const event = Sse.toEvent(f)
             return event._tag === "Right" ? [event.right] : []
           })
-        : turnEvents(compiled, { model: modelOf(record.body), inputTokens: estimateTokens(record.body) })
+        : turnEvents(compiled, { model: modelOf(body), inputTokens: estimateTokens(body) })
 
     if (!streaming) {
-      const message = foldMessage(events)
+      // Mid-stream faults have no meaning without a stream: the whole message is sent.
+      const message = foldMessage(events())
       if (typeof message === "string") return this.sendJson(res, 500, errorBody(500, message))
       return this.sendJson(res, 200, message)
     }
@@ -259,7 +261,7 @@ class Core {
     res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" })
     res.flushHeaders()
     if (turn._tag === "Raw") return this.writeRaw(res, turn.body, delayMillis)
-    return this.writeEvents(res, events, fault, delayMillis)
+    return this.writeEvents(res, events(), fault, delayMillis)
   }
 
   private async writeRaw(res: Http.ServerResponse, body: string, delayMillis: number): Promise<void> {

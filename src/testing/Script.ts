@@ -35,7 +35,11 @@ export const thinking = (value: string, signature = "sig_scripted"): ThinkingBlo
 // ---------------------------------------------------------------------------------------------------------------
 // Faults
 
-/** What goes wrong on an attempt. `afterEvents` counts the SSE events sent before the fault. */
+/**
+ * What goes wrong on an attempt. `afterEvents` counts the SSE events sent before the fault. Raw turns take
+ * status faults only; a `stream: false` request to the mock server gets the whole message despite mid-stream
+ * faults.
+ */
 export type Fault =
   | {
       readonly _tag: "Status"

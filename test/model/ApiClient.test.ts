@@ -165,18 +165,18 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
         { maxRetries: 2, initialBackoff: "100 millis" }
       )
       const fiber = yield* Effect.fork(Effect.flip(collect(client)))
-      for (const [count, wait] of [
-        [1, 100],
-        [2, 200]
-      ] as const) {
-        yield* server.awaitRequests(count)
-        // Each wait is the doubled backoff less at most 25% jitter.
-        const start = count === 1 ? 0 : 100
-        yield* eventually(
-          Effect.map(TestClock.sleeps(), (sleeps) => Chunk.some(sleeps, (at) => at >= start + wait * 0.75 && at <= start + wait))
-        )
-        yield* TestClock.adjust(`${wait} millis`)
-      }
+      // A backoff sleep registered between `from` (the clock when the retry began) and `to`.
+      const backoffBetween = (from: number, to: number) =>
+        Effect.map(TestClock.sleeps(), (sleeps) => Chunk.findFirst(sleeps, (at) => at >= from && at <= to))
+      yield* server.awaitRequests(1)
+      // First retry: 100 ms less at most 25% jitter, from t = 0.
+      yield* eventually(Effect.map(backoffBetween(75, 100), Option.isSome))
+      const first = Option.getOrThrow(yield* backoffBetween(75, 100))
+      yield* TestClock.adjust("100 millis")
+      // Second retry: doubled (200 ms less jitter), from the first wake-up (the TestClock runs the sleeper then).
+      yield* server.awaitRequests(2)
+      yield* eventually(Effect.map(backoffBetween(first + 150, 300), Option.isSome))
+      yield* TestClock.adjust("200 millis")
       const error = yield* Fiber.join(fiber)
       expect(error._tag).toBe("ServerError")
       expect(error.status).toBe(500)
