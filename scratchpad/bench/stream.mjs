@@ -124,7 +124,7 @@ const request = {
 }
 
 const sdkClients = new Map()
-const sdk = async (url) => {
+export const sdk = async (url) => {
   let client = sdkClients.get(url)
   if (!client) sdkClients.set(url, (client = new Anthropic({ baseURL: url, apiKey: "bench", maxRetries: 0 })))
   const message = await client.messages.stream(request).finalMessage()
@@ -132,7 +132,7 @@ const sdk = async (url) => {
 }
 
 /** The floor: no validation, no error handling, no retries; one string buffer. */
-const naive = async (url) => {
+export const naive = async (url) => {
   const response = await fetch(`${url}/v1/messages`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-api-key": "bench", "anthropic-version": "2023-06-01" },
