@@ -167,6 +167,87 @@ describe("Sse.toEvent", () => {
   })
 })
 
+describe("Sse.toEvent on the hot deltas (read without a full JSON.parse)", () => {
+  /** toEvent must give exactly what JSON.parse gives (same keys in the same order), and fail where it fails. */
+  const agrees = (data: string) => {
+    const result = Sse.toEvent(frame(data))
+    let expected: unknown
+    try {
+      expected = JSON.parse(data)
+    } catch {
+      expect(Either.isLeft(result), data).toBe(true)
+      return
+    }
+    const isEvent = typeof expected === "object" && expected !== null && "type" in expected && typeof expected.type === "string"
+    expect(Either.isRight(result), data).toBe(isEvent)
+    if (Either.isRight(result)) {
+      expect(result.right, data).toStrictEqual(expected)
+      expect(JSON.stringify(result.right), data).toBe(JSON.stringify(expected))
+    }
+  }
+  const text = (t: string, index = "0", tail = "}}") =>
+    `{"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":"${t}"${tail}`
+  const json = (t: string, tail = "}}") =>
+    `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"${t}"${tail}`
+  const cases = [
+    text("Hello"),
+    text(""),
+    text(" there! \\\"quoted\\\" \\n new\\tline"),
+    text("\\u00e9\\ud83d\\ude00 é 日本語 🎉"),
+    text("a", "0", "}         }"),
+    text("a", "0", "}\n\t }  \r\n"),
+    text("a", "0", " }}"),
+    text("a", "10"),
+    text("a", "123456789"),
+    text("a", "1234567890"),
+    text("a", "01"),
+    text("a", "-1"),
+    text("a", "1.5"),
+    text("a", ""),
+    text("raw \u0001 control"),
+    text("raw \" quote"),
+    text("trailing \\"),
+    text("bad \\x escape"),
+    text("a\",\"x\":\"b"),
+    text("a\",\"x\":1", "}}"),
+    text("a", "0", "}}}"),
+    text("a", "0", "}"),
+    text("a", "0", "}}x"),
+    text("a", "0", ""),
+    text("}}", "0", ""),
+    json(""),
+    json("{\\\"path\\\": \\\"src/ma"),
+    json("in.ts\\\"}"),
+    `{"type":"content_block_delta","delta":{"type":"text_delta","text":"a"},"index":0}`,
+    `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","extra":1}}`,
+    `{"type":"content_block_delta","index":0,"delta":{"text":"a","type":"text_delta"}}`,
+    `{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"a"}}`,
+    `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}`,
+    `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"`,
+    `{"type":"content_block_delta","index":0,`
+  ]
+
+  it("agrees with JSON.parse on the exact shape and on every near miss", () => {
+    for (const data of cases) agrees(data)
+  })
+
+  it("agrees with JSON.parse on random corruptions of a delta", () => {
+    let seed = 12345
+    const next = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32)
+    const alphabet = ["\"", "\\", "}", "{", " ", "\n", "\u0001", "a", "0", "9", ",", ":", "é", "u"]
+    const bases = [text("Hello, \\\"world\\\"", "3", "}   }"), json("{\\\"a\\\": [1, 2")]
+    for (let round = 0; round < 3000; round++) {
+      const base = bases[round % bases.length]!
+      const at = Math.floor(next() * base.length)
+      const mutated =
+        next() < 0.5
+          ? base.slice(0, at) + alphabet[Math.floor(next() * alphabet.length)] + base.slice(at + 1)
+          : base.slice(0, at) + alphabet[Math.floor(next() * alphabet.length)] + base.slice(at)
+      agrees(mutated)
+    }
+  })
+})
+
 describe("Sse streams", () => {
   const body = "event: a\ndata: {\"type\":\"a\"}\n\ndata: {\"type\":\"b\",\"x\":\"é\"}\n\n"
 
