@@ -10,8 +10,11 @@
  * split between chunks is fine; a leading BOM is dropped.
  *
  * Speed matters (a 6 MB stream must fold about as fast as a naive split + JSON.parse loop): lines are found with
- * indexOf over each decoded chunk, never byte by byte, and a line split between chunks is kept as a list of
- * pieces, so a long line arriving in many chunks is copied once, not once per chunk.
+ * indexOf over each decoded chunk, never byte by byte; a line split between chunks is kept as a list of pieces,
+ * so a long line arriving in many chunks is copied once, not once per chunk; `events` parses each frame where it
+ * ends (no Frame or Either per event), and reads the two hot shapes (text and input_json deltas, nearly every
+ * event) without parsing a whole object; everything else goes through JSON.parse. No Schema decoding per event:
+ * the Accumulator checks the fields it uses.
  *
  * Bound: a frame (its data plus the unfinished line) may hold at most `maxFrameLength` characters (16 Mi by
  * default, far above the largest real event, a whole web search result block of some tens of KB). A server that
