@@ -296,5 +296,15 @@ describe("Sse streams", () => {
       )
       expect(error).toBeInstanceOf(ParseError)
       expect(error).toMatchObject({ status: null, requestId: null })
+      const frames: Array<Sse.Frame> = []
+      const decodeError = yield* Sse.decode(Stream.make(encoder.encode(`data: ok\n\ndata: ${"x".repeat(100)}`)), {
+        maxFrameLength: 50
+      }).pipe(
+        Stream.runForEach((f) => Effect.sync(() => frames.push(f))),
+        Effect.flip
+      )
+      expect(frames).toEqual([frame("ok")])
+      expect(decodeError).toBeInstanceOf(ParseError)
+      expect(decodeError.message).toMatch(/longer than 50 characters/)
     }))
 })
