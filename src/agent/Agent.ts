@@ -59,6 +59,10 @@ class Aborted {
 const isTodoList = (value: unknown): value is ReadonlyArray<TodoItem> =>
   Array.isArray(value) && value.every((item) => typeof item === "object" && item !== null && "content" in item && "status" in item)
 
+/** TodoWrite's structured result is Claude Code's `{ oldTodos, newTodos }`. */
+const todosOf = (data: unknown): ReadonlyArray<TodoItem> | undefined =>
+  typeof data === "object" && data !== null && "newTodos" in data && isTodoList(data.newTodos) ? data.newTodos : undefined
+
 export const run = (options: RunOptions) =>
   Stream.unwrapScoped(
     Effect.gen(function* () {
@@ -159,7 +163,7 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
         model,
         max_tokens: options.maxTokens ?? defaultMaxTokens,
         system: options.systemPrompt,
-        messages: history,
+        messages: [...history],
         ...(tools.length > 0 ? { tools } : {}),
         stream: true
       }
@@ -238,8 +242,8 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
         const resultsUuid = yield* transcript.user(sessionId, results, Object.keys(data).length > 0 ? data : undefined)
         yield* emit({ _tag: "ToolResults", uuid: resultsUuid, message: results, data })
         for (const use of uses) {
-          const todo = data[use.id]
-          if (use.name === "TodoWrite" && isTodoList(todo)) yield* emit({ _tag: "TodosUpdated", todos: todo })
+          const todos = use.name === "TodoWrite" ? todosOf(data[use.id]) : undefined
+          if (todos !== undefined) yield* emit({ _tag: "TodosUpdated", todos })
         }
         if (outcome._tag === "Left") return yield* finish("error_during_execution", "Interrupted by the user.", true)
       }

@@ -10,14 +10,14 @@ import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
 import * as Agent from "../agent/Agent.js"
 import { Transcript } from "../agent/Transcript.js"
-import { Environment } from "../context/Environment.js"
+import * as Environment from "../context/Environment.js"
 import * as Memory from "../context/Memory.js"
 import * as SystemPrompt from "../context/SystemPrompt.js"
 import { Hooks } from "../hooks/Hooks.js"
 import { ApiClient } from "../model/ApiClient.js"
 import { Permissions } from "../permissions/Permissions.js"
 import { SessionStore } from "../session/SessionStore.js"
-import { builtinTools } from "../tools/builtin/index.js"
+import * as Builtin from "../tools/builtin/index.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
 import { type OutputFormat, print } from "./Print.js"
 import { version } from "./Version.js"
@@ -99,7 +99,7 @@ export const runPrint = (options: PrintCommandOptions) =>
     const removed = new Set(options.disallowedTools.filter(isToolName))
     const abort = yield* Deferred.make<void>()
     const sessionLayer = Layer.mergeAll(
-      ToolRegistry.filter((name) => !removed.has(name)).pipe(Layer.provide(builtinTools)),
+      ToolRegistry.filter((name) => !removed.has(name)).pipe(Layer.provide(Builtin.layer({ cwd }))),
       ApiClient.layerNode,
       Permissions.layerPermissive({ deniedRules: options.disallowedTools }),
       Hooks.layerNone,
@@ -138,7 +138,8 @@ export const runPrint = (options: PrintCommandOptions) =>
     let signals = 0
     const onSignal = () => {
       signals++
-      Runtime.runFork(runtime)(signals === 1 ? Deferred.succeed(abort, undefined) : Fiber.interrupt(fiber))
+      if (signals === 1) Runtime.runFork(runtime)(Deferred.succeed(abort, undefined))
+      else Runtime.runFork(runtime)(Fiber.interrupt(fiber))
     }
     yield* Effect.acquireRelease(
       Effect.sync(() => process.on("SIGINT", onSignal).on("SIGTERM", onSignal)),

@@ -1,0 +1,66 @@
+/**
+ * Claude Code's built-in tools, and the per-session services they run on. `layer({ cwd })` is a ToolRegistry of
+ * all of them; its scope is the session's (closing it ends background shells).
+ */
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as Layer from "effect/Layer"
+import { FileState } from "../FileState.js"
+import { ShellSession } from "../ShellSession.js"
+import { ToolRegistry } from "../ToolRegistry.js"
+import { BashOutputTool, BashTool, KillShellTool } from "./Bash.js"
+import { EditTool } from "./Edit.js"
+import { GlobTool } from "./Glob.js"
+import { GrepTool } from "./Grep.js"
+import { NotebookEditTool } from "./NotebookEdit.js"
+import { ReadTool } from "./Read.js"
+import { TodoStore, TodoWriteTool } from "./TodoWrite.js"
+import { WebFetchTool } from "./WebFetch.js"
+import { WriteTool } from "./Write.js"
+
+export {
+  BashOutputTool,
+  BashTool,
+  EditTool,
+  GlobTool,
+  GrepTool,
+  KillShellTool,
+  NotebookEditTool,
+  ReadTool,
+  TodoWriteTool,
+  WebFetchTool,
+  WriteTool
+}
+
+/** In the order the model sees them. */
+export const all = [
+  BashTool,
+  BashOutputTool,
+  KillShellTool,
+  GlobTool,
+  GrepTool,
+  ReadTool,
+  EditTool,
+  WriteTool,
+  NotebookEditTool,
+  WebFetchTool,
+  TodoWriteTool
+] as const
+
+export interface Options {
+  /** The session's working directory (where Bash starts). */
+  readonly cwd: string
+  /** How long a process group gets between TERM and KILL. */
+  readonly graceMs?: number
+}
+
+/** The services the built-in tools need, one of each per session. */
+export const services = (options: Options) =>
+  Layer.mergeAll(
+    NodeFileSystem.layer,
+    FileState.layer,
+    TodoStore.layer,
+    ShellSession.layer(options.graceMs === undefined ? { cwd: options.cwd } : { cwd: options.cwd, graceMs: options.graceMs })
+  )
+
+/** A ToolRegistry of every built-in tool, with its services. */
+export const layer = (options: Options) => ToolRegistry.layer(...all).pipe(Layer.provide(services(options)))
