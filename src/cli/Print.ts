@@ -25,6 +25,8 @@ const oneLine = (text: string, max: number) => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
 }
 
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
+
 const describeInput = (input: unknown): string => {
   if (typeof input !== "object" || input === null) return ""
   const record: Record<string, unknown> = { ...input }
@@ -42,6 +44,8 @@ const renderVerbose = (event: AgentEvent): string | undefined => {
   switch (event._tag) {
     case "AssistantTurn": {
       const lines: Array<string> = []
+      // A turn without tool calls is the answer, which text mode prints on stdout.
+      if (!event.message.content.some(Content.isToolUse)) return undefined
       for (const block of event.message.content) {
         if (Content.isText(block) && block.text.trim() !== "") lines.push(`● ${block.text.trim()}`)
         if (Content.isToolUse(block)) lines.push(`● ${block.name}(${describeInput(block.input)})`)
@@ -54,7 +58,7 @@ const renderVerbose = (event: AgentEvent): string | undefined => {
       for (const block of event.message.content) {
         if (!Content.isToolResult(block)) continue
         const text = resultText(block).split("\n")
-        const head = text.slice(0, 4).map((line) => oneLine(line, 100))
+        const head = text.slice(0, 4).map((line) => cut(line.replace(/\t/g, "  ").trimEnd(), 100))
         const more = text.length > 4 ? [`… +${text.length - 4} lines`] : []
         const marker = block.is_error ? "  ⎿  Error: " : "  ⎿  "
         lines.push([...head, ...more].map((line, i) => (i === 0 ? marker : "     ") + line).join("\n"))

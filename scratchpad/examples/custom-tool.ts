@@ -1,0 +1,78 @@
+/**
+ * A custom agent composed from weft's Layers: the built-in Read tool plus a typed custom tool (WordCount), the
+ * agent loop, and — with no ANTHROPIC_API_KEY set — a scripted model, so it runs anywhere:
+ *
+ *   npm run example            (bundles this file with esbuild and runs it)
+ *
+ * With ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL) set, the same agent talks to a real model instead.
+ */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import { writeFileSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import * as Agent from "../../src/agent/Agent.js"
+import { Transcript } from "../../src/agent/Transcript.js"
+import { Hooks } from "../../src/hooks/Hooks.js"
+import { ApiClient } from "../../src/model/ApiClient.js"
+import { Permissions } from "../../src/permissions/Permissions.js"
+import { ScriptTurn, text, textTurn, toolUse } from "../../src/testing/Script.js"
+import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
+import * as Tool from "../../src/tools/Tool.js"
+import { ToolRegistry } from "../../src/tools/ToolRegistry.js"
+import * as Builtin from "../../src/tools/builtin/index.js"
+
+/** A custom tool: its input Schema is all the model needs (the JSON Schema is derived from it). */
+export const WordCount = Tool.fromEffect({
+  name: "WordCount",
+  description: "Counts the words of a text.",
+  input: Schema.Struct({ text: Schema.String.annotations({ description: "The text to count" }) }),
+  readOnly: true,
+  run: ({ text }) => Effect.succeed(Tool.result(String(text.split(/\s+/).filter((word) => word !== "").length)))
+})
+
+/** What the scripted model does when there is no real one: read the file, count its words, answer. */
+const script = (file: string) => [
+  ScriptTurn.blocks([text("Reading the file."), toolUse("Read", { file_path: file }, "read")]),
+  ScriptTurn.blocks([toolUse("WordCount", { text: "the quick brown fox jumps over the lazy dog" }, "count")]),
+  textTurn("The file has 9 words.")
+]
+
+const hasRealModel = Boolean(process.env["ANTHROPIC_API_KEY"] || process.env["ANTHROPIC_BASE_URL"])
+
+export const agentLayer = (cwd: string, file: string, useRealModel: boolean) =>
+  Layer.mergeAll(
+    useRealModel ? ApiClient.layerNode.pipe(Layer.orDie) : ScriptedModel.layer(script(file)),
+    ToolRegistry.layer(Builtin.ReadTool, WordCount).pipe(Layer.provide(Builtin.services({ cwd }))),
+    Permissions.layerPermissive(),
+    Hooks.layerNone,
+    Transcript.layerNone
+  )
+
+/** Runs the agent on a temporary file; answers the final text. */
+export const main = (useRealModel = hasRealModel) => Effect.gen(function* () {
+  const dir = mkdtempSync(join(tmpdir(), "weft-example-"))
+  const file = join(dir, "fox.txt")
+  writeFileSync(file, "the quick brown fox jumps over the lazy dog\n")
+  const answer = yield* Agent.run({
+    prompt: `How many words are in ${file}? Use the WordCount tool.`,
+    cwd: dir,
+    systemPrompt: "You are a concise assistant."
+  }).pipe(
+    Stream.tap((event) =>
+      Effect.sync(() => {
+        if (event._tag === "ToolResults") console.log("tool results:", JSON.stringify(event.message.content))
+      })
+    ),
+    Stream.runFold("", (last, event) => (event._tag === "Result" ? event.result : last)),
+    Effect.provide(agentLayer(dir, file, useRealModel)),
+    Effect.ensuring(Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+  )
+  return answer
+})
+
+if (process.argv[1]?.endsWith("custom-tool.mjs")) {
+  Effect.runPromise(main()).then((answer) => console.log(`answer: ${answer}`))
+}
