@@ -2,7 +2,7 @@
 // run: medians of interleaved runs, wall time and peak RSS (from /usr/bin/time). Run after `npm run build`:
 //   node scratchpad/bench/session.mjs [runs=11]
 // Targets (issue 3): weft's wall at most 2.5x `node -e 0`, peak RSS at most 90 MB.
-import { spawnSync } from "node:child_process"
+import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -33,12 +33,20 @@ const server = await startMockAnthropicServer({
 })
 const env = { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "bench", WEFT_HOME: join(dir, "home") }
 
-const timed = (args) => {
-  const out = spawnSync("/usr/bin/time", ["-f", "%e %M", ...args], { cwd: dir, env, encoding: "utf8" })
-  if (out.status !== 0) throw new Error(`${args.join(" ")} failed: ${out.stderr}`)
-  const [wall, rssKb] = out.stderr.trim().split("\n").at(-1).split(" ").map(Number)
-  return { wall: wall * 1000, rss: rssKb / 1024, stdout: out.stdout }
-}
+// Asynchronous on purpose: the mock server lives in this process, so its event loop must keep running.
+const timed = (args) =>
+  new Promise((resolveRun, reject) => {
+    const child = spawn("/usr/bin/time", ["-f", "%e %M", ...args], { cwd: dir, env })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk))
+    child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk))
+    child.on("close", (code) => {
+      if (code !== 0) return reject(new Error(`${args.join(" ")} failed: ${stdout} ${stderr}`))
+      const [wall, rssKb] = stderr.trim().split("\n").at(-1).split(" ").map(Number)
+      resolveRun({ wall: wall * 1000, rss: rssKb / 1024, stdout })
+    })
+  })
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -47,10 +55,10 @@ const median = (values) => {
 
 const baseline = []
 const weft = []
-timed(["node", binary, "-p", "warm-up"]) // the first run pays for the disk cache
+await timed(["node", binary, "-p", "warm-up"]) // the first run pays for the disk cache
 for (let i = 0; i < runs; i++) {
-  baseline.push(timed(["node", "-e", "0"]))
-  const run = timed(["node", binary, "-p", "How many lines do the notes have?"])
+  baseline.push(await timed(["node", "-e", "0"]))
+  const run = await timed(["node", binary, "-p", "How many lines do the notes have?"])
   if (run.stdout.trim() !== "The notes have 200 lines.") throw new Error(`unexpected output: ${run.stdout}`)
   weft.push(run)
 }
