@@ -13,7 +13,7 @@ import * as NodePath from "node:path"
 import { contentHash, FileState, stampOf } from "../FileState.js"
 import * as Tool from "../Tool.js"
 import { describePlatformError, fileNotFoundMessage, relativePathNote, resolveFilePath } from "./Read.js"
-import { boundedSnippet, maxEditableBytes, requireFreshRead, usesCrlf, writeFileAtomic } from "./Write.js"
+import { boundedSnippet, maxEditableBytes, requireFreshRead, usesCrlf, writeFileAtomic, statIfExists } from "./Write.js"
 
 const EditInput = Schema.Struct({
   file_path: Schema.String.annotations({ description: "The absolute path to the file to modify" }),
@@ -129,13 +129,7 @@ export const EditTool = Tool.fromEffect({
       return yield* failed("No changes to make: old_string and new_string are exactly the same.")
     }
 
-    const existing = yield* fs.stat(absolute).pipe(
-      Effect.catchIf(
-        (error) => error._tag === "SystemError" && error.reason === "NotFound",
-        () => Effect.succeed(undefined)
-      ),
-      mapError
-    )
+    const existing = yield* statIfExists(fs, absolute).pipe(mapError)
 
     if (existing === undefined) {
       if (input.old_string !== "") {

@@ -48,6 +48,15 @@ export const writeFileAtomic = (
 /**
  * Fails unless the model has read `path` this session and it has not changed since (messages as Claude Code's).
  */
+/** The file's info, or undefined when there is no such file (other errors pass through). */
+export const statIfExists = (fs: FileSystem.FileSystem, path: string) =>
+  fs.stat(path).pipe(
+    Effect.catchIf(
+      (error) => error._tag === "SystemError" && error.reason === "NotFound",
+      () => Effect.succeed(undefined)
+    )
+  )
+
 export const requireFreshRead = (tool: string, path: string, current: FileStamp) =>
   Effect.gen(function* () {
     const fileState = yield* FileState
@@ -139,13 +148,7 @@ export const WriteTool = Tool.fromEffect({
       failed(describePlatformError(error, absolute))
     )
 
-    const existing = yield* fs.stat(absolute).pipe(
-      Effect.catchIf(
-        (error) => error._tag === "SystemError" && error.reason === "NotFound",
-        () => Effect.succeed(undefined)
-      ),
-      mapError
-    )
+    const existing = yield* statIfExists(fs, absolute).pipe(mapError)
 
     if (existing === undefined) {
       yield* fs.makeDirectory(NodePath.dirname(absolute), { recursive: true }).pipe(mapError)

@@ -39,16 +39,21 @@ const classEnd = (text: string, start: number): number => {
   return -1
 }
 
-const POSIX_CLASSES: Record<string, string> = {
+/** POSIX bracket classes (`[[:digit:]]`) as regex class bodies; shared by glob patterns and the grep engine. */
+export const POSIX_CLASSES: Readonly<Record<string, string>> = {
   alpha: "a-zA-Z",
   digit: "0-9",
   alnum: "a-zA-Z0-9",
   upper: "A-Z",
   lower: "a-z",
   space: "\\s",
+  blank: " \\t",
   xdigit: "0-9A-Fa-f",
   punct: "!-\\/:-@\\[-`{-~",
-  word: "\\w"
+  word: "\\w",
+  cntrl: "\\x00-\\x1f\\x7f",
+  print: "\\x20-\\x7e",
+  graph: "\\x21-\\x7e"
 }
 
 /** The regex source of a bracket class `[...]` spanning text[start..end]. Never matches `/`. */

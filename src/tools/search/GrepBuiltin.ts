@@ -14,23 +14,9 @@ import * as fs from "node:fs"
 import { Overrides } from "./Gitignore.js"
 import { typeMatcher, FILE_TYPES } from "./FileTypes.js"
 import { Collector, type FileFindings, GrepFailed, type GrepQuery, type Line, MAX_FILE_BYTES } from "./GrepOutput.js"
+import { POSIX_CLASSES } from "./GlobPattern.js"
 import { comparePaths, loop, walk } from "./Walk.js"
 
-const POSIX: Record<string, string> = {
-  alpha: "a-zA-Z",
-  digit: "0-9",
-  alnum: "a-zA-Z0-9",
-  upper: "A-Z",
-  lower: "a-z",
-  space: "\\s",
-  blank: " \\t",
-  xdigit: "0-9A-Fa-f",
-  punct: "!-\\/:-@\\[-`{-~",
-  word: "\\w",
-  cntrl: "\\x00-\\x1f\\x7f",
-  print: "\\x20-\\x7e",
-  graph: "\\x21-\\x7e"
-}
 
 export interface TranslatedRegex {
   readonly source: string
@@ -51,7 +37,7 @@ export const translateRegex = (pattern: string): TranslatedRegex => {
     .replace(/\\A/g, "^")
     .replace(/\\z/g, "$")
     .replace(/\[:(\^?)([a-z]+):\]/g, (whole, negate: string, name: string) => {
-      const body = POSIX[name]
+      const body = POSIX_CLASSES[name]
       return body === undefined || negate !== "" ? whole : body
     })
     .replace(/\\([pP])([A-Z])(?![{])/g, "\\$1{$2}")
