@@ -195,9 +195,10 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
         const { message, incompleteToolInputs } = turn.right
         lastAssistant = message
         usage = Usage.add(usage, message.usage)
-        cost += Pricing.costOf(message.model || model, message.usage)
+        const turnCost = Pricing.costOf(message.model || model, message.usage)
+        cost += turnCost
         history.push({ role: "assistant", content: message.content })
-        const assistantUuid = yield* transcript.assistant(sessionId, message, Pricing.costOf(message.model || model, message.usage))
+        const assistantUuid = yield* transcript.assistant(sessionId, message, turnCost)
         yield* emit({ _tag: "AssistantTurn", uuid: assistantUuid, message })
 
         const uses = message.content.filter(Content.isToolUse)
