@@ -5,23 +5,10 @@ import * as TestClock from "effect/TestClock"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterEach } from "vitest"
 import { branchFromHead, Environment, formatDate } from "../../src/context/Environment.js"
+import { tempDir as makeTempDir, write } from "../support/TempFiles.js"
 
-const temporaryDirs: Array<string> = []
-const tempDir = (): string => {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "weft-env-")))
-  temporaryDirs.push(dir)
-  return dir
-}
-afterEach(() => {
-  for (const dir of temporaryDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
-})
-
-const write = (file: string, text: string) => {
-  fs.mkdirSync(path.dirname(file), { recursive: true })
-  fs.writeFileSync(file, text)
-}
+const tempDir = () => makeTempDir("weft-env-")
 
 const environmentOf = (cwd: string, additionalDirectories?: ReadonlyArray<string>) =>
   Effect.provide(

@@ -1,25 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
-import { afterEach } from "vitest"
 import { findImports, Memory, type MemoryFile, type Options } from "../../src/context/Memory.js"
+import { tempDir as makeTempDir, write } from "../support/TempFiles.js"
 
-const temporaryDirs: Array<string> = []
-const tempDir = (): string => {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "weft-memory-")))
-  temporaryDirs.push(dir)
-  return dir
-}
-afterEach(() => {
-  for (const dir of temporaryDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
-})
-
-const write = (file: string, text: string) => {
-  fs.mkdirSync(path.dirname(file), { recursive: true })
-  fs.writeFileSync(file, text)
-}
+const tempDir = () => makeTempDir("weft-memory-")
 
 /** Loads memory, keeping only files under `root` (a CLAUDE.md above the temp dir must not disturb the test). */
 const loadUnder = (root: string, options: Options) =>

@@ -6,13 +6,12 @@
  * one), deleting a whole line with an empty `new_string` takes its newline too, and curly quotes in the file
  * match straight quotes sent by the model.
  */
-import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
-import { contentHash, FileState, stampOf } from "../FileState.js"
+import { contentHash, stampOf } from "../FileState.js"
 import * as Tool from "../Tool.js"
-import { describePlatformError, fileNotFoundMessage, relativePathNote, resolveFilePath } from "./Read.js"
+import { fileCall, fileNotFoundMessage, resolveFilePath } from "./Read.js"
 import { boundedSnippet, maxEditableBytes, requireFreshRead, usesCrlf, writeFileAtomic, statIfExists } from "./Write.js"
 
 const EditInput = Schema.Struct({
@@ -116,13 +115,7 @@ export const EditTool = Tool.fromEffect({
   input: EditInput,
   target: (input, context) => ({ _tag: "Path", path: resolveFilePath(input.file_path, context.cwd), access: "write" }),
   run: Effect.fn("Edit.run")(function* (input: EditInput, context: Tool.ToolContext) {
-    const fs = yield* FileSystem.FileSystem
-    const fileState = yield* FileState
-    const absolute = resolveFilePath(input.file_path, context.cwd)
-    const note = relativePathNote(input.file_path, absolute)
-    const mapError = Effect.mapError((error: Parameters<typeof describePlatformError>[0]) =>
-      failed(describePlatformError(error, absolute))
-    )
+    const { fs, fileState, absolute, note, mapError } = yield* fileCall(toolName, input.file_path, context.cwd)
     const replaceAll = input.replace_all ?? false
 
     if (input.old_string === input.new_string) {

@@ -6,13 +6,12 @@
  * and its final newline; cells weft creates or edits get their keys sorted, as Jupyter writes them. The notebook
  * must have been Read first and be unchanged since, as for Edit.
  */
-import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
-import { contentHash, FileState, stampOf } from "../FileState.js"
+import { contentHash, stampOf } from "../FileState.js"
 import * as Tool from "../Tool.js"
-import { describePlatformError, fileNotFoundMessage, relativePathNote, resolveFilePath } from "./Read.js"
+import { describePlatformError, fileCall, fileNotFoundMessage, resolveFilePath } from "./Read.js"
 import { maxEditableBytes, requireFreshRead, writeFileAtomic } from "./Write.js"
 
 const NotebookEditInput = Schema.Struct({
@@ -107,13 +106,7 @@ export const NotebookEditTool = Tool.fromEffect({
     access: "write"
   }),
   run: Effect.fn("NotebookEdit.run")(function* (input: NotebookEditInput, context: Tool.ToolContext) {
-    const fs = yield* FileSystem.FileSystem
-    const fileState = yield* FileState
-    const absolute = resolveFilePath(input.notebook_path, context.cwd)
-    const note = relativePathNote(input.notebook_path, absolute)
-    const mapError = Effect.mapError((error: Parameters<typeof describePlatformError>[0]) =>
-      failed(describePlatformError(error, absolute))
-    )
+    const { fs, fileState, absolute, note, mapError } = yield* fileCall(toolName, input.notebook_path, context.cwd)
     const editMode = input.edit_mode ?? "replace"
 
     if (NodePath.extname(absolute).toLowerCase() !== ".ipynb") {

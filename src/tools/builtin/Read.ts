@@ -9,7 +9,6 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import type { PlatformError } from "@effect/platform/Error"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
@@ -92,6 +91,22 @@ export const describePlatformError = (error: PlatformError, path: string): strin
   }
   return `Cannot access ${path}: ${error.message}`
 }
+
+/**
+ * What every file tool starts with: the services, the absolute path (and a note for the model when it gave a
+ * relative one), and a mapping of platform errors to a ToolFailed naming that path.
+ */
+export const fileCall = (tool: string, filePath: string, cwd: string) =>
+  Effect.gen(function* () {
+    const absolute = resolveFilePath(filePath, cwd)
+    return {
+      fs: yield* FileSystem.FileSystem,
+      fileState: yield* FileState,
+      absolute,
+      note: relativePathNote(filePath, absolute),
+      mapError: Effect.mapError((error: PlatformError) => Tool.fail(tool, describePlatformError(error, absolute)))
+    }
+  })
 
 // ---------------------------------------------------------------------------------------------------------------
 // Read

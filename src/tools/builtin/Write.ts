@@ -12,7 +12,7 @@ import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
 import { contentHash, type FileStamp, FileState, stampOf } from "../FileState.js"
 import * as Tool from "../Tool.js"
-import { describePlatformError, relativePathNote, resolveFilePath, snippet, splitLines } from "./Read.js"
+import { fileCall, resolveFilePath, snippet, splitLines } from "./Read.js"
 
 /** Largest existing file Write/Edit load to compare or edit (Edit works on the whole text in memory). */
 export const maxEditableBytes = 32 * 1024 * 1024
@@ -140,13 +140,7 @@ export const WriteTool = Tool.fromEffect({
   input: WriteInput,
   target: (input, context) => ({ _tag: "Path", path: resolveFilePath(input.file_path, context.cwd), access: "write" }),
   run: Effect.fn("Write.run")(function* (input: WriteInput, context: Tool.ToolContext) {
-    const fs = yield* FileSystem.FileSystem
-    const fileState = yield* FileState
-    const absolute = resolveFilePath(input.file_path, context.cwd)
-    const note = relativePathNote(input.file_path, absolute)
-    const mapError = Effect.mapError((error: Parameters<typeof describePlatformError>[0]) =>
-      failed(describePlatformError(error, absolute))
-    )
+    const { fs, fileState, absolute, note, mapError } = yield* fileCall(toolName, input.file_path, context.cwd)
 
     const existing = yield* statIfExists(fs, absolute).pipe(mapError)
 
