@@ -10,7 +10,7 @@ import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
-const binary = join(root, "dist/bin/weft.js")
+const binary = join(root, "dist/bin/weft.cjs")
 if (!existsSync(binary) || !existsSync(join(root, "dist/lib/testing/MockAnthropicServer.js"))) {
   console.error("run `npm run build` first")
   process.exit(1)

@@ -1,28 +1,24 @@
-#!/usr/bin/env node
 /**
- * The `weft` binary. `--version` answers before anything is loaded; every other command loads the command line
- * (@effect/cli) and, lazily, only the modules that command needs.
+ * weft's application: the command line (@effect/cli) over Node's file system, path and terminal. The build bundles
+ * it into one CommonJS file, `dist/bin/weft-app.cjs`, which the `weft` launcher (bin.ts) runs through V8's code
+ * cache; the modules of each command (print, demo) are initialized only when that command runs.
  */
-import { version } from "./Version.js"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
+import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { cli } from "./Commands.js"
 
-const args = process.argv.slice(2)
-if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
-  process.stdout.write(`${version} (weft)\n`)
-} else {
-  const [{ cli }, Effect, NodeContext] = await Promise.all([
-    import("./Commands.js"),
-    import("effect/Effect"),
-    import("@effect/platform-node/NodeContext")
-  ])
-  const program = cli(process.argv).pipe(
-    Effect.provide(NodeContext.layer),
-    // @effect/cli has already printed what was wrong with the arguments.
-    Effect.catchAll(() => Effect.sync(() => void (process.exitCode = 1)))
-  )
-  Effect.runFork(program).addObserver((exit) => {
-    if (exit._tag === "Failure") {
-      process.stderr.write(`weft: ${String(exit.cause)}\n`)
-      process.exitCode = 1
-    }
-  })
-}
+const program = cli(process.argv).pipe(
+  Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer)),
+  // @effect/cli has already printed what was wrong with the arguments.
+  Effect.catchAll(() => Effect.sync(() => void (process.exitCode = 1)))
+)
+
+Effect.runFork(program).addObserver((exit) => {
+  if (exit._tag === "Failure") {
+    process.stderr.write(`weft: ${String(exit.cause)}\n`)
+    process.exitCode = 1
+  }
+})

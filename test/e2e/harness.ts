@@ -1,5 +1,5 @@
 /**
- * Runs the built `weft` binary (dist/bin/weft.js, built by `npm run build` before the tests) as a user would,
+ * Runs the built `weft` binary (dist/bin/weft.cjs, built by `npm run build` before the tests) as a user would,
  * against MockAnthropicServer on 127.0.0.1, in temporary project directories.
  */
 import { type ChildProcess, spawn } from "node:child_process"
@@ -10,7 +10,7 @@ import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
-export const binary = join(repoRoot, "dist/bin/weft.js")
+export const binary = join(repoRoot, "dist/bin/weft.cjs")
 
 export const requireBinary = () => {
   if (!existsSync(binary)) throw new Error(`${binary} is missing: run \`npm run build\` first (npm test does).`)

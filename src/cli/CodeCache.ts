@@ -1,0 +1,168 @@
+/**
+ * Runs weft's application bundle (one CommonJS file) through V8's code cache, so a start does not parse and
+ * compile the ~700 KB of effect, @effect/* and weft that a command runs: the bytecode of every function the
+ * cached run executed is deserialized instead (measured: a 2-turn `weft -p` session goes from about 4.7× to about
+ * 3× the wall time of `node -e 0`; see scratchpad/bench/session.mjs).
+ *
+ * Where the cache comes from, in order:
+ * 1. beside the bundle, `weft-app.<hash>.codecache`, written at build time by a training run (the demo session,
+ *    see scripts/build-bin.mjs): used when the Node.js running weft is the one that built it;
+ * 2. otherwise `$WEFT_HOME/cache/weft-app.<hash>.<node version>-<arch>.codecache` (default `~/.weft/cache`),
+ *    written at the exit of the first print run (`-p`) that had no usable cache. Only print runs write it: the
+ *    cache holds what the run compiled, and `--help` would leave the print path out of it for good.
+ *
+ * `<hash>` is the bundle's content hash: V8 itself checks only the source's length (and its own version and
+ * flags), so a cache is never paired with another build's source. A cache V8 rejects is ignored (and, for the
+ * user's cache, replaced); a cache that cannot be read or written is skipped: a start never fails because of it.
+ * `WEFT_CODE_CACHE=0` turns all of it off.
+ *
+ * This module is the launcher's (src/cli/bin.ts): Node built-ins only, no effect, nothing that costs start-up.
+ */
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { homedir } from "node:os"
+import { dirname, join } from "node:path"
+import { Script } from "node:vm"
+
+export interface CachePaths {
+  /** The cache written at build time, beside the bundle. */
+  readonly shipped: string
+  /** The user's cache, for this build, Node.js version and architecture. */
+  readonly user: string
+}
+
+const userCachePrefix = "weft-app."
+const cacheSuffix = ".codecache"
+
+/** `$WEFT_HOME` (when set and not empty) or `~/.weft`: the same home as the session store's. */
+export const weftHome = (env: NodeJS.ProcessEnv = process.env): string => {
+  const home = env["WEFT_HOME"]
+  return home !== undefined && home !== "" ? home : join(homedir(), ".weft")
+}
+
+export const cachePaths = (bundlePath: string, hash: string, env: NodeJS.ProcessEnv = process.env): CachePaths => ({
+  shipped: join(dirname(bundlePath), `${userCachePrefix}${hash}${cacheSuffix}`),
+  user: join(weftHome(env), "cache", `${userCachePrefix}${hash}.${process.version}-${process.arch}${cacheSuffix}`)
+})
+
+export type CacheSource = "shipped" | "user" | "none"
+
+export interface LoadedBundle {
+  /** Which cache V8 accepted ("none": the bundle was compiled from source). */
+  readonly source: CacheSource
+  /** Serializes the bytecode compiled so far (at load, and by every function run since) to `path`. */
+  readonly save: (path: string) => boolean
+}
+
+const readIfPresent = (path: string): Buffer | undefined => {
+  try {
+    return readFileSync(path)
+  } catch {
+    return undefined
+  }
+}
+
+/** The CommonJS wrapper, on the bundle's first line so that its line numbers stay as they are. */
+const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) {${source}\n})`
+
+/**
+ * Compiles the bundle with the first cache V8 accepts among `candidates` (each tried in order: a rejected cache
+ * costs a compile), then runs it as a CommonJS module.
+ */
+export const loadBundle = (bundlePath: string, candidates: ReadonlyArray<{ readonly source: CacheSource; readonly path: string }>): LoadedBundle => {
+  const source = wrap(readFileSync(bundlePath, "utf8"))
+  let script: Script | undefined
+  let accepted: CacheSource = "none"
+  for (const candidate of candidates) {
+    const cachedData = readIfPresent(candidate.path)
+    if (cachedData === undefined) continue
+    const attempt = new Script(source, { filename: bundlePath, cachedData })
+    if (attempt.cachedDataRejected !== true) {
+      script = attempt
+      accepted = candidate.source
+      break
+    }
+  }
+  const compiled = script ?? new Script(source, { filename: bundlePath })
+  const run = compiled.runInThisContext() as (
+    exports: unknown,
+    require: NodeJS.Require,
+    module: { exports: unknown },
+    filename: string,
+    dirname: string
+  ) => void
+  const module = { exports: {} }
+  run.call(module.exports, module.exports, createRequire(bundlePath), module, bundlePath, dirname(bundlePath))
+  return { source: accepted, save: (path) => writeAtomically(path, () => compiled.createCachedData()) }
+}
+
+/** Writes through a temporary file and a rename (a concurrent start never reads half a cache); false on any error. */
+const writeAtomically = (path: string, data: () => Buffer): boolean => {
+  const temporary = `${path}.${process.pid}.tmp`
+  try {
+    mkdirSync(dirname(path), { recursive: true })
+    writeFileSync(temporary, data())
+    renameSync(temporary, path)
+    return true
+  } catch {
+    try {
+      rmSync(temporary, { force: true })
+    } catch {
+      // The directory could not be made: there is no temporary file either.
+    }
+    return false
+  }
+}
+
+/** Removes the user caches of other builds (other hashes) from the cache directory of `current`. */
+export const pruneOtherBuilds = (current: string, hash: string): void => {
+  try {
+    const directory = dirname(current)
+    for (const name of readdirSync(directory)) {
+      if (name.startsWith(userCachePrefix) && name.endsWith(cacheSuffix) && !name.startsWith(`${userCachePrefix}${hash}.`)) {
+        rmSync(join(directory, name), { force: true })
+      }
+    }
+  } catch {
+    // Nothing to prune, or not ours to prune.
+  }
+}
+
+export interface StartOptions {
+  readonly bundlePath: string
+  readonly hash: string
+  /** Whether this run may write the user's cache at exit (print runs: see the module doc). */
+  readonly writesUserCache: boolean
+  readonly env?: NodeJS.ProcessEnv
+}
+
+/**
+ * Loads and runs the bundle with the best cache available. `WEFT_CODE_CACHE_TRAIN=<path>` (used by the build)
+ * compiles from source and writes the cache of this run to `<path>` at exit, if `writesUserCache` (the print run
+ * of the demo; the demo process itself passes the variable on to it).
+ */
+export const start = (options: StartOptions): LoadedBundle => {
+  const env = options.env ?? process.env
+  if (env["WEFT_CODE_CACHE"] === "0") return loadBundle(options.bundlePath, [])
+  const train = env["WEFT_CODE_CACHE_TRAIN"]
+  if (train !== undefined && train !== "") {
+    const loaded = loadBundle(options.bundlePath, [])
+    if (options.writesUserCache) {
+      delete env["WEFT_CODE_CACHE_TRAIN"]
+      process.once("exit", () => void loaded.save(train))
+    }
+    return loaded
+  }
+  const paths = cachePaths(options.bundlePath, options.hash, env)
+  const loaded = loadBundle(options.bundlePath, [
+    { source: "shipped", path: paths.shipped },
+    { source: "user", path: paths.user }
+  ])
+  if (loaded.source === "none" && options.writesUserCache) {
+    process.once("exit", () => {
+      if (loaded.save(paths.user)) pruneOtherBuilds(paths.user, options.hash)
+    })
+  }
+  return loaded
+}
+
