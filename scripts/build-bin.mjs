@@ -1,10 +1,11 @@
 // Builds the `weft` binary into dist/bin:
 //   weft.cjs                       the launcher (src/cli/bin.ts): `--version`, else runs the bundle below
 //   weft-app.cjs                   the application (src/cli/main.ts), one minified CommonJS bundle
-//   weft-app.<hash>.codecache      V8's code cache of a trained run, for the Node.js that ran this build
+//   weft-app.<hash>.<node>-<arch>.codecache   V8's code cache of a trained run, for the Node.js running this build
 // The cache is trained by running `weft demo` (a scripted print session: Read, Edit, Bash, answer, against the
-// built-in mock server): its print run writes the cache at exit. `--no-train` skips that step.
-// Usage: node scripts/build-bin.mjs [--no-train]
+// built-in mock server): its print run writes the cache at exit. `--no-train` skips that step; `--no-minify` keeps
+// names readable (for profiling: node --cpu-prof dist/bin/weft.cjs ...).
+// Usage: node scripts/build-bin.mjs [--no-train] [--no-minify]
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { chmodSync, existsSync, readFileSync, rmSync } from "node:fs"
@@ -14,7 +15,8 @@ import { build } from "esbuild"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const out = join(root, "dist/bin")
-const common = { bundle: true, minify: true, platform: "node", format: "cjs", target: "node20", legalComments: "none", logLevel: "warning" }
+const minify = !process.argv.includes("--no-minify")
+const common = { bundle: true, minify, platform: "node", format: "cjs", target: "node20", legalComments: "none", logLevel: "warning" }
 
 rmSync(out, { recursive: true, force: true })
 const app = join(out, "weft-app.cjs")
@@ -32,7 +34,7 @@ await build({
 chmodSync(launcher, 0o755)
 
 if (!process.argv.includes("--no-train")) {
-  const cache = join(out, `weft-app.${hash}.codecache`)
+  const cache = join(out, `weft-app.${hash}.${process.version}-${process.arch}.codecache`) // as src/cli/CodeCache.ts names it
   const demo = spawnSync(process.execPath, [launcher, "demo"], {
     env: { ...process.env, WEFT_CODE_CACHE_TRAIN: cache },
     encoding: "utf8"

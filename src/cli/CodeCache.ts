@@ -4,12 +4,13 @@
  * cached run executed is deserialized instead (measured: a 2-turn `weft -p` session goes from about 4.7× to about
  * 3× the wall time of `node -e 0`; see scratchpad/bench/session.mjs).
  *
- * Where the cache comes from, in order:
- * 1. beside the bundle, `weft-app.<hash>.codecache`, written at build time by a training run (the demo session,
- *    see scripts/build-bin.mjs): used when the Node.js running weft is the one that built it;
- * 2. otherwise `$WEFT_HOME/cache/weft-app.<hash>.<node version>-<arch>.codecache` (default `~/.weft/cache`),
- *    written at the exit of the first print run (`-p`) that had no usable cache. Only print runs write it: the
- *    cache holds what the run compiled, and `--help` would leave the print path out of it for good.
+ * Where the cache comes from (each named `weft-app.<hash>.<node version>-<arch>.codecache`):
+ * - the user's, in `$WEFT_HOME/cache/` (default `~/.weft/cache`), written at the exit of the first print run
+ *   (`-p`) that had no usable cache. Only print runs write it: the cache holds what the run compiled, and `--help`
+ *   would leave the print path out of it for good. It is tried first: it exists only where the shipped one was
+ *   missing or rejected.
+ * - the shipped one, beside the bundle, written at build time by a training run (the demo session, see
+ *   scripts/build-bin.mjs): used when the Node.js running weft is the one that built it, with the same V8 flags.
  *
  * `<hash>` is the bundle's content hash: V8 itself checks only the source's length (and its own version and
  * flags), so a cache is never paired with another build's source. A cache V8 rejects is ignored (and, for the
@@ -31,7 +32,7 @@ export interface CachePaths {
   readonly user: string
 }
 
-const userCachePrefix = "weft-app."
+const cachePrefix = "weft-app."
 const cacheSuffix = ".codecache"
 
 /** `$WEFT_HOME` (when set and not empty) or `~/.weft`: the same home as the session store's. */
@@ -40,9 +41,12 @@ export const weftHome = (env: NodeJS.ProcessEnv = process.env): string => {
   return home !== undefined && home !== "" ? home : join(homedir(), ".weft")
 }
 
+/** `weft-app.<hash>.<node version>-<arch>.codecache`: the Node.js that wrote a cache is the only one to accept it. */
+export const cacheName = (hash: string): string => `${cachePrefix}${hash}.${process.version}-${process.arch}${cacheSuffix}`
+
 export const cachePaths = (bundlePath: string, hash: string, env: NodeJS.ProcessEnv = process.env): CachePaths => ({
-  shipped: join(dirname(bundlePath), `${userCachePrefix}${hash}${cacheSuffix}`),
-  user: join(weftHome(env), "cache", `${userCachePrefix}${hash}.${process.version}-${process.arch}${cacheSuffix}`)
+  shipped: join(dirname(bundlePath), cacheName(hash)),
+  user: join(weftHome(env), "cache", cacheName(hash))
 })
 
 export type CacheSource = "shipped" | "user" | "none"
@@ -66,8 +70,9 @@ const readIfPresent = (path: string): Buffer | undefined => {
 const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) {${source}\n})`
 
 /**
- * Compiles the bundle with the first cache V8 accepts among `candidates` (each tried in order: a rejected cache
- * costs a compile), then runs it as a CommonJS module.
+ * Compiles the bundle with the first of `candidates` that exists, then runs it as a CommonJS module. Only one is
+ * tried: V8 compiles the source when it rejects a cache, and a second attempt in the same process would be
+ * answered from V8's in-memory compilation cache whatever the file held.
  */
 export const loadBundle = (bundlePath: string, candidates: ReadonlyArray<{ readonly source: CacheSource; readonly path: string }>): LoadedBundle => {
   const source = wrap(readFileSync(bundlePath, "utf8"))
@@ -76,12 +81,9 @@ export const loadBundle = (bundlePath: string, candidates: ReadonlyArray<{ reado
   for (const candidate of candidates) {
     const cachedData = readIfPresent(candidate.path)
     if (cachedData === undefined) continue
-    const attempt = new Script(source, { filename: bundlePath, cachedData })
-    if (attempt.cachedDataRejected !== true) {
-      script = attempt
-      accepted = candidate.source
-      break
-    }
+    script = new Script(source, { filename: bundlePath, cachedData })
+    if (script.cachedDataRejected !== true) accepted = candidate.source
+    break
   }
   const compiled = script ?? new Script(source, { filename: bundlePath })
   const run = compiled.runInThisContext() as (
@@ -119,7 +121,7 @@ export const pruneOtherBuilds = (current: string, hash: string): void => {
   try {
     const directory = dirname(current)
     for (const name of readdirSync(directory)) {
-      if (name.startsWith(userCachePrefix) && name.endsWith(cacheSuffix) && !name.startsWith(`${userCachePrefix}${hash}.`)) {
+      if (name.startsWith(cachePrefix) && name.endsWith(cacheSuffix) && !name.startsWith(`${cachePrefix}${hash}.`)) {
         rmSync(join(directory, name), { force: true })
       }
     }
@@ -153,10 +155,11 @@ export const start = (options: StartOptions): LoadedBundle => {
     }
     return loaded
   }
+  // The user's cache first: it exists only where the shipped one was missing or rejected (V8 flags, say).
   const paths = cachePaths(options.bundlePath, options.hash, env)
   const loaded = loadBundle(options.bundlePath, [
-    { source: "shipped", path: paths.shipped },
-    { source: "user", path: paths.user }
+    { source: "user", path: paths.user },
+    { source: "shipped", path: paths.shipped }
   ])
   if (loaded.source === "none" && options.writesUserCache) {
     process.once("exit", () => {

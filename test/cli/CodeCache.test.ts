@@ -29,9 +29,10 @@ const seen = () => (globalThis as unknown as { __codeCacheTestSeen: Record<strin
 // code cache altogether: each bundle below is unique (its directory is part of it), and whether a cache is
 // accepted is checked in a fresh process.
 describe("CodeCache.loadBundle", () => {
-  const inFreshProcess = (bundle: string, cache: string) => {
+  const inFreshProcess = (bundle: string, ...caches: ReadonlyArray<string>) => {
     const module = join(repoRoot, "dist/lib/cli/CodeCache.js")
-    const script = `import(${JSON.stringify(module)}).then((m) => console.log(m.loadBundle(${JSON.stringify(bundle)}, [{ source: "user", path: ${JSON.stringify(cache)} }]).source, globalThis.__codeCacheTestSeen.value))`
+    const candidates = caches.map((path, i) => ({ source: i === 0 ? "user" : "shipped", path }))
+    const script = `import(${JSON.stringify(module)}).then((m) => console.log(m.loadBundle(${JSON.stringify(bundle)}, ${JSON.stringify(candidates)}).source, globalThis.__codeCacheTestSeen.value))`
     const result = spawnSync(process.execPath, ["-e", script], { encoding: "utf8" })
     expect(result.stderr).toBe("")
     return result.stdout.trim()
@@ -65,6 +66,12 @@ describe("CodeCache.loadBundle", () => {
     const garbage = join(dir, "garbage.codecache")
     writeFileSync(garbage, Buffer.from("garbage bytes"))
     expect(inFreshProcess(bundle, garbage)).toBe("none 49")
+
+    // Missing files are skipped; the first one that exists decides, even when rejected (the source is compiled by then).
+    const good = join(dir, "good.codecache")
+    expect(loadBundle(bundle, []).save(good)).toBe(true)
+    expect(inFreshProcess(bundle, join(dir, "missing.codecache"), good)).toBe("shipped 49")
+    expect(inFreshProcess(bundle, garbage, good)).toBe("none 49")
   })
 
   it("save reports false where it cannot write, and leaves nothing behind", () => {
@@ -77,9 +84,9 @@ describe("CodeCache.loadBundle", () => {
 })
 
 describe("CodeCache paths", () => {
-  it("keys the user's cache by build hash, Node.js version and architecture under $WEFT_HOME/cache", () => {
+  it("keys caches by build hash, Node.js version and architecture; the user's under $WEFT_HOME/cache", () => {
     const paths = cachePaths("/opt/weft/bin/weft-app.cjs", "0123abcd", { WEFT_HOME: "/home/u/.w" })
-    expect(paths.shipped).toBe("/opt/weft/bin/weft-app.0123abcd.codecache")
+    expect(paths.shipped).toBe(`/opt/weft/bin/weft-app.0123abcd.${process.version}-${process.arch}.codecache`)
     expect(paths.user).toBe(`/home/u/.w/cache/weft-app.0123abcd.${process.version}-${process.arch}.codecache`)
     expect(cachePaths("/opt/weft/bin/weft-app.cjs", "ffff0000", { WEFT_HOME: "/home/u/.w" }).user).not.toBe(paths.user)
     expect(cachePaths("/b/weft-app.cjs", "0123abcd", { WEFT_HOME: "" }).user).toMatch(/[/\\]\.weft[/\\]cache[/\\]weft-app\.0123abcd\./)
@@ -142,6 +149,20 @@ describe("the weft launcher and its caches (dist/bin/weft.cjs)", () => {
     writeFileSync(file, "garbage")
     expect(run(launcher, ["-p", "y"], { WEFT_HOME: home })).toBe('app ["-p","y"]\n')
     expect(readFileSync(file).length).toBeGreaterThan("garbage".length)
+  })
+
+  it("where the shipped cache is rejected (other V8 flags, say), the user's cache is written and then preferred", () => {
+    const { launcher, home } = install()
+    const hash = /weft-app\.([0-9a-f]{16})\./.exec(readdirSync(join(repoRoot, "dist/bin")).join(" "))?.[1]
+    expect(hash).toBeDefined()
+    writeFileSync(join(launcher, "..", `weft-app.${hash}.${process.version}-${process.arch}.codecache`), "garbage")
+    run(launcher, ["-p", "x"], { WEFT_HOME: home })
+    expect(userCaches(home)).toEqual([`weft-app.${hash}.${process.version}-${process.arch}.codecache`])
+    const file = join(home, "cache", userCaches(home)[0] ?? "")
+    const before = statSync(file)
+    run(launcher, ["-p", "y"], { WEFT_HOME: home })
+    const after = statSync(file)
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs])
   })
 
   it("the build ships a trained cache that this Node.js accepts: a real print run writes no user cache", () => {
