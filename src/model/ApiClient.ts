@@ -261,7 +261,7 @@ const guardEvents = (
   requestId: string | null,
   idle: Duration.Duration,
   abort: Effect.Effect<void>,
-  /** Built only when it happens (a Schema.TaggedError validates its fields: not free on every request). */
+  /** Built only when it happens. */
   timeout: () => TimeoutError
 ): Effect.Effect<Stream.Stream<StreamEvent, ApiError>, never, Scope.Scope> =>
   Effect.gen(function* () {

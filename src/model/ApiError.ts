@@ -2,38 +2,38 @@
  * The errors of a Messages API call, one class per kind the caller can act on. Each carries the HTTP status (or
  * null when there was no response), the request-id when the server sent one, and a message written for humans.
  */
-import * as Schema from "effect/Schema"
+import * as Data from "effect/Data"
 
-const fields = {
-  message: Schema.String,
-  status: Schema.NullOr(Schema.Number),
-  requestId: Schema.NullOr(Schema.String),
+interface Fields {
+  readonly message: string
+  readonly status: number | null
+  readonly requestId: string | null
   /** The API's `error.type` (e.g. `overloaded_error`), when the body said. */
-  errorType: Schema.optional(Schema.String)
+  readonly errorType?: string
 }
 
 /** 401: the key or token is missing or wrong. */
-export class AuthenticationError extends Schema.TaggedError<AuthenticationError>()("AuthenticationError", fields) {}
+export class AuthenticationError extends Data.TaggedError("AuthenticationError")<Fields> {}
 /** 403: the key may not use this resource. */
-export class PermissionError extends Schema.TaggedError<PermissionError>()("PermissionError", fields) {}
+export class PermissionError extends Data.TaggedError("PermissionError")<Fields> {}
 /** 404: unknown model or path. */
-export class NotFoundError extends Schema.TaggedError<NotFoundError>()("NotFoundError", fields) {}
+export class NotFoundError extends Data.TaggedError("NotFoundError")<Fields> {}
 /** 429 after retries. */
-export class RateLimitError extends Schema.TaggedError<RateLimitError>()("RateLimitError", fields) {}
+export class RateLimitError extends Data.TaggedError("RateLimitError")<Fields> {}
 /** 400 / 413 / 422 and other 4xx the request itself caused. */
-export class InvalidRequestError extends Schema.TaggedError<InvalidRequestError>()("InvalidRequestError", fields) {}
+export class InvalidRequestError extends Data.TaggedError("InvalidRequestError")<Fields> {}
 /** 529, or an `overloaded_error` event mid-stream. */
-export class OverloadedError extends Schema.TaggedError<OverloadedError>()("OverloadedError", fields) {}
+export class OverloadedError extends Data.TaggedError("OverloadedError")<Fields> {}
 /** 5xx after retries, or an `api_error` event mid-stream. */
-export class ServerError extends Schema.TaggedError<ServerError>()("ServerError", fields) {}
+export class ServerError extends Data.TaggedError("ServerError")<Fields> {}
 /** No byte for longer than the idle timeout, or the request as a whole took too long. */
-export class TimeoutError extends Schema.TaggedError<TimeoutError>()("TimeoutError", fields) {}
+export class TimeoutError extends Data.TaggedError("TimeoutError")<Fields> {}
 /** The connection could not be made or was refused, after retries. */
-export class ConnectionError extends Schema.TaggedError<ConnectionError>()("ConnectionError", fields) {}
+export class ConnectionError extends Data.TaggedError("ConnectionError")<Fields> {}
 /** The stream ended (reset, EOF) before `message_stop`. */
-export class StreamAbortedError extends Schema.TaggedError<StreamAbortedError>()("StreamAbortedError", fields) {}
+export class StreamAbortedError extends Data.TaggedError("StreamAbortedError")<Fields> {}
 /** The server sent something that is not the protocol (bad JSON in a frame, a non-SSE body). */
-export class ParseError extends Schema.TaggedError<ParseError>()("ParseError", fields) {}
+export class ParseError extends Data.TaggedError("ParseError")<Fields> {}
 
 export type ApiError =
   | AuthenticationError

@@ -11,11 +11,11 @@
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Clock from "effect/Clock"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
 import * as Either from "effect/Either"
 import * as FileSystem from "@effect/platform/FileSystem"
@@ -30,16 +30,10 @@ import { decodeEntry, promptText, type TranscriptEntry } from "../domain/Transcr
 // Errors
 
 /** No transcript with that session id exists (or the id is not a valid one). */
-export class SessionNotFound extends Schema.TaggedError<SessionNotFound>()("SessionNotFound", {
-  sessionId: Schema.String,
-  message: Schema.String
-}) {}
+export class SessionNotFound extends Data.TaggedError("SessionNotFound")<{ readonly sessionId: string; readonly message: string }> {}
 
 /** Reading or writing the store failed (permissions, disk full, ...). */
-export class SessionStoreError extends Schema.TaggedError<SessionStoreError>()("SessionStoreError", {
-  message: Schema.String,
-  path: Schema.optional(Schema.String)
-}) {}
+export class SessionStoreError extends Data.TaggedError("SessionStoreError")<{ readonly message: string; readonly path?: string }> {}
 
 export type SessionError = SessionNotFound | SessionStoreError
 

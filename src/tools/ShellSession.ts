@@ -7,12 +7,12 @@
  * model sees them interleaved as they happened.
  */
 import * as Context from "effect/Context"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Queue from "effect/Queue"
 import * as Ref from "effect/Ref"
-import * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { randomUUID } from "node:crypto"
@@ -57,10 +57,7 @@ export interface BackgroundShell {
 }
 
 /** No background shell has that id. */
-export class ShellNotFound extends Schema.TaggedError<ShellNotFound>()("ShellNotFound", {
-  id: Schema.String,
-  message: Schema.String
-}) {}
+export class ShellNotFound extends Data.TaggedError("ShellNotFound")<{ readonly id: string; readonly message: string }> {}
 
 export interface Interface {
   /** The current working directory of the session. */

@@ -5,6 +5,7 @@
  * so a custom tool gets them for free.
  */
 import * as Effect from "effect/Effect"
+import * as Data from "effect/Data"
 import * as JSONSchema from "effect/JSONSchema"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
@@ -48,22 +49,13 @@ export const result = (content: ToolResult["content"], data?: unknown): ToolResu
   data === undefined ? { _tag: "ToolResult", content } : { _tag: "ToolResult", content, data }
 
 /** The input did not match the tool's schema (or a constraint its Schema cannot say). Written for the model. */
-export class InvalidToolInput extends Schema.TaggedError<InvalidToolInput>()("InvalidToolInput", {
-  tool: Schema.String,
-  message: Schema.String
-}) {}
+export class InvalidToolInput extends Data.TaggedError("InvalidToolInput")<{ readonly tool: string; readonly message: string }> {}
 
 /** The call ran and failed in a way the model can act on (file not found, not read first, exit by timeout, ...). */
-export class ToolFailed extends Schema.TaggedError<ToolFailed>()("ToolFailed", {
-  tool: Schema.String,
-  message: Schema.String
-}) {}
+export class ToolFailed extends Data.TaggedError("ToolFailed")<{ readonly tool: string; readonly message: string }> {}
 
 /** No tool of that name is registered. */
-export class UnknownTool extends Schema.TaggedError<UnknownTool>()("UnknownTool", {
-  tool: Schema.String,
-  message: Schema.String
-}) {}
+export class UnknownTool extends Data.TaggedError("UnknownTool")<{ readonly tool: string; readonly message: string }> {}
 
 export type ToolError = InvalidToolInput | ToolFailed | UnknownTool
 

@@ -4,10 +4,10 @@
  * The formats are ripgrep's (`path:12:text`, `path-13-context`, `--` between context groups, `path:N` counts)
  * wrapped the way Claude Code's Grep wraps them ("Found N files", "No matches found", ...).
  */
-import * as Schema from "effect/Schema"
+import * as Data from "effect/Data"
 
 /** The search could not run (bad pattern, unknown type, engine failure); the message is for the model. */
-export class GrepFailed extends Schema.TaggedError<GrepFailed>()("GrepFailed", { message: Schema.String }) {}
+export class GrepFailed extends Data.TaggedError("GrepFailed")<{ readonly message: string }> {}
 
 export type OutputMode = "content" | "files_with_matches" | "count"
 
