@@ -9,6 +9,7 @@
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { chmodSync, existsSync, readFileSync, rmSync } from "node:fs"
+import { createRequire } from "node:module"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { build } from "esbuild"
@@ -18,9 +19,34 @@ const out = join(root, "dist/bin")
 const minify = !process.argv.includes("--no-minify")
 const common = { bundle: true, minify, platform: "node", format: "cjs", target: "node20", legalComments: "none", logLevel: "warning" }
 
+// Node built-ins that only some runs need, loaded on first use rather than when the bundle starts: each import of
+// one becomes an object of getters (its export names, taken from the Node.js running the build) that loads the
+// module when one is first read. child_process is for Bash and rg, https and tls for https:// servers, readline
+// for prompts, zlib and worker_threads for what a run may never do: together about 10 ms of every start.
+const lazyBuiltins = ["child_process", "https", "tls", "readline", "readline/promises", "stream/promises", "worker_threads", "zlib"]
+const requireBuiltin = createRequire(import.meta.url)
+const lazyBuiltinsPlugin = {
+  name: "lazy-builtins",
+  setup(build) {
+    const filter = new RegExp(`^(node:)?(${lazyBuiltins.map((name) => name.replace("/", "\\/")).join("|")})$`)
+    build.onResolve({ filter }, (args) =>
+      // The module below requires the real one: that require stays external.
+      args.namespace === "lazy-builtin" ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ""), namespace: "lazy-builtin" }
+    )
+    build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => {
+      const names = Object.keys(requireBuiltin(`node:${args.path}`)).filter((name) => name !== "default" && name !== "__esModule")
+      const getters = names.map((name) => `get ${JSON.stringify(name)}() { return load()[${JSON.stringify(name)}] }`)
+      return {
+        contents: `let loaded\nconst load = () => (loaded ??= require(${JSON.stringify(`node:${args.path}`)}))\nmodule.exports = { ${getters.join(",\n")} }\n`,
+        loader: "js"
+      }
+    })
+  }
+}
+
 rmSync(out, { recursive: true, force: true })
 const app = join(out, "weft-app.cjs")
-await build({ ...common, entryPoints: [join(root, "src/cli/main.ts")], outfile: app })
+await build({ ...common, entryPoints: [join(root, "src/cli/main.ts")], outfile: app, plugins: [lazyBuiltinsPlugin] })
 const hash = createHash("sha256").update(readFileSync(app)).digest("hex").slice(0, 16)
 
 const launcher = join(out, "weft.cjs")

@@ -32,6 +32,8 @@ import * as Random from "effect/Random"
 import * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import * as Http from "node:http"
+import * as Https from "node:https"
 import type { MessagesRequest } from "../domain/Request.js"
 import type { StreamEvent } from "../domain/StreamEvent.js"
 import type { ApiError } from "./ApiError.js"
@@ -501,6 +503,34 @@ export const configFromEnv: Config.Config<ApiClientConfig> = Config.all({
   })
 )
 
+/**
+ * NodeHttpClient's two agents (as its own `layer` makes them: default options, destroyed with the scope), each
+ * made on first use: an https agent needs node:https and node:tls, about 5 ms of start-up that a session against
+ * an http:// server (a local one) never needs; the binary's bundle loads those modules lazily (build-bin.mjs).
+ */
+const lazyAgents = Layer.scoped(
+  NodeHttpClient.HttpAgent,
+  Effect.gen(function* () {
+    let http: Http.Agent | undefined
+    let https: Https.Agent | undefined
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        http?.destroy()
+        https?.destroy()
+      })
+    )
+    return {
+      [NodeHttpClient.HttpAgentTypeId]: NodeHttpClient.HttpAgentTypeId,
+      get http() {
+        return (http ??= new Http.Agent())
+      },
+      get https() {
+        return (https ??= new Https.Agent())
+      }
+    }
+  })
+)
+
 export class ApiClient extends Context.Tag("weft/ApiClient")<ApiClient, Interface>() {
   /** From the environment (see `configFromEnv`); needs an HttpClient that streams bodies. */
   static layer: Layer.Layer<ApiClient, ConfigError.ConfigError, HttpClient.HttpClient> = Layer.effect(
@@ -517,6 +547,7 @@ export class ApiClient extends Context.Tag("weft/ApiClient")<ApiClient, Interfac
    * start-up (the module imports undici either way; a bundle drops it when only `layer` is used).
    */
   static layerNode: Layer.Layer<ApiClient, ConfigError.ConfigError> = ApiClient.layer.pipe(
-    Layer.provide(NodeHttpClient.layer)
+    Layer.provide(NodeHttpClient.layerWithoutAgent),
+    Layer.provide(lazyAgents)
   )
 }

@@ -113,6 +113,28 @@ describe("weft -p (the built binary against the mock Messages API)", () => {
     expect(JSON.parse(limited.stdout)).toMatchObject({ subtype: "error_max_turns", is_error: true, num_turns: 1 })
   })
 
+  it("a long answer reaches stdout whole before weft exits", async () => {
+    const answer = Array.from({ length: 40_000 }, (_, i) => `line ${i} of a long answer`).join("\n")
+    const { dir, env } = await setup({}, () => ({ script: [textTurn(answer)] }))
+    const out = await runWeft(["-p", "write a lot"], { cwd: dir, env })
+    expect(out.code).toBe(0)
+    expect(out.stdout.length).toBe(answer.length + 1)
+    expect(out.stdout).toBe(`${answer}\n`)
+  })
+
+  it("an https:// base URL is reached over TLS (node:https loads on first use in the bundle)", async () => {
+    const { dir, env, server } = await setup({}, () => ({ script: [textTurn("never")] }))
+    // The mock server speaks plain HTTP: the TLS handshake fails, and weft says so in its result.
+    const out = await runWeft(["-p", "hi", "--output-format", "json"], {
+      cwd: dir,
+      env: { ...env, ANTHROPIC_BASE_URL: server.url.replace("http:", "https:") }
+    })
+    expect(out.code).toBe(1)
+    const result = JSON.parse(out.stdout)
+    expect(result).toMatchObject({ type: "result", subtype: "error_during_execution", is_error: true })
+    expect(result.result).toMatch(/Connection failed: .*(SSL|EPROTO|TLS)/i)
+  })
+
   it("--disallowedTools removes a tool; without credentials it says what to set", async () => {
     const { dir, env } = await setup({}, () => ({ script: [textTurn("ok")] }))
     const out = await runWeft(["-p", "hi", "--output-format", "stream-json", "--disallowedTools", "Bash,WebFetch"], { cwd: dir, env })
