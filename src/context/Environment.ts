@@ -13,6 +13,7 @@ import * as Path from "@effect/platform/Path"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as os from "node:os"
+import { probe } from "../platform/FileProbe.js"
 
 export interface Interface {
   /** Absolute working directory. */
@@ -62,26 +63,27 @@ export const readGit = (cwd: string): Effect.Effect<GitInfo, never, FileSystem.F
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     const notRepo: GitInfo = { isGitRepo: false, gitBranch: Option.none() }
-    let dir = path.resolve(cwd)
-    for (;;) {
-      const dotGit = path.join(dir, ".git")
-      const info = yield* Effect.option(fs.stat(dotGit))
-      if (Option.isSome(info)) {
-        let gitDir = dotGit
-        if (info.value.type === "File") {
-          const pointer = yield* Effect.option(fs.readFileString(dotGit))
-          const match = Option.flatMap(pointer, (text) => Option.fromNullable(/^gitdir:\s*(.+?)\s*$/m.exec(text)?.[1]))
-          if (Option.isNone(match)) return notRepo
-          gitDir = path.resolve(dir, match.value)
-        }
-        const head = yield* Effect.option(fs.readFileString(path.join(gitDir, "HEAD")))
-        if (Option.isNone(head)) return notRepo
-        return { isGitRepo: true, gitBranch: branchFromHead(head.value) }
-      }
-      const parent = path.dirname(dir)
-      if (parent === dir) return notRepo
-      dir = parent
+    const dirs: Array<string> = []
+    for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+      dirs.push(dir)
+      if (path.dirname(dir) === dir) break
     }
+    // Every ancestor's `.git` is asked for at once (one round trip rather than one per level); the nearest wins.
+    const kinds = yield* Effect.forEach(dirs, (dir) => probe(path.join(dir, ".git")), { concurrency: "unbounded" })
+    const nearest = kinds.findIndex((kind) => kind !== undefined)
+    const dir = dirs[nearest]
+    if (dir === undefined) return notRepo
+    const dotGit = path.join(dir, ".git")
+    let gitDir = dotGit
+    if (kinds[nearest] === "File") {
+      const pointer = yield* Effect.option(fs.readFileString(dotGit))
+      const match = Option.flatMap(pointer, (text) => Option.fromNullable(/^gitdir:\s*(.+?)\s*$/m.exec(text)?.[1]))
+      if (Option.isNone(match)) return notRepo
+      gitDir = path.resolve(dir, match.value)
+    }
+    const head = yield* Effect.option(fs.readFileString(path.join(gitDir, "HEAD")))
+    if (Option.isNone(head)) return notRepo
+    return { isGitRepo: true, gitBranch: branchFromHead(head.value) }
   })
 
 export const make = (options: Options): Effect.Effect<Interface, never, FileSystem.FileSystem | Path.Path> =>

@@ -17,6 +17,7 @@ import * as Path from "@effect/platform/Path"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import { homedir } from "node:os"
+import { probe } from "../platform/FileProbe.js"
 
 export type MemoryScope = "user" | "project" | "local"
 
@@ -79,11 +80,7 @@ export const load = (options: Options): Effect.Effect<ReadonlyArray<MemoryFile>,
     const files: Array<MemoryFile> = []
     const seen = new Set<string>()
 
-    const isFile = (file: string) =>
-      fs.stat(file).pipe(
-        Effect.map((info) => info.type === "File"),
-        Effect.orElseSucceed(() => false)
-      )
+    const isFile = (file: string) => Effect.map(probe(file), (kind) => kind === "File")
 
     // The canonical path, so a file reached twice through a symlink or `..` is loaded once.
     const canonical = (file: string) => fs.realPath(file).pipe(Effect.orElseSucceed(() => path.resolve(file)))
@@ -142,19 +139,30 @@ export const load = (options: Options): Effect.Effect<ReadonlyArray<MemoryFile>,
         })
       })
 
-    yield* visit(path.join(home, ".claude", "CLAUDE.md"), "user", 0, undefined)
-
+    const userFile = path.join(home, ".claude", "CLAUDE.md")
     const dirs: Array<string> = []
     for (let dir = cwd; ; dir = path.dirname(dir)) {
       dirs.unshift(dir)
       if (path.dirname(dir) === dir) break
     }
-    for (const dir of dirs) {
-      const claude = [path.join(dir, "CLAUDE.md"), path.join(dir, ".claude", "CLAUDE.md")]
-      const present = yield* Effect.forEach(claude, isFile)
-      const project = present.some((p) => p) ? claude : [path.join(dir, "AGENTS.md")]
-      for (const file of project) yield* visit(file, "project", 0, undefined)
-      yield* visit(path.join(dir, "CLAUDE.local.md"), "local", 0, undefined)
+    const places = dirs.map((dir) => ({
+      claude: [path.join(dir, "CLAUDE.md"), path.join(dir, ".claude", "CLAUDE.md")],
+      agents: path.join(dir, "AGENTS.md"),
+      local: path.join(dir, "CLAUDE.local.md")
+    }))
+    // Which candidates exist is asked all at once (most are absent: one round trip rather than one per file);
+    // they are then visited in order.
+    const candidates = [userFile, ...places.flatMap((place) => [...place.claude, place.agents, place.local])]
+    const present = yield* Effect.forEach(candidates, isFile, { concurrency: "unbounded" })
+    const exists = new Set(candidates.filter((_, i) => present[i] === true))
+    const visitIfPresent = (file: string, scope: MemoryScope) =>
+      exists.has(file) ? visit(file, scope, 0, undefined) : Effect.void
+
+    yield* visitIfPresent(userFile, "user")
+    for (const place of places) {
+      const project = place.claude.some((file) => exists.has(file)) ? place.claude : [place.agents]
+      for (const file of project) yield* visitIfPresent(file, "project")
+      yield* visitIfPresent(place.local, "local")
     }
     return files
   })

@@ -1,0 +1,20 @@
+/**
+ * Whether a path exists, and as what, answering "absent" without an error. @effect/platform's FileSystem answers
+ * an absent path with a SystemError, a Schema.TaggedError whose fields are validated when it is made: about
+ * 0.3 ms each, and start-up asks after dozens of paths that are usually absent (memory files in every ancestor
+ * directory, `.git`, earlier sessions' files). Measured: 22 absent paths took 4-14 ms through FileSystem.stat and
+ * 1-2 ms here.
+ */
+import * as Effect from "effect/Effect"
+import { stat } from "node:fs/promises"
+
+export type Kind = "File" | "Directory" | "Other"
+
+/** What `path` is (following symlinks), or undefined when it does not exist or cannot be reached. */
+export const probe = (path: string): Effect.Effect<Kind | undefined> =>
+  Effect.promise(() =>
+    stat(path).then(
+      (info): Kind => (info.isFile() ? "File" : info.isDirectory() ? "Directory" : "Other"),
+      () => undefined
+    )
+  )
