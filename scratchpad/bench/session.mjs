@@ -33,9 +33,12 @@ const server = await startMockAnthropicServer({
 })
 const env = { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "bench", WEFT_HOME: join(dir, "home") }
 
-// Asynchronous on purpose: the mock server lives in this process, so its event loop must keep running.
+// Asynchronous on purpose: the mock server lives in this process, so its event loop must keep running. Wall time
+// is taken here (/usr/bin/time's %e has 10 ms steps, coarse beside an 80 ms `node -e 0`), peak RSS from %M; both
+// commands pay the same /usr/bin/time and spawn overhead.
 const timed = (args) =>
   new Promise((resolveRun, reject) => {
+    const started = process.hrtime.bigint()
     const child = spawn("/usr/bin/time", ["-f", "%e %M", ...args], { cwd: dir, env })
     let stdout = ""
     let stderr = ""
@@ -43,8 +46,9 @@ const timed = (args) =>
     child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk))
     child.on("close", (code) => {
       if (code !== 0) return reject(new Error(`${args.join(" ")} failed: ${stdout} ${stderr}`))
-      const [wall, rssKb] = stderr.trim().split("\n").at(-1).split(" ").map(Number)
-      resolveRun({ wall: wall * 1000, rss: rssKb / 1024, stdout })
+      const wall = Number(process.hrtime.bigint() - started) / 1e6
+      const rssKb = Number(stderr.trim().split("\n").at(-1).split(" ")[1])
+      resolveRun({ wall, rss: rssKb / 1024, stdout })
     })
   })
 

@@ -7,6 +7,8 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type { PrintCommandOptions } from "./PrintCommand.js"
+import { splitToolRules } from "./PrintArgs.js"
 import { version } from "./Version.js"
 
 const print = Options.boolean("print").pipe(
@@ -60,25 +62,6 @@ const prompt = Args.text({ name: "prompt" }).pipe(
   Args.withDescription("The prompt. With -p and no prompt, it is read from stdin.")
 )
 
-/** Splits `--allowedTools "Read,Bash(git log)" Grep` values on commas and spaces outside parentheses. */
-export const splitToolRules = (values: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const out: Array<string> = []
-  for (const value of values) {
-    let depth = 0
-    let current = ""
-    for (const char of value) {
-      if (char === "(") depth++
-      if (char === ")") depth = Math.max(0, depth - 1)
-      if (depth === 0 && (char === "," || char === " ")) {
-        if (current.trim() !== "") out.push(current.trim())
-        current = ""
-      } else current += char
-    }
-    if (current.trim() !== "") out.push(current.trim())
-  }
-  return out
-}
-
 const demo = Command.make("demo", {}, () =>
   Effect.promise(() => import("./Demo.js")).pipe(Effect.flatMap((module) => module.runDemo))
 ).pipe(
@@ -87,44 +70,47 @@ const demo = Command.make("demo", {}, () =>
   )
 )
 
-const root = Command.make(
-  "weft",
-  {
-    print,
-    outputFormat,
-    verbose,
-    includePartialMessages,
-    model,
-    maxTurns,
-    allowedTools,
-    disallowedTools,
-    systemPrompt,
-    appendSystemPrompt,
-    addDir,
-    prompt
-  },
-  (config) =>
-    Effect.promise(() => import("./PrintCommand.js")).pipe(
-      Effect.flatMap((module) =>
-        module.runPrint({
-          print: config.print,
-          outputFormat: config.outputFormat,
-          verbose: config.verbose,
-          includePartialMessages: config.includePartialMessages,
-          model: Option.getOrUndefined(config.model),
-          maxTurns: Option.getOrUndefined(config.maxTurns),
-          allowedTools: splitToolRules(config.allowedTools),
-          disallowedTools: splitToolRules(config.disallowedTools),
-          systemPrompt: Option.getOrUndefined(config.systemPrompt),
-          appendSystemPrompt: Option.getOrUndefined(config.appendSystemPrompt),
-          addDirs: config.addDir,
-          prompt: Option.getOrUndefined(config.prompt)
-        })
-      )
-    )
-).pipe(
-  Command.withDescription("weft: an agent runtime in the shape of Claude Code. Use -p to run a prompt non-interactively."),
-  Command.withSubcommands([demo])
-)
+const rootConfig = {
+  print,
+  outputFormat,
+  verbose,
+  includePartialMessages,
+  model,
+  maxTurns,
+  allowedTools,
+  disallowedTools,
+  systemPrompt,
+  appendSystemPrompt,
+  addDir,
+  prompt
+}
 
-export const cli = Command.run(root, { name: "weft", version })
+/** What the print command receives, from @effect/cli's parse of the options above. */
+const toPrintOptions = (config: Command.Command.ParseConfig<typeof rootConfig>): PrintCommandOptions => ({
+  print: config.print,
+  outputFormat: config.outputFormat,
+  verbose: config.verbose,
+  includePartialMessages: config.includePartialMessages,
+  model: Option.getOrUndefined(config.model),
+  maxTurns: Option.getOrUndefined(config.maxTurns),
+  allowedTools: splitToolRules(config.allowedTools),
+  disallowedTools: splitToolRules(config.disallowedTools),
+  systemPrompt: Option.getOrUndefined(config.systemPrompt),
+  appendSystemPrompt: Option.getOrUndefined(config.appendSystemPrompt),
+  addDirs: config.addDir,
+  prompt: Option.getOrUndefined(config.prompt)
+})
+
+/** The command line, with `print` as what the root command does with its options (tests pass their own). */
+export const cliWith = <E, R>(print: (options: PrintCommandOptions) => Effect.Effect<void, E, R>) =>
+  Command.run(
+    Command.make("weft", rootConfig, (config) => print(toPrintOptions(config))).pipe(
+      Command.withDescription("weft: an agent runtime in the shape of Claude Code. Use -p to run a prompt non-interactively."),
+      Command.withSubcommands([demo])
+    ),
+    { name: "weft", version }
+  )
+
+export const cli = cliWith((options) =>
+  Effect.promise(() => import("./PrintCommand.js")).pipe(Effect.flatMap((module) => module.runPrint(options)))
+)

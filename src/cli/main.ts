@@ -1,5 +1,6 @@
 /**
- * weft's application: the command line (@effect/cli) over Node's file system, path and terminal. The build bundles
+ * weft's application: the command line (@effect/cli, Commands.ts) over Node's file system, path and terminal. A
+ * plain `weft -p ...` (PrintArgs.ts) runs the print command without loading @effect/cli at all. The build bundles
  * it into one CommonJS file, `dist/bin/weft-app.cjs`, which the `weft` launcher (bin.ts) runs through V8's code
  * cache; the modules of each command (print, demo) are initialized only when that command runs.
  */
@@ -10,7 +11,7 @@ import * as Terminal from "@effect/platform/Terminal"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
-import { cli } from "./Commands.js"
+import { parsePrintArgs, unknownOption } from "./PrintArgs.js"
 
 /**
  * Node's Terminal, made on first use: making it opens process.stdin (about 4 ms), which only @effect/cli's prompts
@@ -32,11 +33,29 @@ const lazyTerminal = Layer.scoped(
   })
 )
 
-const program = cli(process.argv).pipe(
-  Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, lazyTerminal)),
+const args = process.argv.slice(2)
+const plainPrint = parsePrintArgs(args)
+const unknown = plainPrint === undefined ? unknownOption(args) : undefined
+
+const fullCommandLine = Effect.promise(() => import("./Commands.js")).pipe(
+  Effect.flatMap(({ cli }) => cli(process.argv)),
   // @effect/cli has already printed what was wrong with the arguments.
   Effect.catchAll(() => Effect.sync(() => void (process.exitCode = 1)))
 )
+
+const command =
+  plainPrint !== undefined
+    ? Effect.promise(() => import("./PrintCommand.js")).pipe(Effect.flatMap((module) => module.runPrint(plainPrint)))
+    : unknown !== undefined
+      ? Effect.sync(() => {
+          process.stderr.write(
+            `weft: unknown option '${unknown}'. Run weft --help for the options; a prompt that starts with "-" goes after --.\n`
+          )
+          process.exitCode = 1
+        })
+      : fullCommandLine
+
+const program = command.pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, lazyTerminal)))
 
 /**
  * Once the command is done its scopes are closed (processes ended, the transcript written): exit as soon as stdout
