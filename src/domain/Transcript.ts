@@ -5,6 +5,8 @@
  * weft does not model (`version`, `gitBranch`, `userType`, ...) are kept by the record index, and an entry of
  * a type weft does not know is kept whole as an `UnknownEntry`.
  */
+import type * as Either from "effect/Either"
+import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { isText } from "./Content.js"
 import { AssistantMessage, MessageParam } from "./Message.js"
@@ -109,8 +111,14 @@ export const isSystem = guard<SystemEntry>("system")
 export const isSummary = guard<SummaryEntry>("summary")
 export const isKnown = (entry: TranscriptEntry): entry is KnownEntry => knownTypes.has(entry.type)
 
-/** Decodes one parsed JSON line; `Either.left` for a line that is not an entry. */
-export const decodeEntry = Schema.decodeUnknownEither(TranscriptEntry)
+let decoder: ((input: unknown) => Either.Either<TranscriptEntry, ParseResult.ParseError>) | undefined
+
+/**
+ * Decodes one parsed JSON line; `Either.left` for a line that is not an entry. The decoder is compiled on first
+ * use: compiling it for the whole entry union costs start-up that a run which only writes entries never needs.
+ */
+export const decodeEntry = (input: unknown): Either.Either<TranscriptEntry, ParseResult.ParseError> =>
+  (decoder ??= Schema.decodeUnknownEither(TranscriptEntry))(input)
 
 /**
  * The text of a prompt entry, or undefined for an entry that is not a typed prompt (tool results, meta

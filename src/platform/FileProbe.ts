@@ -6,15 +6,14 @@
  * 1-2 ms here.
  */
 import * as Effect from "effect/Effect"
-import { stat } from "node:fs/promises"
+import { stat } from "node:fs"
 
 export type Kind = "File" | "Directory" | "Other"
 
 /** What `path` is (following symlinks), or undefined when it does not exist or cannot be reached. */
 export const probe = (path: string): Effect.Effect<Kind | undefined> =>
-  Effect.promise(() =>
-    stat(path).then(
-      (info): Kind => (info.isFile() ? "File" : info.isDirectory() ? "Directory" : "Other"),
-      () => undefined
+  Effect.async<Kind | undefined>((resume) => {
+    stat(path, (error, info) =>
+      resume(Effect.succeed(error !== null ? undefined : info.isFile() ? "File" : info.isDirectory() ? "Directory" : "Other"))
     )
-  )
+  })

@@ -4,8 +4,8 @@
  * ending in one result. Tools never apply permissions or hooks themselves: the loop does that around every call,
  * so a custom tool gets them for free.
  */
-import * as Effect from "effect/Effect"
 import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
 import * as JSONSchema from "effect/JSONSchema"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
@@ -132,7 +132,9 @@ export const erase = <I, R>(
   tool: Tool<I, R>,
   provide: <A, E>(stream: Stream.Stream<A, E, R>) => Stream.Stream<A, E>
 ): AnyTool => {
-  const decode = Schema.decodeUnknown(tool.input, { errors: "all", onExcessProperty: "ignore" })
+  // Compiled on the tool's first call: compiling every tool's decoder when the registry is built costs start-up.
+  let decoder: ((raw: unknown) => Effect.Effect<I, ParseResult.ParseError>) | undefined
+  const decode = (raw: unknown) => (decoder ??= Schema.decodeUnknown(tool.input, { errors: "all", onExcessProperty: "ignore" }))(raw)
   return {
     name: tool.name,
     description: tool.description,
