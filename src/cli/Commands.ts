@@ -4,6 +4,7 @@
  */
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
+import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -114,3 +115,6 @@ export const cliWith = <E, R>(print: (options: PrintCommandOptions) => Effect.Ef
 export const cli = cliWith((options) =>
   Effect.promise(() => import("./PrintCommand.js")).pipe(Effect.flatMap((module) => module.runPrint(options)))
 )
+
+/** `cli` on Node's terminal (which help, errors and prompts write to). */
+export const run = (argv: ReadonlyArray<string>) => cli(argv).pipe(Effect.provide(NodeTerminal.layer))

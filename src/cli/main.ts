@@ -1,44 +1,21 @@
 /**
- * weft's application: the command line (@effect/cli, Commands.ts) over Node's file system, path and terminal. A
+ * weft's application: the command line (@effect/cli, Commands.ts) over Node's file system and paths. A
  * plain `weft -p ...` (PrintArgs.ts) runs the print command without loading @effect/cli at all. The build bundles
  * it into one CommonJS file, `dist/bin/weft-app.cjs`, which the `weft` launcher (bin.ts) runs through V8's code
  * cache; the modules of each command (print, demo) are initialized only when that command runs.
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
-import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
-import * as Terminal from "@effect/platform/Terminal"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Scope from "effect/Scope"
 import { parsePrintArgs, unknownOption } from "./PrintArgs.js"
-
-/**
- * Node's Terminal, made on first use: making it opens process.stdin (about 4 ms), which only @effect/cli's prompts
- * and help need, and which `weft -p "prompt"` never reads.
- */
-const lazyTerminal = Layer.scoped(
-  Terminal.Terminal,
-  Effect.gen(function* () {
-    const scope = yield* Effect.scope
-    const terminal = yield* Effect.cached(NodeTerminal.make().pipe(Scope.extend(scope)))
-    return Terminal.Terminal.of({
-      columns: Effect.flatMap(terminal, (t) => t.columns),
-      rows: Effect.flatMap(terminal, (t) => t.rows),
-      isTTY: Effect.flatMap(terminal, (t) => t.isTTY),
-      readInput: Effect.flatMap(terminal, (t) => t.readInput),
-      readLine: Effect.flatMap(terminal, (t) => t.readLine),
-      display: (text) => Effect.flatMap(terminal, (t) => t.display(text))
-    })
-  })
-)
 
 const args = process.argv.slice(2)
 const plainPrint = parsePrintArgs(args)
 const unknown = plainPrint === undefined ? unknownOption(args) : undefined
 
 const fullCommandLine = Effect.promise(() => import("./Commands.js")).pipe(
-  Effect.flatMap(({ cli }) => cli(process.argv)),
+  Effect.flatMap(({ run }) => run(process.argv)),
   // @effect/cli has already printed what was wrong with the arguments.
   Effect.catchAll(() => Effect.sync(() => void (process.exitCode = 1)))
 )
@@ -55,7 +32,7 @@ const command =
         })
       : fullCommandLine
 
-const program = command.pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, lazyTerminal)))
+const program = command.pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)))
 
 /**
  * Once the command is done its scopes are closed (processes ended, the transcript written): exit as soon as stdout
