@@ -116,6 +116,8 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
           ...(lastAssistant ? { content: lastAssistant.content } : {})
         }
         yield* hooks.sessionEnd({ sessionId, cwd: options.cwd, reason: isError ? subtype : "complete" })
+        // The record is complete when the Result is out (a `--resume` right after sees the whole session).
+        yield* transcript.flush
         yield* emit(result)
       })
 

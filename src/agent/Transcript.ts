@@ -1,11 +1,16 @@
 /**
  * The loop's view of the session record: append the messages of a run as linked entries (each entry's
- * parentUuid is the previous entry's uuid) and answer the uuid of what was written. Backed by SessionStore; a
- * failure to record is logged and never stops the run (the user's work matters more than its record).
+ * parentUuid is the previous entry's uuid) and answer the uuid at once. Backed by SessionStore, written in order
+ * by one background fiber, so the loop does not wait for the disk between a model turn and the next request;
+ * `flush` waits for what was recorded so far (the loop flushes before its Result, and closing the layer flushes).
+ * A failure to record is logged and never stops the run (the user's work matters more than its record).
  */
 import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import * as Queue from "effect/Queue"
 import type { AssistantMessage, MessageParam } from "../domain/Message.js"
 import type { TranscriptEntry } from "../domain/Transcript.js"
 import { SessionStore } from "../session/SessionStore.js"
@@ -15,6 +20,8 @@ export interface Interface {
   readonly assistant: (sessionId: string, message: AssistantMessage, costUSD?: number) => Effect.Effect<string>
   /** Continue a resumed session's chain after its last entry. */
   readonly setParent: (uuid: string | null) => Effect.Effect<void>
+  /** Completes once every entry recorded so far is written. */
+  readonly flush: Effect.Effect<void>
 }
 
 export interface Options {
@@ -27,15 +34,36 @@ export class Transcript extends Context.Tag("weft/agent/Transcript")<Transcript,
   static layerNone = Layer.succeed(Transcript, {
     user: () => Effect.sync(() => crypto.randomUUID()),
     assistant: () => Effect.sync(() => crypto.randomUUID()),
-    setParent: () => Effect.void
+    setParent: () => Effect.void,
+    flush: Effect.void
   })
 
-  /** Appends to the SessionStore. */
+  /** Appends to the SessionStore, in the background (see the module doc); closing the layer flushes. */
   static layer = (options: Options) =>
-    Layer.effect(
+    Layer.scoped(
       Transcript,
       Effect.gen(function* () {
         const store = yield* SessionStore
+        const pending = yield* Queue.unbounded<Pending>()
+        // A daemon, so that closing the layer's scope does not interrupt it before the finalizer below flushes.
+        const writer = yield* Queue.take(pending).pipe(
+          Effect.flatMap((item) =>
+            item._tag === "Flush"
+              ? Deferred.succeed(item.done, undefined)
+              : store.append(item.entry).pipe(
+                  Effect.catchAll((error) => Effect.logWarning(`weft: could not record the session: ${error.message}`))
+                )
+          ),
+          Effect.forever,
+          Effect.forkDaemon
+        )
+        const flush = Effect.gen(function* () {
+          const done = yield* Deferred.make<void>()
+          yield* Queue.offer(pending, { _tag: "Flush", done })
+          yield* Deferred.await(done)
+        })
+        yield* Effect.addFinalizer(() => flush.pipe(Effect.zipRight(Fiber.interrupt(writer))))
+
         let parent: string | null = null
         const write = (make: (envelope: Envelope) => TranscriptEntry) =>
           Effect.gen(function* () {
@@ -48,9 +76,7 @@ export class Transcript extends Context.Tag("weft/agent/Transcript")<Transcript,
               version: options.version
             }
             parent = uuid
-            yield* store.append(make(envelope)).pipe(
-              Effect.catchAll((error) => Effect.logWarning(`weft: could not record the session: ${error.message}`))
-            )
+            yield* Queue.offer(pending, { _tag: "Entry", entry: make(envelope) })
             return uuid
           })
         return {
@@ -70,11 +96,16 @@ export class Transcript extends Context.Tag("weft/agent/Transcript")<Transcript,
               message,
               ...(costUSD === undefined ? {} : { costUSD })
             })),
-          setParent: (uuid) => Effect.sync(() => void (parent = uuid))
+          setParent: (uuid) => Effect.sync(() => void (parent = uuid)),
+          flush
         }
       })
     )
 }
+
+type Pending =
+  | { readonly _tag: "Entry"; readonly entry: TranscriptEntry }
+  | { readonly _tag: "Flush"; readonly done: Deferred.Deferred<void> }
 
 interface Envelope {
   readonly uuid: string
