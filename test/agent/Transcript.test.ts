@@ -1,0 +1,75 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Scope from "effect/Scope"
+import { Transcript } from "../../src/agent/Transcript.js"
+import { SessionStore } from "../../src/session/SessionStore.js"
+
+/** The memory store, with appends held until `gate` opens; `attempts` counts the appends begun. */
+const gatedStore = (gate: Deferred.Deferred<void>, attempts: { count: number }) =>
+  Layer.effect(
+    SessionStore,
+    Effect.map(SessionStore, (inner) => ({
+      ...inner,
+      append: (entry: Parameters<typeof inner.append>[0]) =>
+        Effect.sync(() => void attempts.count++).pipe(Effect.zipRight(Deferred.await(gate)), Effect.zipRight(inner.append(entry)))
+    }))
+  ).pipe(Layer.provideMerge(SessionStore.layerMemory))
+
+const user = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }] })
+
+describe("Transcript.layer", () => {
+  it.effect("answers at once while the store writes in the background, in order; flush waits for the writes", () =>
+    Effect.gen(function* () {
+      const gate = yield* Deferred.make<void>()
+      const attempts = { count: 0 }
+      const scope = yield* Scope.make()
+      const context = yield* Layer.buildWithScope(
+        Transcript.layer({ cwd: "/project", version: "test" }).pipe(Layer.provideMerge(gatedStore(gate, attempts))),
+        scope
+      )
+      const transcript = Context.get(context, Transcript)
+      const store = Context.get(context, SessionStore)
+
+      const first = yield* transcript.user("s-1", user("one"))
+      const second = yield* transcript.user("s-1", user("two"))
+      expect(first).not.toBe(second)
+      expect(yield* store.load("s-1").pipe(Effect.orElseSucceed(() => []))).toEqual([]) // nothing written yet
+
+      const flushed = yield* Effect.fork(transcript.flush)
+      yield* Effect.yieldNow()
+      expect(flushed.unsafePoll()).toBeNull() // the store is still held
+      yield* Deferred.succeed(gate, undefined)
+      yield* flushed.await
+
+      const entries = yield* store.load("s-1")
+      expect(entries.map((entry) => entry.uuid)).toEqual([first, second])
+      expect(entries.map((entry) => entry.parentUuid)).toEqual([null, first])
+      yield* Scope.close(scope, Exit.void)
+    })
+  )
+
+  it.effect("closing the layer writes what is still queued", () =>
+    Effect.gen(function* () {
+      const gate = yield* Deferred.make<void>()
+      yield* Deferred.succeed(gate, undefined)
+      const attempts = { count: 0 }
+      const storeScope = yield* Scope.make()
+      const storeContext = yield* Layer.buildWithScope(gatedStore(gate, attempts), storeScope)
+      const store = Context.get(storeContext, SessionStore)
+
+      yield* Effect.gen(function* () {
+        const transcript = yield* Transcript
+        for (const text of ["a", "b", "c"]) yield* transcript.user("s-2", user(text))
+      }).pipe(Effect.provide(Transcript.layer({ cwd: "/project", version: "test" })), Effect.provide(storeContext))
+
+      const entries = yield* store.load("s-2")
+      expect(entries).toHaveLength(3)
+      expect(attempts.count).toBe(3)
+      yield* Scope.close(storeScope, Exit.void)
+    })
+  )
+})
