@@ -9,6 +9,7 @@
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { chmodSync, existsSync, readFileSync, rmSync } from "node:fs"
+import { readFile } from "node:fs/promises"
 import { createRequire } from "node:module"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -44,9 +45,27 @@ const lazyBuiltinsPlugin = {
   }
 }
 
+// effect/Utils.js decides at load whether V8 keeps a function's name in stack traces by formatting one
+// (`new Error().stack`); formatting a stack makes V8 index the lines of the whole 600 KB bundle, about 7 M
+// instructions of every start (callgrind). On V8 the answer is yes, so the build writes it in. The build fails
+// if the probe is not found, rather than quietly dropping the saving.
+const effectStackProbePlugin = {
+  name: "effect-stack-probe",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]effect[\\/]dist[\\/]esm[\\/]Utils\.js$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8")
+      const probe = 'standard.effect_internal_function(() => new Error().stack)?.includes("effect_internal_function") === true'
+      if (!source.includes(probe)) {
+        throw new Error(`${args.path} no longer has the stack probe scripts/build-bin.mjs replaces: update or drop the plugin`)
+      }
+      return { contents: source.replace(probe, "true"), loader: "js" }
+    })
+  }
+}
+
 rmSync(out, { recursive: true, force: true })
 const app = join(out, "weft-app.cjs")
-await build({ ...common, entryPoints: [join(root, "src/cli/main.ts")], outfile: app, plugins: [lazyBuiltinsPlugin] })
+await build({ ...common, entryPoints: [join(root, "src/cli/main.ts")], outfile: app, plugins: [lazyBuiltinsPlugin, effectStackProbePlugin] })
 const hash = createHash("sha256").update(readFileSync(app)).digest("hex").slice(0, 16)
 
 const launcher = join(out, "weft.cjs")
