@@ -504,9 +504,13 @@ export const configFromEnv: Config.Config<ApiClientConfig> = Config.all({
 )
 
 /**
- * NodeHttpClient's two agents (as its own `layer` makes them: default options, destroyed with the scope), each
- * made on first use: an https agent needs node:https and node:tls, about 5 ms of start-up that a session against
- * an http:// server (a local one) never needs; the binary's bundle loads those modules lazily (build-bin.mjs).
+ * NodeHttpClient's two agents, destroyed with the scope, each made on first use: an https agent needs node:https
+ * and node:tls, about 5 ms of start-up that a session against an http:// server (a local one) never needs; the
+ * binary's bundle loads those modules lazily (build-bin.mjs). Unlike NodeHttpClient's own agents they keep
+ * connections alive (an idle one does not keep the process alive), so a request whose response was read to its
+ * end leaves its connection for the next. A streamed turn does not yet: reading stops at `message_stop` and the
+ * request is aborted, which closes the connection (draining the body's last bytes instead would save a TLS
+ * handshake per turn).
  */
 const lazyAgents = Layer.scoped(
   NodeHttpClient.HttpAgent,
@@ -522,10 +526,10 @@ const lazyAgents = Layer.scoped(
     return {
       [NodeHttpClient.HttpAgentTypeId]: NodeHttpClient.HttpAgentTypeId,
       get http() {
-        return (http ??= new Http.Agent())
+        return (http ??= new Http.Agent({ keepAlive: true }))
       },
       get https() {
-        return (https ??= new Https.Agent())
+        return (https ??= new Https.Agent({ keepAlive: true }))
       }
     }
   })
