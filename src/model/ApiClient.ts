@@ -7,7 +7,8 @@
  * - Retries happen before the first byte of a body only (see Retry.ts): a started stream is never replayed.
  * - The stream fails with a typed ApiError on an `error` event, on a reset, on EOF before `message_stop`, and
  *   when no byte arrives for `idleTimeout` (the SDK has no such timeout: a silent connection hangs it).
- * - The stream ends at `message_stop`; interrupting the consumer aborts the HTTP request.
+ * - The stream ends at `message_stop`, once the rest of the body has ended (at most 250 ms later: the connection
+ *   then goes back to the agent for the next turn); interrupting the consumer aborts the HTTP request.
  */
 import * as HttpBody from "@effect/platform/HttpBody"
 import * as HttpClient from "@effect/platform/HttpClient"
@@ -193,10 +194,22 @@ interface IdleState {
   fired: boolean
 }
 
-const eventStage = <E>(
-  requestId: string | null,
-  idle: { readonly state: IdleState; readonly clock: Clock.Clock; readonly timeout: () => TimeoutError } | undefined
-) => {
+/**
+ * After `message_stop`, how long the rest of the body (normally nothing but its end) may take to arrive. Read to its
+ * end, the response leaves its connection to the agent for the next request (one TLS handshake per session, not
+ * per turn); a server that keeps the response open is cut off after this, as before.
+ */
+const drainMillis = 250
+
+interface Guard {
+  readonly state: IdleState
+  readonly clock: Clock.Clock
+  readonly timeout: () => TimeoutError
+  /** Starts the drain's deadline: aborts the request `drainMillis` from now unless the scope closes first. */
+  readonly drainDeadline: Effect.Effect<void>
+}
+
+const eventStage = <E>(requestId: string | null, idle: Guard | undefined) => {
   type Step = Channel.Channel<Chunk.Chunk<StreamEvent>, Chunk.Chunk<StreamEvent>, E | ApiError, E, unknown, unknown>
   const suffix = requestId ? ` (request-id ${requestId})` : ""
   // After a chunk went out, the next read is the consumer's next pull: from then on, waiting counts as idle.
@@ -216,7 +229,10 @@ const eventStage = <E>(
       for (let i = 0; i < length; i++) {
         const event = events[i]
         if (event === undefined) continue
-        if (event.type === "message_stop") return Channel.write(Chunk.take(chunk, i + 1))
+        if (event.type === "message_stop") {
+          const last = Chunk.take(chunk, i + 1)
+          return idle === undefined ? Channel.write(last) : Channel.zipRight(Channel.fromEffect(idle.drainDeadline), drain(last))
+        }
         if (event.type === "error" && "error" in event && isRecord(event.error)) {
           const error = event.error
           const errorType = typeof error["type"] === "string" ? error["type"] : "api_error"
@@ -237,12 +253,20 @@ const eventStage = <E>(
             new StreamAbortedError({ message: `The stream ended before message_stop${suffix}`, status: null, requestId })
           )
   })
+  // The rest of the body is read and dropped; its end, an error, or the deadline's abort all complete the stream.
+  const drain = (last: Chunk.Chunk<StreamEvent>): Step =>
+    Channel.readWithCause({
+      onInput: () => drain(last),
+      onFailure: () => Channel.write(last),
+      onDone: () => Channel.write(last)
+    })
   return loop
 }
 
 /**
  * What the API's event stream means beyond its events: an `error` event fails with the matching ApiError (an
- * `overloaded_error` is an OverloadedError), `message_stop` ends the stream (nothing after it is read), and the
+ * `overloaded_error` is an OverloadedError), `message_stop` ends the stream (the real client first lets the rest of
+ * the body arrive, for at most `drainMillis`, and drops it; fakes end at once), and the
  * end of the input before `message_stop` is a StreamAbortedError. Works on whole chunks (no per-event
  * allocation): events before an error in the same chunk are still delivered. Exported for fakes that replay
  * events (ScriptedModel), so they fail exactly as the real client does.
@@ -278,7 +302,11 @@ const guardEvents = (
       return abort
     })
     yield* Effect.forkScoped(watchdog)
-    return Stream.pipeThroughChannel(events, eventStage<ApiError>(requestId, { state, clock, timeout }))
+    const scope = yield* Effect.scope
+    const drainDeadline = Effect.asVoid(
+      Effect.forkIn(Effect.zipRight(Effect.sleep(Duration.millis(drainMillis)), abort), scope)
+    )
+    return Stream.pipeThroughChannel(events, eventStage<ApiError>(requestId, { state, clock, timeout, drainDeadline }))
   })
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -507,12 +535,10 @@ export const configFromEnv: Config.Config<ApiClientConfig> = Config.all({
  * NodeHttpClient's two agents, destroyed with the scope, each made on first use: an https agent needs node:https
  * and node:tls, about 5 ms of start-up that a session against an http:// server (a local one) never needs; the
  * binary's bundle loads those modules lazily (build-bin.mjs). Unlike NodeHttpClient's own agents they keep
- * connections alive (an idle one does not keep the process alive), so a request whose response was read to its
- * end leaves its connection for the next. A streamed turn does not yet: reading stops at `message_stop` and the
- * request is aborted, which closes the connection (draining the body's last bytes instead would save a TLS
- * handshake per turn).
+ * connections alive (an idle one does not keep the process alive): a response read to its end (see `drainMillis`)
+ * leaves its connection for the next request, so the turns of a session pay for one TLS handshake, not one each.
  */
-const lazyAgents = Layer.scoped(
+const keepAliveAgents = Layer.scoped(
   NodeHttpClient.HttpAgent,
   Effect.gen(function* () {
     let http: Http.Agent | undefined
@@ -535,6 +561,11 @@ const lazyAgents = Layer.scoped(
   })
 )
 
+/** @effect/platform-node's HttpClient over node:http and node:https with the agents above (what `layerNode` uses). */
+export const nodeHttpClient: Layer.Layer<HttpClient.HttpClient> = NodeHttpClient.layerWithoutAgent.pipe(
+  Layer.provide(keepAliveAgents)
+)
+
 export class ApiClient extends Context.Tag("weft/ApiClient")<ApiClient, Interface>() {
   /** From the environment (see `configFromEnv`); needs an HttpClient that streams bodies. */
   static layer: Layer.Layer<ApiClient, ConfigError.ConfigError, HttpClient.HttpClient> = Layer.effect(
@@ -550,8 +581,5 @@ export class ApiClient extends Context.Tag("weft/ApiClient")<ApiClient, Interfac
    * `layer` over node:http. Chosen over the undici client: same streaming behaviour, and it needs no dispatcher
    * start-up (the module imports undici either way; a bundle drops it when only `layer` is used).
    */
-  static layerNode: Layer.Layer<ApiClient, ConfigError.ConfigError> = ApiClient.layer.pipe(
-    Layer.provide(NodeHttpClient.layerWithoutAgent),
-    Layer.provide(lazyAgents)
-  )
+  static layerNode: Layer.Layer<ApiClient, ConfigError.ConfigError> = ApiClient.layer.pipe(Layer.provide(nodeHttpClient))
 }

@@ -38,6 +38,8 @@ export interface Options {
 export interface RecordedRequest {
   /** Position in arrival order, from 0. */
   readonly index: number
+  /** The TCP connection it came on, numbered from 0 in the order they were opened (a kept-alive one repeats). */
+  readonly connection: number
   readonly method: string
   /** Path and query, as received. */
   readonly path: string
@@ -87,6 +89,8 @@ const headerRecord = (headers: Http.IncomingHttpHeaders): Record<string, string>
 class Core {
   readonly server: Http.Server
   readonly sockets = new Set<Socket>()
+  readonly connectionIds = new WeakMap<Socket, number>()
+  connectionCount = 0
   readonly timers = new Set<NodeJS.Timeout>()
   readonly recorded: Array<RecordedRequest> = []
   readonly outcomes = new Map<number, ResponseOutcome>()
@@ -101,6 +105,7 @@ class Core {
     this.server = Http.createServer((req, res) => this.handle(req, res))
     this.server.on("connection", (socket) => {
       this.sockets.add(socket)
+      this.connectionIds.set(socket, this.connectionCount++)
       socket.on("close", () => this.sockets.delete(socket))
     })
   }
@@ -179,6 +184,7 @@ class Core {
       }
       const record: RecordedRequest = {
         index: this.recorded.length,
+        connection: this.connectionIds.get(req.socket) ?? -1,
         method: req.method ?? "GET",
         path: req.url ?? "/",
         headers: headerRecord(req.headers),

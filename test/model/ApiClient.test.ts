@@ -13,6 +13,7 @@ import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import * as TestServices from "effect/TestServices"
 import * as Fs from "node:fs"
+import * as Http from "node:http"
 import * as Net from "node:net"
 import * as Path from "node:path"
 import type { AssistantMessage } from "../../src/domain/Message.js"
@@ -20,7 +21,7 @@ import type { MessagesRequest } from "../../src/domain/Request.js"
 import type { StreamEvent } from "../../src/domain/StreamEvent.js"
 import * as Accumulator from "../../src/model/Accumulator.js"
 import type { ApiClientConfig, Interface } from "../../src/model/ApiClient.js"
-import { ApiClient, make } from "../../src/model/ApiClient.js"
+import { ApiClient, make, nodeHttpClient } from "../../src/model/ApiClient.js"
 import type { ApiError } from "../../src/model/ApiError.js"
 import type { Options } from "../../src/testing/MockAnthropicServer.js"
 import * as Mock from "../../src/testing/MockAnthropicServer.js"
@@ -319,6 +320,52 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       yield* Fiber.interrupt(fiber)
       expect(yield* server.awaitClosed(0)).toEqual({ completed: false })
     }))
+
+  it.scoped("reads each streamed response to its end, so the turns of a session share one kept-alive connection", () =>
+    Effect.gen(function* () {
+      const server = yield* Mock.make({ script: [textTurn("one"), textTurn("two"), textTurn("three")], pick: (r) => r.index })
+      const client = yield* make({ apiKey: "sk-test", baseUrl: server.url })
+      for (const expected of ["one", "two", "three"]) {
+        const message = yield* fold(client.stream(request))
+        expect(message.content).toEqual([{ type: "text", text: expected }])
+      }
+      const requests = yield* server.requests
+      expect(requests.map((sent) => sent.connection)).toEqual([0, 0, 0])
+      for (const index of [0, 1, 2]) expect(yield* server.awaitClosed(index)).toEqual({ completed: true })
+    }).pipe(Effect.provide(nodeHttpClient)))
+
+  it.live("a response kept open after message_stop still ends the turn (the rest of the body is not waited for)", () =>
+    Effect.gen(function* () {
+      // A server that sends a whole message and then neither ends the response nor closes the connection.
+      const events = fixture("real-simple-text.0.sse")
+      const sockets = new Set<Net.Socket>()
+      const held = Http.createServer((_req, res) => {
+        res.writeHead(200, { "content-type": "text/event-stream" })
+        res.write(events)
+      })
+      held.on("connection", (socket) => {
+        sockets.add(socket)
+        socket.on("close", () => sockets.delete(socket))
+      })
+      yield* Effect.acquireRelease(
+        Effect.promise(() => new Promise<void>((resolve) => held.listen(0, "127.0.0.1", () => resolve()))),
+        () =>
+          Effect.promise(
+            () =>
+              new Promise<void>((resolve) => {
+                for (const socket of sockets) socket.destroy()
+                held.close(() => resolve())
+              })
+          )
+      )
+      const address = held.address()
+      if (address === null || typeof address === "string") throw new Error("no address")
+      const client = yield* make({ apiKey: "sk-test", baseUrl: `http://127.0.0.1:${address.port}` })
+      const message = yield* fold(client.stream(request))
+      expect(message.stop_reason).toBeDefined()
+      // The request was given up: its connection closes (nothing is left open for the agent to reuse).
+      yield* eventually(Effect.sync(() => sockets.size === 0))
+    }).pipe(Effect.provide(nodeHttpClient), Effect.scoped))
 
   it.scoped("counts tokens with POST /v1/messages/count_tokens", () =>
     Effect.gen(function* () {
