@@ -92,10 +92,8 @@ export const runPrint = (options: PrintCommandOptions) =>
     }
 
     const cwd = process.cwd()
-    const [environment, memory] = yield* Effect.all(
-      [Environment.make({ cwd, additionalDirectories: options.addDirs }), Memory.load({ cwd })],
-      { concurrency: "unbounded" }
-    )
+    const environment = yield* Environment.make({ cwd, additionalDirectories: options.addDirs })
+    const memory = yield* Memory.load({ cwd })
     // A tool named bare in --disallowedTools is removed from the model's view, as in Claude Code; rules with a
     // specifier stay in Permissions, where deny wins over everything.
     const removed = new Set(options.disallowedTools.filter(isToolName))

@@ -63,19 +63,18 @@ export const readGit = (cwd: string): Effect.Effect<GitInfo, never, FileSystem.F
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     const notRepo: GitInfo = { isGitRepo: false, gitBranch: Option.none() }
-    const dirs: Array<string> = []
-    for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-      dirs.push(dir)
-      if (path.dirname(dir) === dir) break
+    // The nearest ancestor with a `.git` (a directory, or a file in worktrees and submodules).
+    let dir = path.resolve(cwd)
+    let kind = yield* probe(path.join(dir, ".git"))
+    while (kind === undefined) {
+      const parent = path.dirname(dir)
+      if (parent === dir) return notRepo
+      dir = parent
+      kind = yield* probe(path.join(dir, ".git"))
     }
-    // Every ancestor's `.git` is asked for at once (one round trip rather than one per level); the nearest wins.
-    const kinds = yield* Effect.forEach(dirs, (dir) => probe(path.join(dir, ".git")), { concurrency: "unbounded" })
-    const nearest = kinds.findIndex((kind) => kind !== undefined)
-    const dir = dirs[nearest]
-    if (dir === undefined) return notRepo
     const dotGit = path.join(dir, ".git")
     let gitDir = dotGit
-    if (kinds[nearest] === "File") {
+    if (kind === "File") {
       const pointer = yield* Effect.option(fs.readFileString(dotGit))
       const match = Option.flatMap(pointer, (text) => Option.fromNullable(/^gitdir:\s*(.+?)\s*$/m.exec(text)?.[1]))
       if (Option.isNone(match)) return notRepo

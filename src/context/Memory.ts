@@ -150,10 +150,9 @@ export const load = (options: Options): Effect.Effect<ReadonlyArray<MemoryFile>,
       agents: path.join(dir, "AGENTS.md"),
       local: path.join(dir, "CLAUDE.local.md")
     }))
-    // Which candidates exist is asked all at once (most are absent: one round trip rather than one per file);
-    // they are then visited in order.
+    // Which candidates exist is asked first (most are absent); those that do are then visited in order.
     const candidates = [userFile, ...places.flatMap((place) => [...place.claude, place.agents, place.local])]
-    const present = yield* Effect.forEach(candidates, isFile, { concurrency: "unbounded" })
+    const present = yield* Effect.forEach(candidates, isFile)
     const exists = new Set(candidates.filter((_, i) => present[i] === true))
     const visitIfPresent = (file: string, scope: MemoryScope) =>
       exists.has(file) ? visit(file, scope, 0, undefined) : Effect.void
