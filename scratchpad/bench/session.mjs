@@ -52,6 +52,10 @@ const timed = (args) =>
     })
   })
 
+const quantile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(q * (sorted.length - 1))]
+}
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)]
@@ -78,3 +82,7 @@ console.log(row("node -e 0", baseline))
 console.log(row("weft -p (2 turns, Read)", weft))
 const ratio = median(weft.map((s) => s.wall)) / median(baseline.map((s) => s.wall))
 console.log(`wall ratio weft / node -e 0: ${ratio.toFixed(2)} (target <= 2.5); weft peak RSS ${median(weft.map((s) => s.rss)).toFixed(1)} MB (target <= 90)`)
+// Each round runs the two commands back to back, so their ratio is less exposed to the machine's speed drifting
+// over the run than the ratio of the two medians.
+const rounds = weft.map((run, i) => run.wall / baseline[i].wall)
+console.log(`per-round ratio: median ${median(rounds).toFixed(2)}, p25 ${quantile(rounds, 0.25).toFixed(2)}, p75 ${quantile(rounds, 0.75).toFixed(2)}`)
