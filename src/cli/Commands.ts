@@ -9,14 +9,14 @@ import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { PrintCommandOptions } from "./PrintCommand.js"
-import { splitToolRules } from "./PrintArgs.js"
+import { outputFormats, splitToolRules } from "./PrintArgs.js"
 import { version } from "./Version.js"
 
 const print = Options.boolean("print").pipe(
   Options.withAlias("p"),
   Options.withDescription("Run the prompt non-interactively and print the result, then exit.")
 )
-const outputFormat = Options.choice("output-format", ["text", "json", "stream-json"]).pipe(
+const outputFormat = Options.choice("output-format", outputFormats).pipe(
   Options.withDefault("text"),
   Options.withDescription(
     "With -p: text (the answer), json (one result object), stream-json (one JSON frame per line as it happens)."

@@ -9,9 +9,10 @@ import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { AgentEvent, Result } from "../domain/AgentEvent.js"
 import * as Content from "../domain/Content.js"
+import type { OutputFormat } from "./PrintArgs.js"
 import { type Frame, type FrameOptions, toFrame } from "./StreamJson.js"
 
-export type OutputFormat = "text" | "json" | "stream-json"
+export type { OutputFormat } from "./PrintArgs.js"
 
 export interface PrintOptions extends FrameOptions {
   readonly outputFormat: OutputFormat

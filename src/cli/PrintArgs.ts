@@ -11,7 +11,11 @@
 import { parseArgs, type ParseArgsConfig } from "node:util"
 import type { PrintCommandOptions } from "./PrintCommand.js"
 
+/** The values of `--output-format` (Commands.ts declares the option with them). */
 export const outputFormats = ["text", "json", "stream-json"] as const
+export type OutputFormat = (typeof outputFormats)[number]
+
+const isOutputFormat = (value: string): value is OutputFormat => (outputFormats as ReadonlyArray<string>).includes(value)
 
 /** Splits `--allowedTools "Read,Bash(git log)" Grep` values on commas and spaces outside parentheses. */
 export const splitToolRules = (values: ReadonlyArray<string>): ReadonlyArray<string> => {
@@ -88,12 +92,12 @@ export const parsePrintArgs = (args: ReadonlyArray<string>): PrintCommandOptions
     if (count(tokens, name) > 1) return undefined
   }
   const outputFormat = values["output-format"] ?? "text"
-  if (!(outputFormats as ReadonlyArray<string>).includes(outputFormat)) return undefined
+  if (!isOutputFormat(outputFormat)) return undefined
   const maxTurnsText = values["max-turns"]
   if (maxTurnsText !== undefined && !/^[0-9]{1,9}$/.test(maxTurnsText)) return undefined
   return {
     print: true,
-    outputFormat: outputFormat as (typeof outputFormats)[number],
+    outputFormat,
     verbose: values.verbose === true,
     includePartialMessages: values["include-partial-messages"] === true,
     model: values.model,

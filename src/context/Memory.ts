@@ -100,6 +100,7 @@ export const load = (options: Options): Effect.Effect<ReadonlyArray<MemoryFile>,
         return Option.none()
       })
 
+    /** Loads `file`, which its caller found to be a file (a file gone since reads as absent), and its imports. */
     const visit = (
       file: string,
       scope: MemoryScope,
@@ -108,7 +109,6 @@ export const load = (options: Options): Effect.Effect<ReadonlyArray<MemoryFile>,
     ): Effect.Effect<void> =>
       Effect.gen(function* () {
         if (files.length >= maxFiles) return
-        if (!(yield* isFile(file))) return
         const key = yield* canonical(file)
         if (seen.has(key)) return
         seen.add(key)
