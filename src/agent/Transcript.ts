@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Queue from "effect/Queue"
+import type * as Scope from "effect/Scope"
 import type { AssistantMessage, MessageParam } from "../domain/Message.js"
 import type { TranscriptEntry } from "../domain/Transcript.js"
 import { SessionStore } from "../session/SessionStore.js"
@@ -38,69 +39,69 @@ export class Transcript extends Context.Tag("weft/agent/Transcript")<Transcript,
     flush: Effect.void
   })
 
-  /** Appends to the SessionStore, in the background (see the module doc); closing the layer flushes. */
-  static layer = (options: Options) =>
-    Layer.scoped(
-      Transcript,
-      Effect.gen(function* () {
-        const store = yield* SessionStore
-        const pending = yield* Queue.unbounded<Pending>()
-        // A daemon, so that closing the layer's scope does not interrupt it before the finalizer below flushes.
-        const writer = yield* Queue.take(pending).pipe(
-          Effect.flatMap((item) =>
-            item._tag === "Flush"
-              ? Deferred.succeed(item.done, undefined)
-              : store.append(item.entry).pipe(
-                  Effect.catchAll((error) => Effect.logWarning(`weft: could not record the session: ${error.message}`))
-                )
-          ),
-          Effect.forever,
-          Effect.forkDaemon
-        )
-        const flush = Effect.gen(function* () {
-          const done = yield* Deferred.make<void>()
-          yield* Queue.offer(pending, { _tag: "Flush", done })
-          yield* Deferred.await(done)
-        })
-        yield* Effect.addFinalizer(() => flush.pipe(Effect.zipRight(Fiber.interrupt(writer))))
-
-        let parent: string | null = null
-        const write = (make: (envelope: Envelope) => TranscriptEntry) =>
-          Effect.gen(function* () {
-            const uuid = crypto.randomUUID()
-            const envelope: Envelope = {
-              uuid,
-              parentUuid: parent,
-              timestamp: new Date().toISOString(),
-              cwd: options.cwd,
-              version: options.version
-            }
-            parent = uuid
-            yield* Queue.offer(pending, { _tag: "Entry", entry: make(envelope) })
-            return uuid
-          })
-        return {
-          user: (sessionId, message, toolUseResult) =>
-            write((envelope) => ({
-              ...envelope,
-              sessionId,
-              type: "user",
-              message,
-              ...(toolUseResult === undefined ? {} : { toolUseResult })
-            })),
-          assistant: (sessionId, message, costUSD) =>
-            write((envelope) => ({
-              ...envelope,
-              sessionId,
-              type: "assistant",
-              message,
-              ...(costUSD === undefined ? {} : { costUSD })
-            })),
-          setParent: (uuid) => Effect.sync(() => void (parent = uuid)),
-          flush
-        }
+  /** Appends to the SessionStore, in the background (see the module doc); closing the scope flushes. */
+  static make = (options: Options): Effect.Effect<Interface, never, SessionStore | Scope.Scope> =>
+    Effect.gen(function* () {
+      const store = yield* SessionStore
+      const pending = yield* Queue.unbounded<Pending>()
+      // A daemon, so that closing the scope does not interrupt it before the finalizer below flushes.
+      const writer = yield* Queue.take(pending).pipe(
+        Effect.flatMap((item) =>
+          item._tag === "Flush"
+            ? Deferred.succeed(item.done, undefined)
+            : store.append(item.entry).pipe(
+                Effect.catchAll((error) => Effect.logWarning(`weft: could not record the session: ${error.message}`))
+              )
+        ),
+        Effect.forever,
+        Effect.forkDaemon
+      )
+      const flush = Effect.gen(function* () {
+        const done = yield* Deferred.make<void>()
+        yield* Queue.offer(pending, { _tag: "Flush", done })
+        yield* Deferred.await(done)
       })
-    )
+      yield* Effect.addFinalizer(() => flush.pipe(Effect.zipRight(Fiber.interrupt(writer))))
+
+      let parent: string | null = null
+      const write = (make: (envelope: Envelope) => TranscriptEntry) =>
+        Effect.gen(function* () {
+          const uuid = crypto.randomUUID()
+          const envelope: Envelope = {
+            uuid,
+            parentUuid: parent,
+            timestamp: new Date().toISOString(),
+            cwd: options.cwd,
+            version: options.version
+          }
+          parent = uuid
+          yield* Queue.offer(pending, { _tag: "Entry", entry: make(envelope) })
+          return uuid
+        })
+      return {
+        user: (sessionId, message, toolUseResult) =>
+          write((envelope) => ({
+            ...envelope,
+            sessionId,
+            type: "user",
+            message,
+            ...(toolUseResult === undefined ? {} : { toolUseResult })
+          })),
+        assistant: (sessionId, message, costUSD) =>
+          write((envelope) => ({
+            ...envelope,
+            sessionId,
+            type: "assistant",
+            message,
+            ...(costUSD === undefined ? {} : { costUSD })
+          })),
+        setParent: (uuid) => Effect.sync(() => void (parent = uuid)),
+        flush
+      }
+    })
+
+  /** `make` as a layer: closing the layer flushes. */
+  static layer = (options: Options): Layer.Layer<Transcript, never, SessionStore> => Layer.scoped(Transcript, Transcript.make(options))
 }
 
 type Pending =

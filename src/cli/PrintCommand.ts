@@ -6,20 +6,14 @@
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
-import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
 import * as Agent from "../agent/Agent.js"
-import { Transcript } from "../agent/Transcript.js"
 import * as Environment from "../context/Environment.js"
 import * as Memory from "../context/Memory.js"
 import * as SystemPrompt from "../context/SystemPrompt.js"
-import { Hooks } from "../hooks/Hooks.js"
-import { ApiClient } from "../model/ApiClient.js"
-import { Permissions } from "../permissions/Permissions.js"
-import { SessionStore } from "../session/SessionStore.js"
-import * as Builtin from "../tools/builtin/index.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
 import { type OutputFormat, print } from "./Print.js"
+import * as SessionServices from "./SessionServices.js"
 import { version } from "./Version.js"
 
 export interface PrintCommandOptions {
@@ -98,13 +92,7 @@ export const runPrint = (options: PrintCommandOptions) =>
     // specifier stay in Permissions, where deny wins over everything.
     const removed = new Set(options.disallowedTools.filter(isToolName))
     const abort = yield* Deferred.make<void>()
-    const sessionLayer = Layer.mergeAll(
-      ToolRegistry.filter((name) => !removed.has(name)).pipe(Layer.provide(Builtin.layer({ cwd }))),
-      ApiClient.layerNode,
-      Permissions.layerPermissive({ deniedRules: options.disallowedTools }),
-      Hooks.layerNone,
-      Transcript.layer({ cwd, version }).pipe(Layer.provide(SessionStore.layerJsonlLive()))
-    )
+    const sessionLayer = SessionServices.layer({ cwd, version, removedTools: removed, deniedRules: options.disallowedTools })
     const printing = Effect.gen(function* () {
       const registry = yield* ToolRegistry
       const systemPrompt = SystemPrompt.build({

@@ -61,6 +61,7 @@ const none: Interface = {
 
 export class Hooks extends Context.Tag("weft/Hooks")<Hooks, Interface>() {
   /** Runs no hook: every point continues unchanged. */
+  static none: Interface = none
   static layerNone = Layer.succeed(Hooks, none)
   /** Hooks given as in-process functions; points left out continue unchanged. */
   static layerWith = (hooks: Partial<Interface>) => Layer.succeed(Hooks, { ...none, ...hooks })

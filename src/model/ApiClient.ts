@@ -538,33 +538,34 @@ export const configFromEnv: Config.Config<ApiClientConfig> = Config.all({
  * connections alive (an idle one does not keep the process alive): a response read to its end (see `drainMillis`)
  * leaves its connection for the next request, so the turns of a session pay for one TLS handshake, not one each.
  */
-const keepAliveAgents = Layer.scoped(
-  NodeHttpClient.HttpAgent,
-  Effect.gen(function* () {
-    let http: Http.Agent | undefined
-    let https: Https.Agent | undefined
-    yield* Effect.addFinalizer(() =>
-      Effect.sync(() => {
-        http?.destroy()
-        https?.destroy()
-      })
-    )
-    return {
-      [NodeHttpClient.HttpAgentTypeId]: NodeHttpClient.HttpAgentTypeId,
-      get http() {
-        return (http ??= new Http.Agent({ keepAlive: true }))
-      },
-      get https() {
-        return (https ??= new Https.Agent({ keepAlive: true }))
-      }
+const makeKeepAliveAgent: Effect.Effect<NodeHttpClient.HttpAgent, never, Scope.Scope> = Effect.gen(function* () {
+  let http: Http.Agent | undefined
+  let https: Https.Agent | undefined
+  yield* Effect.addFinalizer(() =>
+    Effect.sync(() => {
+      http?.destroy()
+      https?.destroy()
+    })
+  )
+  return {
+    [NodeHttpClient.HttpAgentTypeId]: NodeHttpClient.HttpAgentTypeId,
+    get http() {
+      return (http ??= new Http.Agent({ keepAlive: true }))
+    },
+    get https() {
+      return (https ??= new Https.Agent({ keepAlive: true }))
     }
-  })
+  }
+})
+
+/** @effect/platform-node's HttpClient over node:http and node:https with the agents above, made in the current scope. */
+export const makeNodeHttpClient: Effect.Effect<HttpClient.HttpClient, never, Scope.Scope> = Effect.flatMap(
+  makeKeepAliveAgent,
+  (agent) => Effect.provideService(NodeHttpClient.make, NodeHttpClient.HttpAgent, agent)
 )
 
-/** @effect/platform-node's HttpClient over node:http and node:https with the agents above (what `layerNode` uses). */
-export const nodeHttpClient: Layer.Layer<HttpClient.HttpClient> = NodeHttpClient.layerWithoutAgent.pipe(
-  Layer.provide(keepAliveAgents)
-)
+/** `makeNodeHttpClient` as a layer (what `layerNode` uses). */
+export const nodeHttpClient: Layer.Layer<HttpClient.HttpClient> = Layer.scoped(HttpClient.HttpClient, makeNodeHttpClient)
 
 export class ApiClient extends Context.Tag("weft/ApiClient")<ApiClient, Interface>() {
   /** From the environment (see `configFromEnv`); needs an HttpClient that streams bodies. */
@@ -578,8 +579,16 @@ export class ApiClient extends Context.Tag("weft/ApiClient")<ApiClient, Interfac
     Layer.effect(ApiClient, make(config))
 
   /**
-   * `layer` over node:http. Chosen over the undici client: same streaming behaviour, and it needs no dispatcher
-   * start-up (the module imports undici either way; a bundle drops it when only `layer` is used).
+   * From the environment, over node:http (`makeNodeHttpClient`, made in the current scope). Chosen over the undici
+   * client: same streaming behaviour, and it needs no dispatcher start-up (the module imports undici either way; a
+   * bundle drops it when only this is used).
    */
-  static layerNode: Layer.Layer<ApiClient, ConfigError.ConfigError> = ApiClient.layer.pipe(Layer.provide(nodeHttpClient))
+  static makeNode: Effect.Effect<Interface, ConfigError.ConfigError, Scope.Scope> = Effect.gen(function* () {
+    const config = yield* configFromEnv
+    const client = yield* makeNodeHttpClient
+    return yield* Effect.provideService(make(config), HttpClient.HttpClient, client)
+  })
+
+  /** `makeNode` as a layer. */
+  static layerNode: Layer.Layer<ApiClient, ConfigError.ConfigError> = Layer.scoped(ApiClient, ApiClient.makeNode)
 }

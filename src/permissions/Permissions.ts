@@ -38,8 +38,12 @@ export class Permissions extends Context.Tag("weft/Permissions")<Permissions, In
    * when the call's command / path / url is exactly the specifier: pattern rules arrive with the permissions issue,
    * and until then nothing is matched by prefix.
    */
+  static permissive = (options: { readonly deniedRules?: ReadonlyArray<string>; readonly mode?: PermissionMode } = {}): Interface =>
+    makePermissive(options.deniedRules ?? [], options.mode ?? "default")
+
+  /** `permissive` as a layer. */
   static layerPermissive = (options: { readonly deniedRules?: ReadonlyArray<string>; readonly mode?: PermissionMode } = {}) =>
-    Layer.succeed(Permissions, makePermissive(options.deniedRules ?? [], options.mode ?? "default"))
+    Layer.succeed(Permissions, Permissions.permissive(options))
 }
 
 const ruleRe = /^([^()]+)(?:\((.*)\))?$/s

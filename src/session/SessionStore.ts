@@ -475,7 +475,12 @@ const makeMemory = Effect.sync(() => {
 // ---------------------------------------------------------------------------------------------------------
 
 export class SessionStore extends Context.Tag("weft/SessionStore")<SessionStore, Interface>() {
-  /** JSONL files under `$WEFT_HOME/projects/<cwd-slug>/`; open files are closed when the layer's scope ends. */
+  /** JSONL files under `$WEFT_HOME/projects/<cwd-slug>/`; open files are closed when the scope ends. */
+  static makeJsonl = (
+    options: JsonlOptions = {}
+  ): Effect.Effect<Interface, never, FileSystem.FileSystem | Path.Path | Scope.Scope> => makeJsonl(options)
+
+  /** `makeJsonl` as a layer: open files are closed when the layer's scope ends. */
   static layerJsonl = (
     options: JsonlOptions = {}
   ): Layer.Layer<SessionStore, never, FileSystem.FileSystem | Path.Path> =>

@@ -44,17 +44,26 @@ export const fromAnyTools = (tools: ReadonlyArray<AnyTool>): Interface => {
   }
 }
 
+/** The registry's tools that `keep` accepts, in the same order. */
+export const filterTools = (registry: Interface, keep: (name: string) => boolean): Interface =>
+  fromAnyTools(registry.tools.filter((tool) => keep(tool.name)))
+
 export class ToolRegistry extends Context.Tag("weft/ToolRegistry")<ToolRegistry, Interface>() {
-  /** A registry of the given tools; a later tool of the same name replaces an earlier one. */
+  /**
+   * A registry of the given tools, each provided with what it needs from the current context; a later tool of
+   * the same name replaces an earlier one.
+   */
+  static make = <const T extends ReadonlyArray<Tool<any, any>>>(
+    ...tools: T
+  ): Effect.Effect<Interface, never, ToolRequirements<T>> =>
+    Effect.map(Effect.context<ToolRequirements<T>>(), (context) =>
+      fromAnyTools(tools.map((tool) => erase(tool, Stream.provideContext(context))))
+    )
+
+  /** `make` as a layer. */
   static layer = <const T extends ReadonlyArray<Tool<any, any>>>(
     ...tools: T
-  ): Layer.Layer<ToolRegistry, never, ToolRequirements<T>> =>
-    Layer.effect(
-      ToolRegistry,
-      Effect.map(Effect.context<ToolRequirements<T>>(), (context) =>
-        fromAnyTools(tools.map((tool) => erase(tool, Stream.provideContext(context))))
-      )
-    )
+  ): Layer.Layer<ToolRegistry, never, ToolRequirements<T>> => Layer.effect(ToolRegistry, ToolRegistry.make(...tools))
 
   /** A registry holding already-erased tools (MCP tools, tools built at run time). */
   static layerAny = (tools: ReadonlyArray<AnyTool>): Layer.Layer<ToolRegistry> =>
@@ -64,6 +73,6 @@ export class ToolRegistry extends Context.Tag("weft/ToolRegistry")<ToolRegistry,
   static filter = (keep: (name: string) => boolean) =>
     Layer.effect(
       ToolRegistry,
-      Effect.map(ToolRegistry, (registry) => fromAnyTools(registry.tools.filter((tool) => keep(tool.name))))
+      Effect.map(ToolRegistry, (registry) => filterTools(registry, keep))
     )
 }

@@ -45,20 +45,19 @@ export interface Interface {
 }
 
 export class TodoStore extends Context.Tag("weft/TodoStore")<TodoStore, Interface>() {
-  /** An empty list: provide one per session. */
-  static layer: Layer.Layer<TodoStore> = Layer.effect(
-    TodoStore,
-    Effect.gen(function* () {
-      const ref = yield* SubscriptionRef.make<ReadonlyArray<Todo>>([])
-      return {
-        get: SubscriptionRef.get(ref),
-        set: Effect.fn("TodoStore.set")(function* (todos: ReadonlyArray<Todo>) {
-          return yield* SubscriptionRef.getAndSet(ref, todos)
-        }),
-        changes: ref.changes
-      }
-    })
-  )
+  /** An empty list: make one per session. */
+  static make: Effect.Effect<Interface> = Effect.gen(function* () {
+    const ref = yield* SubscriptionRef.make<ReadonlyArray<Todo>>([])
+    return {
+      get: SubscriptionRef.get(ref),
+      set: Effect.fn("TodoStore.set")(function* (todos: ReadonlyArray<Todo>) {
+        return yield* SubscriptionRef.getAndSet(ref, todos)
+      }),
+      changes: ref.changes
+    }
+  })
+
+  static layer: Layer.Layer<TodoStore> = Layer.effect(TodoStore, TodoStore.make)
 }
 
 const TodoWriteInput = Schema.Struct({

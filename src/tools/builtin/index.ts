@@ -2,11 +2,15 @@
  * Claude Code's built-in tools, and the per-session services they run on. `layer({ cwd })` is a ToolRegistry of
  * all of them; its scope is the session's (closing it ends background shells).
  */
+import * as FileSystem from "@effect/platform/FileSystem"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { FileState } from "../FileState.js"
-import { ShellSession } from "../ShellSession.js"
-import { ToolRegistry } from "../ToolRegistry.js"
+import type * as Scope from "effect/Scope"
+import { FileState, make as makeFileState } from "../FileState.js"
+import { ShellSession, make as makeShellSession } from "../ShellSession.js"
+import { type Interface as ToolRegistryInterface, ToolRegistry } from "../ToolRegistry.js"
 import { BashOutputTool, BashTool, KillShellTool } from "./Bash.js"
 import { EditTool } from "./Edit.js"
 import { GlobTool } from "./Glob.js"
@@ -53,14 +57,31 @@ export interface Options {
   readonly graceMs?: number
 }
 
+const shellOptions = (options: Options) =>
+  options.graceMs === undefined ? { cwd: options.cwd } : { cwd: options.cwd, graceMs: options.graceMs }
+
 /** The services the built-in tools need, one of each per session. */
 export const services = (options: Options) =>
   Layer.mergeAll(
     NodeFileSystem.layer,
     FileState.layer,
     TodoStore.layer,
-    ShellSession.layer(options.graceMs === undefined ? { cwd: options.cwd } : { cwd: options.cwd, graceMs: options.graceMs })
+    ShellSession.layer(shellOptions(options))
   )
+
+/**
+ * A registry of every built-in tool, with its services made here (background shells end when the scope closes):
+ * `layer` without a Layer per service, for a caller that composes a session in one Effect (src/cli/SessionServices.ts).
+ */
+export const make = (options: Options): Effect.Effect<ToolRegistryInterface, never, FileSystem.FileSystem | Scope.Scope> =>
+  Effect.gen(function* () {
+    const context = Context.make(FileSystem.FileSystem, yield* FileSystem.FileSystem).pipe(
+      Context.add(FileState, yield* makeFileState),
+      Context.add(TodoStore, yield* TodoStore.make),
+      Context.add(ShellSession, yield* makeShellSession(shellOptions(options)))
+    )
+    return yield* ToolRegistry.make(...all).pipe(Effect.provide(context))
+  })
 
 /** A ToolRegistry of every built-in tool, with its services. */
 export const layer = (options: Options) => ToolRegistry.layer(...all).pipe(Layer.provide(services(options)))
