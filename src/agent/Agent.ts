@@ -45,6 +45,12 @@ export interface RunOptions {
   /** Completing it stops the run gracefully: see the module doc. */
   readonly abort?: Deferred.Deferred<void>
   readonly mcpServers?: ReadonlyArray<{ readonly name: string; readonly status: string }>
+  /**
+   * Whether to emit a StreamDelta for every raw event of the model's stream (default true). A consumer that only
+   * wants whole messages (`weft -p` except stream-json with --include-partial-messages) turns it off, and the
+   * loop then folds each response without queueing the dozens of events per turn it would drop.
+   */
+  readonly streamDeltas?: boolean
 }
 
 export const defaultMaxTokens = 32_000
@@ -89,6 +95,7 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
     const model = options.model ?? api.defaultModel
     const abort = options.abort ?? (yield* Deferred.make<void>())
     const maxTurns = options.maxTurns ?? Number.POSITIVE_INFINITY
+    const streamDeltas = options.streamDeltas ?? true
     const context = { sessionId, cwd: options.cwd, emit }
 
     const history: Array<MessageParam> = [...(options.history ?? [])]
@@ -170,14 +177,17 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
         stream: true
       }
       const requestStarted = Date.now()
-      const complete = yield* Accumulator.fold(api.stream(request)).pipe(
-        Stream.runFoldEffect(Option.none<Accumulator.Output & { _tag: "Complete" }>(), (last, output) =>
-          output._tag === "Event"
-            ? Effect.as(emit({ _tag: "StreamDelta", event: output.event }), last)
-            : Effect.succeed(Option.some(output))
-        ),
-        Effect.ensuring(Effect.sync(() => (apiMs += Date.now() - requestStarted)))
-      )
+      const outputs = Accumulator.fold(api.stream(request))
+      const none = Option.none<Accumulator.Output & { _tag: "Complete" }>()
+      const complete = yield* (
+        streamDeltas
+          ? Stream.runFoldEffect(outputs, none, (last, output) =>
+              output._tag === "Event"
+                ? Effect.as(emit({ _tag: "StreamDelta", event: output.event }), last)
+                : Effect.succeed(Option.some(output))
+            )
+          : Stream.runFold(outputs, none, (last, output) => (output._tag === "Event" ? last : Option.some(output)))
+      ).pipe(Effect.ensuring(Effect.sync(() => (apiMs += Date.now() - requestStarted))))
       if (Option.isNone(complete)) return yield* Effect.dieMessage("Accumulator.fold ended without a Complete output")
       return complete.value
     })

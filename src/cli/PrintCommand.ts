@@ -107,6 +107,7 @@ export const runPrint = (options: PrintCommandOptions) =>
         cwd,
         systemPrompt,
         abort,
+        streamDeltas: options.outputFormat === "stream-json" && options.includePartialMessages,
         ...(options.model === undefined ? {} : { model: options.model }),
         ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns })
       })

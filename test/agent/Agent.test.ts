@@ -86,6 +86,22 @@ describe("Agent.run", () => {
     }).pipe(Effect.provide(layers({ script: [textTurn("Hi there.")] })))
   )
 
+  it.effect("with streamDeltas off, emits the same events without the raw stream's", () => {
+    const script = [ScriptTurn.blocks([text("Echoing."), toolUse("Echo", { text: "ping" }, "t1")]), textTurn("Done.")]
+    return Effect.gen(function* () {
+      const withDeltas = yield* runAgent({ script }).pipe(Effect.provide(layers({ script })))
+      const without = yield* runAgent({ script, options: { streamDeltas: false } }).pipe(Effect.provide(layers({ script })))
+      expect(withDeltas.filter((event) => event._tag === "StreamDelta").length).toBeGreaterThan(5)
+      expect(without.some((event) => event._tag === "StreamDelta")).toBe(false)
+      const stable = (events: ReadonlyArray<AgentEvent>) =>
+        events
+          .filter((event) => event._tag !== "StreamDelta")
+          .map((event) => ({ ...event, ...("uuid" in event ? { uuid: "" } : {}), ...(event._tag === "Result" ? { durationMs: 0, durationApiMs: 0 } : {}) }))
+      expect(stable(without)).toEqual(stable(withDeltas))
+      expect(resultOf(without)).toMatchObject({ subtype: "success", result: "Done.", numTurns: 2 })
+    })
+  })
+
   it.effect("runs a tool and sends its result back in the next request", () => {
     const script = [ScriptTurn.blocks([text("Echoing."), toolUse("Echo", { text: "ping" }, "t1")]), textTurn("Done.")]
     return Effect.gen(function* () {

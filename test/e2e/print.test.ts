@@ -113,6 +113,23 @@ describe("weft -p (the built binary against the mock Messages API)", () => {
     expect(JSON.parse(limited.stdout)).toMatchObject({ subtype: "error_max_turns", is_error: true, num_turns: 1 })
   })
 
+  it("stream-json has stream_event frames with --include-partial-messages, and only then", async () => {
+    const { dir, env } = await setup({}, () => ({ script: [textTurn("Partial, then whole."), textTurn("Partial, then whole.")] }))
+    const partial = await runWeft(["-p", "hi", "--output-format", "stream-json", "--verbose", "--include-partial-messages"], {
+      cwd: dir,
+      env
+    })
+    expect(partial.code).toBe(0)
+    const events = frames(partial.stdout).filter((frame) => frame["type"] === "stream_event")
+    const eventTypes = events.map((frame) => (frame["event"] as { type: string }).type)
+    expect(eventTypes[0]).toBe("message_start")
+    expect(eventTypes).toContain("content_block_delta")
+    expect(eventTypes[eventTypes.length - 1]).toBe("message_stop")
+    const whole = await runWeft(["-p", "hi", "--output-format", "stream-json", "--verbose"], { cwd: dir, env })
+    expect(whole.code).toBe(0)
+    expect(frames(whole.stdout).map((frame) => frame["type"])).toEqual(["system", "assistant", "result"])
+  })
+
   it("a long answer reaches stdout whole before weft exits", async () => {
     const answer = Array.from({ length: 40_000 }, (_, i) => `line ${i} of a long answer`).join("\n")
     const { dir, env } = await setup({}, () => ({ script: [textTurn(answer)] }))
