@@ -20,7 +20,6 @@
  * This module is the launcher's (src/cli/bin.ts): Node built-ins only, no effect, nothing that costs start-up.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import { homedir } from "node:os"
 import { dirname, join } from "node:path"
 import { Script } from "node:vm"
@@ -70,11 +69,17 @@ const readIfPresent = (path: string): Buffer | undefined => {
 const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) {${source}\n})`
 
 /**
- * Compiles the bundle with the first of `candidates` that exists, then runs it as a CommonJS module. Only one is
- * tried: V8 compiles the source when it rejects a cache, and a second attempt in the same process would be
- * answered from V8's in-memory compilation cache whatever the file held.
+ * Compiles the bundle with the first of `candidates` that exists, then runs it as a CommonJS module whose
+ * `require` is `requireBuiltin`: a bundle holds all of its code and requires only Node.js built-ins, so the
+ * caller's own `require` serves (the launcher's: `createRequire` would load node:module, and with it Node's ES
+ * module loader, for nothing). Only one candidate is tried: V8 compiles the source when it rejects a cache, and a
+ * second attempt in the same process would be answered from V8's in-memory compilation cache whatever the file held.
  */
-export const loadBundle = (bundlePath: string, candidates: ReadonlyArray<{ readonly source: CacheSource; readonly path: string }>): LoadedBundle => {
+export const loadBundle = (
+  bundlePath: string,
+  candidates: ReadonlyArray<{ readonly source: CacheSource; readonly path: string }>,
+  requireBuiltin: NodeJS.Require
+): LoadedBundle => {
   const source = wrap(readFileSync(bundlePath, "utf8"))
   let script: Script | undefined
   let accepted: CacheSource = "none"
@@ -94,7 +99,7 @@ export const loadBundle = (bundlePath: string, candidates: ReadonlyArray<{ reado
     dirname: string
   ) => void
   const module = { exports: {} }
-  run.call(module.exports, module.exports, createRequire(bundlePath), module, bundlePath, dirname(bundlePath))
+  run.call(module.exports, module.exports, requireBuiltin, module, bundlePath, dirname(bundlePath))
   return { source: accepted, save: (path) => writeAtomically(path, () => compiled.createCachedData()) }
 }
 
@@ -135,6 +140,8 @@ export interface StartOptions {
   readonly hash: string
   /** Whether this run may write the user's cache at exit (print runs: see the module doc). */
   readonly writesUserCache: boolean
+  /** The `require` the bundle gets (see `loadBundle`). */
+  readonly require: NodeJS.Require
   readonly env?: NodeJS.ProcessEnv
 }
 
@@ -145,10 +152,10 @@ export interface StartOptions {
  */
 export const start = (options: StartOptions): LoadedBundle => {
   const env = options.env ?? process.env
-  if (env["WEFT_CODE_CACHE"] === "0") return loadBundle(options.bundlePath, [])
+  if (env["WEFT_CODE_CACHE"] === "0") return loadBundle(options.bundlePath, [], options.require)
   const train = env["WEFT_CODE_CACHE_TRAIN"]
   if (train !== undefined && train !== "") {
-    const loaded = loadBundle(options.bundlePath, [])
+    const loaded = loadBundle(options.bundlePath, [], options.require)
     if (options.writesUserCache) {
       delete env["WEFT_CODE_CACHE_TRAIN"]
       process.once("exit", () => void loaded.save(train))
@@ -157,10 +164,14 @@ export const start = (options: StartOptions): LoadedBundle => {
   }
   // The user's cache first: it exists only where the shipped one was missing or rejected (V8 flags, say).
   const paths = cachePaths(options.bundlePath, options.hash, env)
-  const loaded = loadBundle(options.bundlePath, [
-    { source: "user", path: paths.user },
-    { source: "shipped", path: paths.shipped }
-  ])
+  const loaded = loadBundle(
+    options.bundlePath,
+    [
+      { source: "user", path: paths.user },
+      { source: "shipped", path: paths.shipped }
+    ],
+    options.require
+  )
   if (loaded.source === "none" && options.writesUserCache) {
     process.once("exit", () => {
       if (loaded.save(paths.user)) pruneOtherBuilds(paths.user, options.hash)

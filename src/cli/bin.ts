@@ -16,6 +16,7 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
   start({
     bundlePath: join(__dirname, "weft-app.cjs"),
     hash: typeof WEFT_APP_HASH === "string" ? WEFT_APP_HASH : "unbuilt",
-    writesUserCache: args.includes("-p") || args.includes("--print")
+    writesUserCache: args.includes("-p") || args.includes("--print"),
+    require
   })
 }

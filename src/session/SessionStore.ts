@@ -25,7 +25,7 @@ import * as NodePath from "@effect/platform-node/NodePath"
 import { randomUUID } from "node:crypto"
 import { homedir } from "node:os"
 import { decodeEntry, promptText, type TranscriptEntry } from "../domain/Transcript.js"
-import { probe } from "../platform/FileProbe.js"
+import { listNames, probe } from "../platform/FileProbe.js"
 
 // ---------------------------------------------------------------------------------------------------------
 // Errors
@@ -210,11 +210,12 @@ const makeJsonl = (options: JsonlOptions) =>
 
     const fileIn = (dir: string, sessionId: string) => path.join(dir, `${sessionId}.jsonl`)
 
-    // Existence is asked with FileProbe: the file system answers an absent path with an error that costs about
-    // 0.3 ms to make, and a new session's first write looks for its id in every project folder.
+    // Asked with FileProbe: the file system answers an absent path with an error that costs about 0.3 ms to make,
+    // and a new session's first write looks for its id in every project folder (and its listing would load
+    // fs.promises).
     const projectDirs = Effect.gen(function* () {
       if ((yield* probe(projectsDir)) !== "Directory") return []
-      const names = yield* fs.readDirectory(projectsDir).pipe(Effect.mapError(ioError("read", projectsDir)))
+      const names = yield* listNames(projectsDir).pipe(Effect.mapError(ioError("read", projectsDir)))
       return names.map((name) => path.join(projectsDir, name))
     })
 

@@ -1,10 +1,14 @@
 import { spawnSync } from "node:child_process"
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { cachePaths, loadBundle, pruneOtherBuilds } from "../../src/cli/CodeCache.js"
 import { tempDir, write } from "../support/TempFiles.js"
 import { binary, repoRoot, requireBinary } from "../e2e/harness.js"
+
+/** What the launcher passes as the bundle's `require` (its own). */
+const requireBuiltin = createRequire(import.meta.url)
 
 /** A small CommonJS "application" that records that it ran, with what require and paths it was given. */
 const app = (dir: string) => {
@@ -32,7 +36,7 @@ describe("CodeCache.loadBundle", () => {
   const inFreshProcess = (bundle: string, ...caches: ReadonlyArray<string>) => {
     const module = join(repoRoot, "dist/lib/cli/CodeCache.js")
     const candidates = caches.map((path, i) => ({ source: i === 0 ? "user" : "shipped", path }))
-    const script = `import(${JSON.stringify(module)}).then((m) => console.log(m.loadBundle(${JSON.stringify(bundle)}, ${JSON.stringify(candidates)}).source, globalThis.__codeCacheTestSeen.value))`
+    const script = `import(${JSON.stringify(module)}).then((m) => console.log(m.loadBundle(${JSON.stringify(bundle)}, ${JSON.stringify(candidates)}, require).source, globalThis.__codeCacheTestSeen.value))`
     const result = spawnSync(process.execPath, ["-e", script], { encoding: "utf8" })
     expect(result.stderr).toBe("")
     return result.stdout.trim()
@@ -42,7 +46,7 @@ describe("CodeCache.loadBundle", () => {
     requireBinary()
     const dir = tempDir()
     const bundle = app(dir)
-    const first = loadBundle(bundle, [{ source: "user", path: join(dir, "missing.codecache") }])
+    const first = loadBundle(bundle, [{ source: "user", path: join(dir, "missing.codecache") }], requireBuiltin)
     expect(first.source).toBe("none")
     expect(seen()).toEqual({ filename: bundle, dirname: dir, joined: join("a", "b"), value: 49 })
 
@@ -60,7 +64,7 @@ describe("CodeCache.loadBundle", () => {
     const other = join(dir, "other.cjs")
     write(other, `module.exports.other = ${JSON.stringify(dir)}`)
     const otherCache = join(dir, "other.codecache")
-    expect(loadBundle(other, []).save(otherCache)).toBe(true)
+    expect(loadBundle(other, [], requireBuiltin).save(otherCache)).toBe(true)
     expect(inFreshProcess(bundle, otherCache)).toBe("none 49")
 
     const garbage = join(dir, "garbage.codecache")
@@ -69,14 +73,14 @@ describe("CodeCache.loadBundle", () => {
 
     // Missing files are skipped; the first one that exists decides, even when rejected (the source is compiled by then).
     const good = join(dir, "good.codecache")
-    expect(loadBundle(bundle, []).save(good)).toBe(true)
+    expect(loadBundle(bundle, [], requireBuiltin).save(good)).toBe(true)
     expect(inFreshProcess(bundle, join(dir, "missing.codecache"), good)).toBe("shipped 49")
     expect(inFreshProcess(bundle, garbage, good)).toBe("none 49")
   })
 
   it("save reports false where it cannot write, and leaves nothing behind", () => {
     const dir = tempDir()
-    const loaded = loadBundle(app(dir), [])
+    const loaded = loadBundle(app(dir), [], requireBuiltin)
     write(join(dir, "file"), "a file where a directory should be")
     expect(loaded.save(join(dir, "file", "cache.codecache"))).toBe(false)
     expect(readdirSync(dir).sort()).toEqual(["app.cjs", "file"])
