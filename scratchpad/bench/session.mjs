@@ -3,6 +3,8 @@
 //   node scratchpad/bench/session.mjs [runs=11]
 // Targets (issue 3): weft's wall at most 2.5x `node -e 0`, peak RSS at most 90 MB.
 //
+// Beside them, the same session as bare node:http code (session-floor.cjs): what any process doing this I/O costs.
+//
 // NODE_EXTRA_CA_CERTS: when it is set (as on the machines of this workplace, to the system's whole CA bundle),
 // every Node.js process parses those certificates at start, before any script runs: about 420 M instructions
 // (callgrind), 50-90 ms here, which is most of what `node -e 0` costs. It weighs the same on both commands, so it
@@ -71,13 +73,17 @@ const median = (values) => {
 }
 
 await timed(["node", binary, "-p", "warm-up"], env) // the first run pays for the disk cache
-for (const environment of environments) Object.assign(environment, { baseline: [], weft: [] })
+const floor = join(root, "scratchpad/bench/session-floor.cjs")
+for (const environment of environments) Object.assign(environment, { baseline: [], weft: [], floor: [] })
 for (let i = 0; i < runs; i++) {
   for (const environment of environments) {
     environment.baseline.push(await timed(["node", "-e", "0"], environment.env))
     const run = await timed(["node", binary, "-p", "How many lines do the notes have?"], environment.env)
     if (run.stdout.trim() !== "The notes have 200 lines.") throw new Error(`unexpected output: ${run.stdout}`)
     environment.weft.push(run)
+    const bare = await timed(["node", floor, "How many lines do the notes have?"], environment.env)
+    if (bare.stdout.trim() !== "The notes have 200 lines.") throw new Error(`unexpected output from the floor: ${bare.stdout}`)
+    environment.floor.push(bare)
   }
 }
 await server.close()
@@ -85,17 +91,21 @@ await rm(dir, { recursive: true, force: true })
 
 const row = (name, samples) =>
   `| ${name.padEnd(28)} | ${median(samples.map((s) => s.wall)).toFixed(0).padStart(7)} ms | ${median(samples.map((s) => s.rss)).toFixed(1).padStart(7)} MB |`
-for (const { name, baseline, weft } of environments) {
+for (const { name, baseline, weft, floor: bare } of environments) {
   console.log(`\nweft -p, 2-turn session (Read + answer), ${name}: medians of ${runs} interleaved runs`)
   console.log("| command                      |    wall    |  peak RSS  |")
   console.log("|------------------------------|------------|------------|")
   console.log(row("node -e 0", baseline))
   console.log(row("weft -p (2 turns, Read)", weft))
+  console.log(row("bare node:http session", bare))
   const ratio = median(weft.map((s) => s.wall)) / median(baseline.map((s) => s.wall))
   console.log(`wall ratio weft / node -e 0: ${ratio.toFixed(2)} (target <= 2.5); weft peak RSS ${median(weft.map((s) => s.rss)).toFixed(1)} MB (target <= 90)`)
   // Each round runs the two commands back to back, so their ratio is less exposed to the machine's speed drifting
   // over the run than the ratio of the two medians.
   const rounds = weft.map((run, i) => run.wall / baseline[i].wall)
   console.log(`per-round ratio: median ${median(rounds).toFixed(2)}, p25 ${quantile(rounds, 0.25).toFixed(2)}, p75 ${quantile(rounds, 0.75).toFixed(2)}`)
-  console.log(`weft minus node -e 0: ${(median(weft.map((s) => s.wall)) - median(baseline.map((s) => s.wall))).toFixed(0)} ms`)
+  const wall = (samples) => median(samples.map((s) => s.wall))
+  console.log(
+    `weft minus node -e 0: ${(wall(weft) - wall(baseline)).toFixed(0)} ms; the bare session: ${(wall(bare) / wall(baseline)).toFixed(2)}x node -e 0, ${(wall(bare) - wall(baseline)).toFixed(0)} ms more`
+  )
 }
