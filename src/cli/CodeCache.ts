@@ -21,7 +21,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { homedir } from "node:os"
-import { dirname, join } from "node:path"
+import { basename, dirname, join } from "node:path"
 import { Script } from "node:vm"
 
 export interface CachePaths {
@@ -81,16 +81,19 @@ export const loadBundle = (
   requireBuiltin: NodeJS.Require
 ): LoadedBundle => {
   const source = wrap(readFileSync(bundlePath, "utf8"))
+  // The script's name in stack traces. A script built from a cache keeps the name it had when the cache was made
+  // (V8 11), so an absolute path would name the build machine's folder wherever weft is installed.
+  const filename = basename(bundlePath)
   let script: Script | undefined
   let accepted: CacheSource = "none"
   for (const candidate of candidates) {
     const cachedData = readIfPresent(candidate.path)
     if (cachedData === undefined) continue
-    script = new Script(source, { filename: bundlePath, cachedData })
+    script = new Script(source, { filename, cachedData })
     if (script.cachedDataRejected !== true) accepted = candidate.source
     break
   }
-  const compiled = script ?? new Script(source, { filename: bundlePath })
+  const compiled = script ?? new Script(source, { filename })
   const run = compiled.runInThisContext() as (
     exports: unknown,
     require: NodeJS.Require,

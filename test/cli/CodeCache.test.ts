@@ -78,6 +78,26 @@ describe("CodeCache.loadBundle", () => {
     expect(inFreshProcess(bundle, garbage, good)).toBe("none 49")
   })
 
+  it("stack traces name the bundle file, not the folder the cache was made in", () => {
+    requireBinary()
+    const built = tempDir()
+    const installed = tempDir()
+    const bundle = join(built, "thrower.cjs")
+    write(bundle, `// ${built}\nglobalThis.__codeCacheTestFrame = new Error("where").stack.split("\\n")[1]\n`)
+    const cache = join(built, "thrower.codecache")
+    expect(loadBundle(bundle, [], requireBuiltin).save(cache)).toBe(true)
+    const moved = join(installed, "thrower.cjs")
+    copyFileSync(bundle, moved)
+    const module = join(repoRoot, "dist/lib/cli/CodeCache.js")
+    const candidates = [{ source: "shipped", path: cache }]
+    const script = `import(${JSON.stringify(module)}).then((m) => console.log(m.loadBundle(${JSON.stringify(moved)}, ${JSON.stringify(candidates)}, require).source, globalThis.__codeCacheTestFrame.trim()))`
+    const result = spawnSync(process.execPath, ["-e", script], { encoding: "utf8" })
+    expect(result.stderr).toBe("")
+    const [source, ...frame] = result.stdout.trim().split(" ")
+    expect(source).toBe("shipped")
+    expect(frame.join(" ")).toMatch(/^at (.* \()?thrower\.cjs:2:\d+\)?$/)
+  })
+
   it("save reports false where it cannot write, and leaves nothing behind", () => {
     const dir = tempDir()
     const loaded = loadBundle(app(dir), [], requireBuiltin)
