@@ -18,9 +18,10 @@ import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
 import * as Take from "effect/Take"
 import type { AgentEvent, PermissionDenial, Result, ResultSubtype, TodoItem } from "../domain/AgentEvent.js"
-import * as Content from "../domain/Content.js"
+import type { ContentBlock } from "../domain/Content.js"
+import * as Content from "../domain/ContentGuards.js"
 import type { AssistantMessage, MessageParam } from "../domain/Message.js"
-import * as Usage from "../domain/Usage.js"
+import * as Usage from "../domain/UsageTotals.js"
 import { Hooks } from "../hooks/Hooks.js"
 import * as Accumulator from "../model/Accumulator.js"
 import { ApiClient } from "../model/ApiClient.js"
@@ -31,7 +32,7 @@ import { Transcript } from "./Transcript.js"
 import { type CallOutcome, executeTurn } from "./ToolExecution.js"
 
 export interface RunOptions {
-  readonly prompt: string | ReadonlyArray<Content.ContentBlock>
+  readonly prompt: string | ReadonlyArray<ContentBlock>
   readonly cwd: string
   readonly systemPrompt: string
   readonly sessionId?: string
@@ -151,7 +152,7 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
     if (submitted.blocked !== undefined) {
       return yield* finish("error_during_execution", `Prompt blocked by a UserPromptSubmit hook: ${submitted.blocked}`, true)
     }
-    const promptBlocks: ReadonlyArray<Content.ContentBlock> =
+    const promptBlocks: ReadonlyArray<ContentBlock> =
       typeof options.prompt === "string" ? [Content.text(options.prompt)] : options.prompt
     const userMessage: MessageParam = {
       role: "user",

@@ -8,7 +8,8 @@
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { AgentEvent, Result } from "../domain/AgentEvent.js"
-import * as Content from "../domain/Content.js"
+import type { ToolResultBlock } from "../domain/Content.js"
+import * as Content from "../domain/ContentGuards.js"
 import type { OutputFormat } from "./PrintArgs.js"
 import { type Frame, type FrameOptions, toFrame } from "./StreamJson.js"
 
@@ -35,7 +36,7 @@ const describeInput = (input: unknown): string => {
   return typeof main === "string" ? oneLine(main, 80) : oneLine(JSON.stringify(input), 80)
 }
 
-const resultText = (block: Content.ToolResultBlock): string =>
+const resultText = (block: ToolResultBlock): string =>
   typeof block.content === "string"
     ? block.content
     : (block.content ?? []).map((item) => (item.type === "text" ? item.text : `[${item.type}]`)).join("\n")

@@ -4,6 +4,9 @@
  * block of a type weft does not know yet is kept whole as an `UnknownBlock`.
  */
 import * as Schema from "effect/Schema"
+import { knownTypes } from "./ContentGuards.js"
+
+export * from "./ContentGuards.js"
 
 const Extra = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
@@ -109,18 +112,6 @@ export const WebSearchToolResultBlock = Schema.Struct(
 )
 export type WebSearchToolResultBlock = typeof WebSearchToolResultBlock.Type
 
-const knownTypes = new Set([
-  "text",
-  "image",
-  "document",
-  "tool_use",
-  "tool_result",
-  "thinking",
-  "redacted_thinking",
-  "server_tool_use",
-  "web_search_tool_result"
-])
-
 /** A block of a type this version of weft does not know: kept whole and sent back as it came. */
 export const UnknownBlock = Schema.Struct({ type: Schema.String }, Extra).pipe(
   Schema.filter((block) => !knownTypes.has(block.type), { identifier: "UnknownBlock" })
@@ -142,32 +133,7 @@ export type KnownBlock = typeof KnownBlock.Type
 
 export const ContentBlock = Schema.Union(KnownBlock, UnknownBlock)
 /**
- * Narrow with the guards below (`isToolUse(block)`): `UnknownBlock.type` is any string, so a plain
- * `block.type === "tool_use"` check does not narrow the union on its own.
+ * Narrow with the guards (`isToolUse(block)`, from ContentGuards.ts, re-exported here): `UnknownBlock.type` is
+ * any string, so a plain `block.type === "tool_use"` check does not narrow the union on its own.
  */
 export type ContentBlock = typeof ContentBlock.Type
-
-const guard =
-  <T extends KnownBlock>(type: T["type"]) =>
-  (block: ContentBlock): block is T =>
-    block.type === type
-
-export const isText = guard<TextBlock>("text")
-export const isImage = guard<ImageBlock>("image")
-export const isDocument = guard<DocumentBlock>("document")
-export const isToolUse = guard<ToolUseBlock>("tool_use")
-export const isToolResult = guard<ToolResultBlock>("tool_result")
-export const isThinking = guard<ThinkingBlock>("thinking")
-export const isRedactedThinking = guard<RedactedThinkingBlock>("redacted_thinking")
-export const isServerToolUse = guard<ServerToolUseBlock>("server_tool_use")
-export const isWebSearchToolResult = guard<WebSearchToolResultBlock>("web_search_tool_result")
-export const isKnown = (block: ContentBlock): block is KnownBlock => knownTypes.has(block.type)
-
-export const text = (value: string): TextBlock => ({ type: "text", text: value })
-
-/** The concatenated text of a list of blocks (what `-p` prints as the result). */
-export const joinText = (blocks: ReadonlyArray<ContentBlock>): string => {
-  let out = ""
-  for (const block of blocks) if (isText(block)) out += block.text
-  return out
-}

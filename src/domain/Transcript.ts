@@ -5,11 +5,13 @@
  * weft does not model (`version`, `gitBranch`, `userType`, ...) are kept by the record index, and an entry of
  * a type weft does not know is kept whole as an `UnknownEntry`.
  */
-import type * as Either from "effect/Either"
+import * as Either from "effect/Either"
 import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { isText } from "./Content.js"
+import { knownTypes } from "./TranscriptGuards.js"
 import { AssistantMessage, MessageParam } from "./Message.js"
+
+export * from "./TranscriptGuards.js"
 
 const Extra = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
@@ -82,8 +84,6 @@ export const SummaryEntry = Schema.Struct(
 )
 export type SummaryEntry = typeof SummaryEntry.Type
 
-const knownTypes = new Set(["user", "assistant", "system", "summary"])
-
 /** An entry of a type this version of weft does not know: kept whole and written back as it came. */
 export const UnknownEntry = Schema.Struct({ ...envelope, type: Schema.String }, Extra).pipe(
   Schema.filter((entry) => !knownTypes.has(entry.type), { identifier: "UnknownEntry" })
@@ -95,21 +95,10 @@ export type KnownEntry = typeof KnownEntry.Type
 
 export const TranscriptEntry = Schema.Union(KnownEntry, UnknownEntry)
 /**
- * Narrow with the guards below (`isUser(entry)`): `UnknownEntry.type` is any string, so a plain
- * `entry.type === "user"` check does not narrow the union on its own.
+ * Narrow with the guards (`isUser(entry)`, from TranscriptGuards.ts, re-exported here): `UnknownEntry.type` is any
+ * string, so a plain `entry.type === "user"` check does not narrow the union on its own.
  */
 export type TranscriptEntry = typeof TranscriptEntry.Type
-
-const guard =
-  <T extends KnownEntry>(type: T["type"]) =>
-  (entry: TranscriptEntry): entry is T =>
-    entry.type === type
-
-export const isUser = guard<UserEntry>("user")
-export const isAssistant = guard<AssistantEntry>("assistant")
-export const isSystem = guard<SystemEntry>("system")
-export const isSummary = guard<SummaryEntry>("summary")
-export const isKnown = (entry: TranscriptEntry): entry is KnownEntry => knownTypes.has(entry.type)
 
 let decoder: ((input: unknown) => Either.Either<TranscriptEntry, ParseResult.ParseError>) | undefined
 
@@ -120,15 +109,47 @@ let decoder: ((input: unknown) => Either.Either<TranscriptEntry, ParseResult.Par
 export const decodeEntry = (input: unknown): Either.Either<TranscriptEntry, ParseResult.ParseError> =>
   (decoder ??= Schema.decodeUnknownEither(TranscriptEntry))(input)
 
+/** A transcript file's entries, with what had to be left out. */
+export interface ParsedTranscript {
+  readonly entries: ReadonlyArray<TranscriptEntry>
+  /** Complete lines that were not entries (corrupt JSON, a known type with missing fields): skipped. */
+  readonly skippedLines: number
+  /** True when the file ended in an unterminated, unparseable line (a write cut by a crash): skipped. */
+  readonly tornTail: boolean
+}
+
 /**
- * The text of a prompt entry, or undefined for an entry that is not a typed prompt (tool results, meta
- * entries). What a session list shows as the session's first prompt.
+ * Parses a transcript file's text. Never fails: a corrupt complete line is skipped and counted; an unterminated
+ * last line is kept if it is a whole entry (a hand-written file without a final newline) and otherwise skipped
+ * as a torn write.
  */
-export const promptText = (entry: TranscriptEntry): string | undefined => {
-  if (!isUser(entry) || entry["isMeta"] === true) return undefined
-  const content = entry.message.content
-  if (typeof content === "string") return content
-  let out = ""
-  for (const block of content) if (isText(block)) out += (out === "" ? "" : "\n") + block.text
-  return out === "" ? undefined : out
+export const parseTranscript = (text: string): ParsedTranscript => {
+  const entries: Array<TranscriptEntry> = []
+  let skippedLines = 0
+  let tornTail = false
+  const lines = text.split("\n")
+  // After the last "\n" comes either "" (a clean end) or an unterminated tail.
+  const tail = lines.pop() ?? ""
+  const decode = (line: string): TranscriptEntry | undefined => {
+    let json: unknown
+    try {
+      json = JSON.parse(line)
+    } catch {
+      return undefined
+    }
+    const decoded = decodeEntry(json)
+    return Either.isRight(decoded) ? decoded.right : undefined
+  }
+  for (const line of lines) {
+    if (line.trim() === "") continue
+    const entry = decode(line)
+    if (entry === undefined) skippedLines++
+    else entries.push(entry)
+  }
+  if (tail.trim() !== "") {
+    const entry = decode(tail)
+    if (entry === undefined) tornTail = true
+    else entries.push(entry)
+  }
+  return { entries, skippedLines, tornTail }
 }

@@ -40,7 +40,8 @@ import * as Stream from "effect/Stream"
 import type { ContentBlock } from "../domain/Content.js"
 import type { AssistantMessage } from "../domain/Message.js"
 import type { StreamEvent } from "../domain/StreamEvent.js"
-import * as Usage from "../domain/Usage.js"
+import type { Usage } from "../domain/Usage.js"
+import * as UsageTotals from "../domain/UsageTotals.js"
 import { type ApiError, fromStatus, ParseError, StreamAbortedError } from "./ApiError.js"
 import { PartialJsonParser } from "./PartialJson.js"
 
@@ -75,7 +76,7 @@ interface MutableMessage {
   model: string
   stop_reason: string | null
   stop_sequence: string | null
-  usage: Usage.Usage
+  usage: Usage
   [key: string]: unknown
 }
 
@@ -194,7 +195,7 @@ export class Accumulator {
       stop_reason: typeof message["stop_reason"] === "string" ? message["stop_reason"] : null,
       stop_sequence: typeof message["stop_sequence"] === "string" ? message["stop_sequence"] : null,
       // The docs' examples omit usage; the real API always sends it.
-      usage: isRecord(usage) ? { ...Usage.empty, ...usage } : Usage.empty
+      usage: isRecord(usage) ? { ...UsageTotals.empty, ...usage } : UsageTotals.empty
     }
   }
 
@@ -337,7 +338,7 @@ export class Accumulator {
       }
     }
     const usage = event["usage"]
-    if (isRecord(usage)) message.usage = Usage.mergeDelta(message.usage, usage)
+    if (isRecord(usage)) message.usage = UsageTotals.mergeDelta(message.usage, usage)
   }
 
   private stop(): void {
@@ -378,7 +379,7 @@ export class Accumulator {
     const content: Array<ContentBlock> = []
     for (const state of this.blocks) content.push(this.blockOf(state))
     if (message === undefined) {
-      return { id: "", type: "message", role: "assistant", model: "", content, stop_reason: null, stop_sequence: null, usage: Usage.empty }
+      return { id: "", type: "message", role: "assistant", model: "", content, stop_reason: null, stop_sequence: null, usage: UsageTotals.empty }
     }
     return { ...message, type: "message", role: "assistant", content }
   }

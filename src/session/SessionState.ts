@@ -7,10 +7,12 @@
  * boundary (an entry whose parentUuid is null) starts the history afresh.
  */
 import type { ContentBlock, ToolResultBlock } from "../domain/Content.js"
-import { isToolResult, isToolUse } from "../domain/Content.js"
+import { isToolResult, isToolUse } from "../domain/ContentGuards.js"
 import type { MessageParam } from "../domain/Message.js"
-import { isAssistant, isUser, type AssistantEntry, type TranscriptEntry, type UserEntry } from "../domain/Transcript.js"
-import * as Usage from "../domain/Usage.js"
+import type { AssistantEntry, TranscriptEntry, UserEntry } from "../domain/Transcript.js"
+import { isAssistant, isUser } from "../domain/TranscriptGuards.js"
+import type { Usage } from "../domain/Usage.js"
+import * as UsageTotals from "../domain/UsageTotals.js"
 
 export interface SessionState {
   /** The history for the next request: alternating user/assistant messages, every tool_use answered. */
@@ -20,7 +22,7 @@ export interface SessionState {
   /** Sum of the recorded `costUSD` of every assistant response in the file. */
   readonly totalCostUSD: number
   /** Token usage summed over every assistant response in the file (each API response counted once). */
-  readonly usage: Usage.Usage
+  readonly usage: Usage
   /** Assistant responses in the file (each API response counted once). */
   readonly turns: number
   /** True when the chain named a parent that is not in the file (a line was lost): history starts after it. */
@@ -101,7 +103,7 @@ export const fromEntries = (entries: ReadonlyArray<TranscriptEntry>): SessionSta
   const byUuid = new Map<string, TranscriptEntry>()
   for (const entry of entries) byUuid.set(entry.uuid, entry)
 
-  let usage = Usage.empty
+  let usage = UsageTotals.empty
   let totalCostUSD = 0
   let turns = 0
   const countedResponses = new Set<string>()
@@ -111,7 +113,7 @@ export const fromEntries = (entries: ReadonlyArray<TranscriptEntry>): SessionSta
     // One response split over several entries shares its message id (and its usage): count it once.
     if (countedResponses.has(entry.message.id)) continue
     countedResponses.add(entry.message.id)
-    usage = Usage.add(usage, entry.message.usage)
+    usage = UsageTotals.add(usage, entry.message.usage)
     turns++
   }
 

@@ -17,14 +17,14 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
-import * as Either from "effect/Either"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import { randomUUID } from "node:crypto"
 import { homedir } from "node:os"
-import { decodeEntry, promptText, type TranscriptEntry } from "../domain/Transcript.js"
+import type { ParsedTranscript, TranscriptEntry } from "../domain/Transcript.js"
+import { promptText } from "../domain/TranscriptGuards.js"
 import { listNames, probe } from "../platform/FileProbe.js"
 
 // ---------------------------------------------------------------------------------------------------------
@@ -52,13 +52,7 @@ export interface SessionInfo {
 }
 
 /** A loaded transcript, with what had to be left out. */
-export interface LoadResult {
-  readonly entries: ReadonlyArray<TranscriptEntry>
-  /** Complete lines that were not entries (corrupt JSON, a known type with missing fields): skipped. */
-  readonly skippedLines: number
-  /** True when the file ended in an unterminated, unparseable line (a write cut by a crash): skipped. */
-  readonly tornTail: boolean
-}
+export type LoadResult = ParsedTranscript
 
 export interface Interface {
   /** Appends one entry to the session named by `entry.sessionId`, creating it (under `entry.cwd`) if new. */
@@ -102,42 +96,6 @@ const oneLine = (text: string): string => {
   return flat.length > firstPromptLength ? flat.slice(0, firstPromptLength - 1) + "…" : flat
 }
 
-/**
- * Parses a transcript file's text. Never fails: a corrupt complete line is skipped and counted; an unterminated
- * last line is kept if it is a whole entry (a hand-written file without a final newline) and otherwise skipped
- * as a torn write.
- */
-export const parseTranscript = (text: string): LoadResult => {
-  const entries: Array<TranscriptEntry> = []
-  let skippedLines = 0
-  let tornTail = false
-  const lines = text.split("\n")
-  // After the last "\n" comes either "" (a clean end) or an unterminated tail.
-  const tail = lines.pop() ?? ""
-  const decode = (line: string): TranscriptEntry | undefined => {
-    let json: unknown
-    try {
-      json = JSON.parse(line)
-    } catch {
-      return undefined
-    }
-    const decoded = decodeEntry(json)
-    return Either.isRight(decoded) ? decoded.right : undefined
-  }
-  for (const line of lines) {
-    if (line.trim() === "") continue
-    const entry = decode(line)
-    if (entry === undefined) skippedLines++
-    else entries.push(entry)
-  }
-  if (tail.trim() !== "") {
-    const entry = decode(tail)
-    if (entry === undefined) tornTail = true
-    else entries.push(entry)
-  }
-  return { entries, skippedLines, tornTail }
-}
-
 const summarize = (
   sessionId: string,
   entries: ReadonlyArray<TranscriptEntry>,
@@ -155,6 +113,12 @@ const summarize = (
   }
   return { sessionId, cwd: first.cwd, firstPrompt, lastModified, entryCount: entries.length }
 }
+
+/**
+ * Transcript.ts, whose entry schemas reading a file needs: imported on the first read, so that a run which only
+ * writes its transcript (every `weft -p`) never builds them (about 4 ms of a start).
+ */
+const transcripts = Effect.promise(() => import("../domain/Transcript.js"))
 
 const newestFirst = (a: SessionInfo, b: SessionInfo): number =>
   b.lastModified.getTime() - a.lastModified.getTime() || (a.sessionId < b.sessionId ? -1 : 1)
@@ -304,7 +268,7 @@ const makeJsonl = (options: JsonlOptions) =>
         onSome: Effect.succeed
       }))
       const text = yield* fs.readFileString(file).pipe(Effect.mapError(ioError("read", file)))
-      const result = parseTranscript(text)
+      const result = (yield* transcripts).parseTranscript(text)
       if (result.skippedLines > 0) {
         yield* Effect.logWarning(`Session ${sessionId}: skipped ${result.skippedLines} unreadable line(s) in ${file}`)
       }
@@ -346,10 +310,10 @@ const makeJsonl = (options: JsonlOptions) =>
       })
 
     const infoOf = (candidate: Candidate) =>
-      fs.readFileString(candidate.file).pipe(
-        Effect.mapError(ioError("read", candidate.file)),
-        Effect.map((text) => summarize(candidate.sessionId, parseTranscript(text).entries, candidate.mtime))
-      )
+      Effect.gen(function* () {
+        const text = yield* fs.readFileString(candidate.file).pipe(Effect.mapError(ioError("read", candidate.file)))
+        return summarize(candidate.sessionId, (yield* transcripts).parseTranscript(text).entries, candidate.mtime)
+      })
 
     // Distinct cwds can share a slug (`/a-b`, `/a/b`): a session belongs to the cwd its first entry names.
     const belongsTo = (cwd: string | undefined) => (info: SessionInfo | undefined): info is SessionInfo =>

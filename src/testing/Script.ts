@@ -8,7 +8,7 @@
  */
 import type * as Duration from "effect/Duration"
 import type { ContentBlock, TextBlock, ThinkingBlock, ToolUseBlock } from "../domain/Content.js"
-import { isServerToolUse, isText, isThinking, isToolUse } from "../domain/Content.js"
+import { isServerToolUse, isText, isThinking, isToolUse } from "../domain/ContentGuards.js"
 import type { BlockDelta, StreamEvent } from "../domain/StreamEvent.js"
 import type { Usage } from "../domain/Usage.js"
 import type { ApiError } from "../model/ApiError.js"

@@ -6,8 +6,8 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach } from "vitest"
-import { isAssistant, isUser, type TranscriptEntry } from "../../src/domain/Transcript.js"
-import { cwdSlug, parseTranscript, SessionStore } from "../../src/session/SessionStore.js"
+import { isAssistant, isUser, parseTranscript, type TranscriptEntry } from "../../src/domain/Transcript.js"
+import { cwdSlug, SessionStore } from "../../src/session/SessionStore.js"
 import { assistantEntry, conversation, userEntry } from "./entries.js"
 
 const temporaryDirs: Array<string> = []
