@@ -1,6 +1,9 @@
 // A 2-turn scripted session (Read, then answer) timed as a whole `weft -p` process, beside `node -e 0`, in one
 // run: medians of interleaved runs, wall time and peak RSS (from /usr/bin/time). Run after `npm run build`:
-//   node scratchpad/bench/session.mjs [runs=11]
+//   node scratchpad/bench/session.mjs [runs=11] [--instructions]
+// --instructions also counts each command's instructions under valgrind's callgrind (Debian package valgrind),
+// once each, without NODE_EXTRA_CA_CERTS: a figure that does not move with the machine's speed (it counts every
+// thread's instructions, V8's background compiler's included, and no waiting).
 // Targets (issue 3): weft's wall at most 2.5x `node -e 0`, peak RSS at most 90 MB.
 //
 // Beside them, the same session as bare node:http code (session-floor.cjs): what any process doing this I/O costs.
@@ -10,7 +13,7 @@
 // (callgrind), 50-90 ms here, which is most of what `node -e 0` costs. It weighs the same on both commands, so it
 // pulls the ratio towards 1. The bench then runs every round twice, with the environment as it is and with that
 // variable removed, and reports both: the second is what weft costs on a machine without it.
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -30,7 +33,12 @@ if (!existsSync("/usr/bin/time")) {
 const { startMockAnthropicServer } = await import(join(root, "dist/lib/testing/MockAnthropicServer.js"))
 const { ScriptTurn, text, textTurn, toolUse } = await import(join(root, "dist/lib/testing/Script.js"))
 
-const runs = Number(process.argv[2] ?? 11)
+const runs = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 11)
+const countInstructions = process.argv.includes("--instructions")
+if (countInstructions && spawnSync("valgrind", ["--version"]).status !== 0) {
+  console.error("--instructions needs valgrind (Debian package valgrind)")
+  process.exit(1)
+}
 const dir = await mkdtemp(join(tmpdir(), "weft-bench-session-"))
 await writeFile(join(dir, "notes.txt"), Array.from({ length: 200 }, (_, i) => `line ${i + 1} of the notes`).join("\n"))
 const server = await startMockAnthropicServer({
@@ -86,6 +94,26 @@ for (let i = 0; i < runs; i++) {
     environment.floor.push(bare)
   }
 }
+// Asynchronous for the same reason as `timed`: the mock server answers from this process.
+const instructions = (args, env) =>
+  new Promise((resolveRun, reject) => {
+    const child = spawn("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", ...args], { cwd: dir, env })
+    let stderr = ""
+    child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk))
+    child.on("close", (code) => {
+      const match = /Collected : (\d+)/.exec(stderr)
+      if (code !== 0 || match === null) return reject(new Error(`${args.join(" ")} under callgrind failed: ${stderr}`))
+      resolveRun(Number(match[1]) / 1e6)
+    })
+  })
+const counted = countInstructions
+  ? {
+      baseline: await instructions(["node", "-e", "0"], envWithoutExtraCerts),
+      weft: await instructions(["node", binary, "-p", "How many lines do the notes have?"], envWithoutExtraCerts),
+      floor: await instructions(["node", floor, "How many lines do the notes have?"], envWithoutExtraCerts)
+    }
+  : undefined
+
 await server.close()
 await rm(dir, { recursive: true, force: true })
 
@@ -108,4 +136,8 @@ for (const { name, baseline, weft, floor: bare } of environments) {
   console.log(
     `weft minus node -e 0: ${(wall(weft) - wall(baseline)).toFixed(0)} ms; the bare session: ${(wall(bare) / wall(baseline)).toFixed(2)}x node -e 0, ${(wall(bare) - wall(baseline)).toFixed(0)} ms more`
   )
+}
+if (counted !== undefined) {
+  console.log("\ninstructions (callgrind, without NODE_EXTRA_CA_CERTS, one run each)")
+  console.log(`node -e 0 ${counted.baseline.toFixed(0)} M; weft -p ${counted.weft.toFixed(0)} M (${(counted.weft / counted.baseline).toFixed(2)}x); bare node:http session ${counted.floor.toFixed(0)} M (${(counted.floor / counted.baseline).toFixed(2)}x)`)
 }
