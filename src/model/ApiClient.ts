@@ -567,12 +567,12 @@ export const makeNodeHttpClient: Effect.Effect<HttpClient.HttpClient, never, Sco
 /** `makeNodeHttpClient` as a layer (what `layerNode` uses). */
 export const nodeHttpClient: Layer.Layer<HttpClient.HttpClient> = Layer.scoped(HttpClient.HttpClient, makeNodeHttpClient)
 
+/** The client configured from the environment (see `configFromEnv`), on the HttpClient in context. */
+const makeFromEnv: Effect.Effect<Interface, ConfigError.ConfigError, HttpClient.HttpClient> = Effect.flatMap(configFromEnv, make)
+
 export class ApiClient extends Context.Tag("weft/ApiClient")<ApiClient, Interface>() {
   /** From the environment (see `configFromEnv`); needs an HttpClient that streams bodies. */
-  static layer: Layer.Layer<ApiClient, ConfigError.ConfigError, HttpClient.HttpClient> = Layer.effect(
-    ApiClient,
-    Effect.flatMap(configFromEnv, make)
-  )
+  static layer: Layer.Layer<ApiClient, ConfigError.ConfigError, HttpClient.HttpClient> = Layer.effect(ApiClient, makeFromEnv)
 
   /** From an explicit config (nothing read from the environment). */
   static layerConfig = (config: ApiClientConfig): Layer.Layer<ApiClient, never, HttpClient.HttpClient> =>
@@ -583,11 +583,9 @@ export class ApiClient extends Context.Tag("weft/ApiClient")<ApiClient, Interfac
    * client: same streaming behaviour, and it needs no dispatcher start-up (the module imports undici either way; a
    * bundle drops it when only this is used).
    */
-  static makeNode: Effect.Effect<Interface, ConfigError.ConfigError, Scope.Scope> = Effect.gen(function* () {
-    const config = yield* configFromEnv
-    const client = yield* makeNodeHttpClient
-    return yield* Effect.provideService(make(config), HttpClient.HttpClient, client)
-  })
+  static makeNode: Effect.Effect<Interface, ConfigError.ConfigError, Scope.Scope> = Effect.flatMap(makeNodeHttpClient, (client) =>
+    Effect.provideService(makeFromEnv, HttpClient.HttpClient, client)
+  )
 
   /** `makeNode` as a layer. */
   static layerNode: Layer.Layer<ApiClient, ConfigError.ConfigError> = Layer.scoped(ApiClient, ApiClient.makeNode)

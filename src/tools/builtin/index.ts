@@ -60,28 +60,27 @@ export interface Options {
 const shellOptions = (options: Options) =>
   options.graceMs === undefined ? { cwd: options.cwd } : { cwd: options.cwd, graceMs: options.graceMs }
 
-/** The services the built-in tools need, one of each per session. */
-export const services = (options: Options) =>
-  Layer.mergeAll(
-    NodeFileSystem.layer,
-    FileState.layer,
-    TodoStore.layer,
-    ShellSession.layer(shellOptions(options))
-  )
-
-/**
- * A registry of every built-in tool, with its services made here (background shells end when the scope closes):
- * `layer` without a Layer per service, for a caller that composes a session in one Effect (src/cli/SessionServices.ts).
- */
-export const make = (options: Options): Effect.Effect<ToolRegistryInterface, never, FileSystem.FileSystem | Scope.Scope> =>
+/** The services the built-in tools need besides a FileSystem, one of each per session (shells end with the scope). */
+const makeServices = (options: Options) =>
   Effect.gen(function* () {
-    const context = Context.make(FileSystem.FileSystem, yield* FileSystem.FileSystem).pipe(
-      Context.add(FileState, yield* makeFileState),
+    return Context.make(FileState, yield* makeFileState).pipe(
       Context.add(TodoStore, yield* TodoStore.make),
       Context.add(ShellSession, yield* makeShellSession(shellOptions(options)))
     )
+  })
+
+/** The services the built-in tools need, one of each per session. */
+export const services = (options: Options) => Layer.merge(NodeFileSystem.layer, Layer.scopedContext(makeServices(options)))
+
+/**
+ * A registry of every built-in tool, with its services made here (background shells end when the scope closes):
+ * what `layer` builds, as an Effect for a caller that composes a session in one (src/cli/SessionServices.ts).
+ */
+export const make = (options: Options): Effect.Effect<ToolRegistryInterface, never, FileSystem.FileSystem | Scope.Scope> =>
+  Effect.gen(function* () {
+    const context = Context.add(yield* makeServices(options), FileSystem.FileSystem, yield* FileSystem.FileSystem)
     return yield* ToolRegistry.make(...all).pipe(Effect.provide(context))
   })
 
 /** A ToolRegistry of every built-in tool, with its services. */
-export const layer = (options: Options) => ToolRegistry.layer(...all).pipe(Layer.provide(services(options)))
+export const layer = (options: Options) => Layer.scoped(ToolRegistry, make(options)).pipe(Layer.provide(NodeFileSystem.layer))
