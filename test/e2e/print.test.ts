@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises"
+import { readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { startMockAnthropicServer, type StartedMockServer } from "../../src/testing/MockAnthropicServer.js"
@@ -128,6 +128,40 @@ describe("weft -p (the built binary against the mock Messages API)", () => {
     const whole = await runWeft(["-p", "hi", "--output-format", "stream-json", "--verbose"], { cwd: dir, env })
     expect(whole.code).toBe(0)
     expect(frames(whole.stdout).map((frame) => frame["type"])).toEqual(["system", "assistant", "result"])
+  })
+
+  it("a print run loads no Node.js module it does not use", async () => {
+    // Each of these was loaded once by a print run that never used it (see the README's start-up notes).
+    const unused = [
+      "NativeModule module", // createRequire: and with it the ES module loader
+      "NativeModule internal/modules/esm/loader",
+      "NativeModule internal/fs/promises", // FileSystem.readDirectory: and with it readline
+      "NativeModule readline",
+      "NativeModule child_process",
+      "NativeModule https",
+      "NativeModule tls",
+      "NativeModule zlib",
+      "NativeModule worker_threads"
+    ]
+    const { root, dir, env } = await setup({ "notes.txt": "one\ntwo\n" }, (dir) => ({
+      script: [
+        ScriptTurn.blocks([toolUse("Read", { file_path: join(dir, "notes.txt") }, "r1")]),
+        textTurn("Two lines."),
+        ScriptTurn.blocks([toolUse("Read", { file_path: join(dir, "notes.txt") }, "r2")]),
+        textTurn("Two lines.")
+      ]
+    }))
+    const preload = join(root, "record-modules.cjs")
+    const loaded = join(root, "modules.json")
+    await writeFile(preload, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(process.moduleLoadList)))\n`)
+    // The second run finds the session store's project folder from the first and lists it.
+    for (let run = 0; run < 2; run++) {
+      const out = await runWeft(["-p", "count the lines"], { cwd: dir, env: { ...env, NODE_OPTIONS: `--require ${preload}` } })
+      expect(out).toMatchObject({ code: 0, stdout: "Two lines.\n" })
+    }
+    const modules: ReadonlyArray<string> = JSON.parse(await readFile(loaded, "utf8"))
+    expect(modules).toContain("NativeModule http") // the recording works
+    expect(modules.filter((name) => unused.includes(name))).toEqual([])
   })
 
   it("a long answer reaches stdout whole before weft exits", async () => {
