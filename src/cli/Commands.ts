@@ -6,6 +6,7 @@ import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
 import * as Options from "@effect/cli/Options"
+import type * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { PrintCommandOptions } from "./PrintCommand.js"
@@ -116,5 +117,28 @@ export const cli = cliWith((options) =>
   Effect.promise(() => import("./PrintCommand.js")).pipe(Effect.flatMap((module) => module.runPrint(options)))
 )
 
+// @effect/cli renders its help and its errors with ANSI styles: kept for a terminal, dropped when the stream is a
+// pipe or a file (`weft --help | less`, a program reading the help) or when NO_COLOR is set (no-color.org).
+// eslint-disable-next-line no-control-regex
+const ansiStyles = /\u001b\[[0-9;]*m/g
+const withoutStyles = (args: ReadonlyArray<unknown>) =>
+  args.map((arg) => (typeof arg === "string" ? arg.replace(ansiStyles, "") : arg))
+
+/** `base`, writing without ANSI styles to whichever of stdout and stderr is not to be styled. */
+export const plainConsole = (base: Console.Console, plain: { readonly stdout: boolean; readonly stderr: boolean }): Console.Console => ({
+  ...base,
+  log: (...args) => base.log(...(plain.stdout ? withoutStyles(args) : args)),
+  info: (...args) => base.info(...(plain.stdout ? withoutStyles(args) : args)),
+  error: (...args) => base.error(...(plain.stderr ? withoutStyles(args) : args)),
+  warn: (...args) => base.warn(...(plain.stderr ? withoutStyles(args) : args))
+})
+
+const styled = (stream: NodeJS.WriteStream) => stream.isTTY === true && (process.env.NO_COLOR ?? "") === ""
+
 /** `cli` on Node's terminal (which help, errors and prompts write to). */
-export const run = (argv: ReadonlyArray<string>) => cli(argv).pipe(Effect.provide(NodeTerminal.layer))
+export const run = (argv: ReadonlyArray<string>) =>
+  Effect.consoleWith((console) =>
+    cli(argv).pipe(
+      Effect.withConsole(plainConsole(console, { stdout: !styled(process.stdout), stderr: !styled(process.stderr) }))
+    )
+  ).pipe(Effect.provide(NodeTerminal.layer))

@@ -116,4 +116,15 @@ describe("PrintArgs options and the help", () => {
     expect(help).toContain("(-p, --print)")
     expect(printOptions.print.short).toBe("p")
   })
+
+  it("are plain text, without ANSI styles, when they go to a pipe", () => {
+    requireBinary()
+    const help = spawnSync(process.execPath, [binary, "--help"], { encoding: "utf8" })
+    expect(help.stdout).toMatch(/^weft\n\nweft \d+\.\d+\.\d+\n\nUSAGE\n/)
+    expect(help.stdout).not.toContain("\u001b")
+    const invalid = spawnSync(process.execPath, [binary, "--output-format", "xml", "-p", "hi"], { encoding: "utf8" })
+    expect(invalid.status).toBe(1)
+    expect(invalid.stdout + invalid.stderr).toContain("Expected one of the following cases: text, json, stream-json")
+    expect(invalid.stdout + invalid.stderr).not.toContain("\u001b")
+  })
 })
