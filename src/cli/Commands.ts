@@ -119,7 +119,6 @@ export const cli = cliWith((options) =>
 
 // @effect/cli renders its help and its errors with ANSI styles: kept for a terminal, dropped when the stream is a
 // pipe or a file (`weft --help | less`, a program reading the help) or when NO_COLOR is set (no-color.org).
-// eslint-disable-next-line no-control-regex
 const ansiStyles = /\u001b\[[0-9;]*m/g
 const withoutStyles = (args: ReadonlyArray<unknown>) =>
   args.map((arg) => (typeof arg === "string" ? arg.replace(ansiStyles, "") : arg))
