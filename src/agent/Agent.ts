@@ -17,7 +17,7 @@ import * as Queue from "effect/Queue"
 import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
 import * as Take from "effect/Take"
-import type { AgentEvent, PermissionDenial, Result, ResultSubtype, TodoItem } from "../domain/AgentEvent.js"
+import type { AgentEvent, ModelUsage as ModelUsageEntry, PermissionDenial, Result, ResultSubtype, TodoItem } from "../domain/AgentEvent.js"
 import type { ContentBlock } from "../domain/Content.js"
 import * as Content from "../domain/ContentGuards.js"
 import type { AssistantMessage, MessageParam } from "../domain/Message.js"
@@ -25,6 +25,7 @@ import * as Usage from "../domain/UsageTotals.js"
 import { Hooks } from "../hooks/Hooks.js"
 import * as Accumulator from "../model/Accumulator.js"
 import { ApiClient } from "../model/ApiClient.js"
+import * as ModelUsage from "../model/ModelUsage.js"
 import * as Pricing from "../model/Pricing.js"
 import { Permissions } from "../permissions/Permissions.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
@@ -101,7 +102,8 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
 
     const history: Array<MessageParam> = [...(options.history ?? [])]
     const denials: Array<PermissionDenial> = []
-    let usage = Usage.empty
+    let usage = Usage.zero
+    const modelUsage: Record<string, ModelUsageEntry> = {}
     let cost = 0
     let apiMs = 0
     let turns = 0
@@ -119,6 +121,7 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
           durationApiMs: apiMs,
           totalCostUsd: cost,
           usage,
+          modelUsage,
           sessionId,
           permissionDenials: denials,
           ...(lastAssistant ? { content: lastAssistant.content } : {})
@@ -208,8 +211,10 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
         const { message, incompleteToolInputs } = turn.right
         lastAssistant = message
         usage = Usage.add(usage, message.usage)
-        const turnCost = Pricing.costOf(message.model || model, message.usage)
+        const turnModel = message.model || model
+        const turnCost = Pricing.costOf(turnModel, message.usage)
         cost += turnCost
+        modelUsage[turnModel] = ModelUsage.add(modelUsage[turnModel], turnModel, message.usage, turnCost)
         history.push({ role: "assistant", content: message.content })
         const assistantUuid = yield* transcript.assistant(sessionId, message, turnCost)
         yield* emit({ _tag: "AssistantTurn", uuid: assistantUuid, message })

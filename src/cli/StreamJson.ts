@@ -14,6 +14,10 @@ export type Frame = Readonly<Record<string, unknown>>
 
 const uuid = () => crypto.randomUUID()
 
+/**
+ * The last frame. An error result (is_error) also lists what went wrong in `errors`, as the Agent SDK's error
+ * results do; `result` keeps the same text for readers of the older shape.
+ */
 export const resultFrame = (result: Result): Frame => ({
   type: "result",
   subtype: result.subtype,
@@ -22,9 +26,11 @@ export const resultFrame = (result: Result): Frame => ({
   duration_api_ms: result.durationApiMs,
   num_turns: result.numTurns,
   result: result.result,
+  ...(result.isError ? { errors: [result.result] } : {}),
   session_id: result.sessionId,
   total_cost_usd: result.totalCostUsd,
   usage: result.usage,
+  modelUsage: result.modelUsage,
   permission_denials: result.permissionDenials,
   uuid: uuid()
 })
@@ -47,6 +53,7 @@ export const toFrame = (event: AgentEvent, sessionId: string, options: FrameOpti
         output_style: "default",
         agents: [],
         skills: [],
+        plugins: [],
         uuid: uuid()
       }
     case "StreamDelta":

@@ -64,6 +64,17 @@ export interface PermissionDenial {
 
 export type ResultSubtype = "success" | "error_max_turns" | "error_during_execution"
 
+/** What one model used over a session and what that cost (Claude Code's `modelUsage` entries). */
+export interface ModelUsage {
+  readonly inputTokens: number
+  readonly outputTokens: number
+  readonly cacheReadInputTokens: number
+  readonly cacheCreationInputTokens: number
+  readonly webSearchRequests: number
+  readonly costUSD: number
+  readonly contextWindow: number
+}
+
 export interface Result {
   readonly _tag: "Result"
   readonly subtype: ResultSubtype
@@ -74,7 +85,10 @@ export interface Result {
   readonly durationMs: number
   readonly durationApiMs: number
   readonly totalCostUsd: number
+  /** The session's usage, all models together. */
   readonly usage: Usage
+  /** The same by model id (the model each response named). */
+  readonly modelUsage: Readonly<Record<string, ModelUsage>>
   readonly sessionId: string
   readonly permissionDenials: ReadonlyArray<PermissionDenial>
   /** The last assistant content, when there was one. */

@@ -35,3 +35,6 @@ export const add = (a: Usage, b: Usage): Usage => ({
     web_fetch_requests: num(a.server_tool_use?.web_fetch_requests) + num(b.server_tool_use?.web_fetch_requests)
   }
 })
+
+/** The start of a sum: every field `add` reports, at zero (a session that made no request reports these). */
+export const zero: Usage = add(empty, empty)

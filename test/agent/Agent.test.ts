@@ -242,6 +242,9 @@ describe("Agent.run", () => {
       const result = resultOf(events)
       expect(result).toMatchObject({ subtype: "error_during_execution", isError: true })
       expect(result.result).toMatch(/API error/)
+      // No response: every usage field a reader may sum is there, at zero, and no model is listed.
+      expect(result.usage).toMatchObject({ input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 })
+      expect(result.modelUsage).toEqual({})
     }).pipe(Effect.provide(layers({ script })))
   })
 

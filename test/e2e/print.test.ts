@@ -101,16 +101,35 @@ describe("weft -p (the built binary against the mock Messages API)", () => {
     const firstRequest = server.requests()[0]?.body
     expect(JSON.stringify(firstRequest)).toContain("what is 2+2?")
 
-    const json = await runWeft(["-p", "again", "--output-format", "json"], { cwd: dir, env })
+    const json = await runWeft(["-p", "again", "--output-format", "json", "--model", "claude-sonnet-4-5"], { cwd: dir, env })
     expect(json.code).toBe(0)
-    expect(JSON.parse(json.stdout)).toMatchObject({ type: "result", subtype: "success", result: "Four.", is_error: false })
+    const success = JSON.parse(json.stdout)
+    expect(success).toMatchObject({ type: "result", subtype: "success", result: "Four.", is_error: false })
+    expect(success).not.toHaveProperty("errors")
+    // modelUsage: the usage and cost of the one response, under the model it named.
+    expect(Object.keys(success.modelUsage)).toEqual(["claude-sonnet-4-5"])
+    expect(success.modelUsage["claude-sonnet-4-5"]).toEqual({
+      inputTokens: success.usage.input_tokens,
+      outputTokens: success.usage.output_tokens,
+      cacheReadInputTokens: 0,
+      cacheCreationInputTokens: 0,
+      webSearchRequests: 0,
+      costUSD: success.total_cost_usd,
+      contextWindow: 200_000
+    })
+    expect(success.total_cost_usd).toBeGreaterThan(0)
 
     const { dir: dir2, env: env2 } = await setup({}, () => ({
       script: [ScriptTurn.blocks([toolUse("Glob", { pattern: "*" }, "g1")]), textTurn("never")]
     }))
     const limited = await runWeft(["-p", "loop", "--max-turns", "1", "--output-format", "json"], { cwd: dir2, env: env2 })
     expect(limited.code).toBe(1)
-    expect(JSON.parse(limited.stdout)).toMatchObject({ subtype: "error_max_turns", is_error: true, num_turns: 1 })
+    expect(JSON.parse(limited.stdout)).toMatchObject({
+      subtype: "error_max_turns",
+      is_error: true,
+      num_turns: 1,
+      errors: ["Reached the maximum number of turns (1)."]
+    })
   })
 
   it("stream-json has stream_event frames with --include-partial-messages, and only then", async () => {

@@ -1,0 +1,22 @@
+/**
+ * The per-model account of a session (the `modelUsage` of Claude Code's result frame): tokens, web searches and
+ * cost of every response, summed under the model id the response named.
+ */
+import type { ModelUsage } from "../domain/AgentEvent.js"
+import type { Usage } from "../domain/Usage.js"
+
+/** The context window of a model id: 1M tokens for the `[1m]` variants, 200k otherwise. */
+export const contextWindowOf = (model: string): number => (model.toLowerCase().endsWith("[1m]") ? 1_000_000 : 200_000)
+
+const num = (value: number | null | undefined) => value ?? 0
+
+/** `previous` (undefined for a model's first response) plus one response's usage and cost. */
+export const add = (previous: ModelUsage | undefined, model: string, usage: Usage, costUSD: number): ModelUsage => ({
+  inputTokens: num(previous?.inputTokens) + usage.input_tokens,
+  outputTokens: num(previous?.outputTokens) + usage.output_tokens,
+  cacheReadInputTokens: num(previous?.cacheReadInputTokens) + num(usage.cache_read_input_tokens),
+  cacheCreationInputTokens: num(previous?.cacheCreationInputTokens) + num(usage.cache_creation_input_tokens),
+  webSearchRequests: num(previous?.webSearchRequests) + num(usage.server_tool_use?.web_search_requests),
+  costUSD: num(previous?.costUSD) + costUSD,
+  contextWindow: contextWindowOf(model)
+})

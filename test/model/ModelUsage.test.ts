@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest"
+import * as ModelUsage from "../../src/model/ModelUsage.js"
+
+describe("ModelUsage", () => {
+  it("sums a model's responses, tokens, searches and cost", () => {
+    const first = ModelUsage.add(undefined, "claude-sonnet-4-5", { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: null }, 0.5)
+    const second = ModelUsage.add(
+      first,
+      "claude-sonnet-4-5",
+      { input_tokens: 1, output_tokens: 2, cache_read_input_tokens: 7, cache_creation_input_tokens: 3, server_tool_use: { web_search_requests: 2 } },
+      0.25
+    )
+    expect(second).toEqual({
+      inputTokens: 11,
+      outputTokens: 7,
+      cacheReadInputTokens: 7,
+      cacheCreationInputTokens: 3,
+      webSearchRequests: 2,
+      costUSD: 0.75,
+      contextWindow: 200_000
+    })
+  })
+
+  it("knows the 1M-token variants' context window", () => {
+    expect(ModelUsage.contextWindowOf("claude-sonnet-4-5[1m]")).toBe(1_000_000)
+    expect(ModelUsage.contextWindowOf("claude-opus-4-1")).toBe(200_000)
+  })
+})
