@@ -22,9 +22,9 @@ const common = { bundle: true, minify, platform: "node", format: "cjs", target: 
 
 // Node built-ins that only some runs need, loaded on first use rather than when the bundle starts: each import of
 // one becomes an object of getters (its export names, taken from the Node.js running the build) that loads the
-// module when one is first read. child_process is for Bash and rg, https and tls for https:// servers, readline
-// for prompts, zlib and worker_threads for what a run may never do: together about 10 ms of every start.
-const lazyBuiltins = ["child_process", "https", "tls", "readline", "readline/promises", "stream/promises", "worker_threads", "zlib"]
+// module when one is first read. child_process is for Bash and rg, https and tls for https:// servers, tty for
+// asking whether stdin is a terminal (only when it is a character device), readline for prompts, zlib and worker_threads for what a run may never do: together about 10 ms of every start.
+const lazyBuiltins = ["child_process", "https", "tls", "tty", "readline", "readline/promises", "stream/promises", "worker_threads", "zlib"]
 const requireBuiltin = createRequire(import.meta.url)
 const lazyBuiltinsPlugin = {
   name: "lazy-builtins",

@@ -54,11 +54,12 @@ if (extraCaCerts !== undefined) environments.push({ name: "without NODE_EXTRA_CA
 
 // Asynchronous on purpose: the mock server lives in this process, so its event loop must keep running. Wall time
 // is taken here (/usr/bin/time's %e has 10 ms steps, coarse beside an 80 ms `node -e 0`), peak RSS from %M; both
-// commands pay the same /usr/bin/time and spawn overhead.
+// commands pay the same /usr/bin/time and spawn overhead. stdin is /dev/null, as for a script that gives the
+// prompt as an argument (an open pipe nobody writes to would hold `weft -p` up for its stdin wait).
 const timed = (args, env) =>
   new Promise((resolveRun, reject) => {
     const started = process.hrtime.bigint()
-    const child = spawn("/usr/bin/time", ["-f", "%e %M", ...args], { cwd: dir, env })
+    const child = spawn("/usr/bin/time", ["-f", "%e %M", ...args], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] })
     let stdout = ""
     let stderr = ""
     child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk))
@@ -97,7 +98,7 @@ for (let i = 0; i < runs; i++) {
 // Asynchronous for the same reason as `timed`: the mock server answers from this process.
 const instructions = (args, env) =>
   new Promise((resolveRun, reject) => {
-    const child = spawn("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", ...args], { cwd: dir, env })
+    const child = spawn("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", ...args], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] })
     let stderr = ""
     child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk))
     child.on("close", (code) => {

@@ -1,5 +1,5 @@
 /**
- * The `-p` command: reads the prompt (argument or stdin), composes the Layers of a session, runs the agent and
+ * The `-p` command: reads the prompt (argument, stdin, or both), composes the Layers of a session, runs the agent and
  * prints its stream (Print). Ctrl-C (SIGINT) or SIGTERM stops the run gracefully: work in flight is interrupted,
  * running processes are killed, and the output still ends with a result; a second signal stops at once.
  */
@@ -14,6 +14,7 @@ import * as SystemPrompt from "../context/SystemPrompt.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
 import { type OutputFormat, print } from "./Print.js"
 import * as SessionServices from "./SessionServices.js"
+import * as Stdin from "./Stdin.js"
 import { version } from "./Version.js"
 
 export interface PrintCommandOptions {
@@ -31,34 +32,10 @@ export interface PrintCommandOptions {
   readonly prompt: string | undefined
 }
 
-/** Reads all of stdin (when it is not a terminal); bounded so a runaway pipe cannot exhaust memory. */
+/** Bounds what stdin may bring. */
 const maxStdinBytes = 10 * 1024 * 1024
-const readStdin = Effect.async<string, Error>((resume) => {
-  if (process.stdin.isTTY) return resume(Effect.succeed(""))
-  const chunks: Array<Buffer> = []
-  let size = 0
-  const onData = (chunk: Buffer) => {
-    size += chunk.length
-    if (size > maxStdinBytes) {
-      cleanup()
-      resume(Effect.fail(new Error(`the prompt on stdin is larger than ${maxStdinBytes} bytes`)))
-    } else chunks.push(chunk)
-  }
-  const onEnd = () => {
-    cleanup()
-    resume(Effect.succeed(Buffer.concat(chunks).toString("utf8")))
-  }
-  const onError = (error: Error) => {
-    cleanup()
-    resume(Effect.fail(error))
-  }
-  const cleanup = () => {
-    process.stdin.off("data", onData).off("end", onEnd).off("error", onError)
-    process.stdin.pause()
-  }
-  process.stdin.on("data", onData).on("end", onEnd).on("error", onError)
-  return Effect.sync(cleanup)
-})
+/** With a prompt given, how long an open but silent stdin may hold the run up (Claude Code waits as long). */
+const stdinWait = "3 seconds"
 
 const apiKeySource = () =>
   process.env["ANTHROPIC_API_KEY"] ? "ANTHROPIC_API_KEY" : process.env["ANTHROPIC_AUTH_TOKEN"] ? "ANTHROPIC_AUTH_TOKEN" : "none"
@@ -78,10 +55,21 @@ export const runPrint = (options: PrintCommandOptions) =>
         'the interactive mode is not available yet. Run a prompt with -p, e.g. weft -p "explain this project", or try `weft demo`.'
       )
     }
-    const stdin = options.prompt === undefined ? yield* Effect.either(readStdin) : undefined
-    if (stdin?._tag === "Left") return yield* fail(`could not read the prompt from stdin: ${stdin.left.message}`)
-    const prompt = options.prompt ?? stdin?.right ?? ""
-    if (prompt.trim() === "") {
+    // stdin, when it is not a terminal: the prompt itself, or (with a prompt given) input that goes with it.
+    const stdin = yield* Effect.either(
+      Stdin.readProcessStdin({
+        maxBytes: maxStdinBytes,
+        ...(options.prompt === undefined ? {} : { firstDataWithin: stdinWait })
+      })
+    )
+    if (stdin._tag === "Left") return yield* fail(`could not read stdin: ${stdin.left.message}`)
+    if (stdin.right._tag === "Silent") {
+      process.stderr.write(
+        `weft: nothing came on stdin within ${stdinWait}; going on with the prompt alone (give stdin </dev/null to skip the wait).\n`
+      )
+    }
+    const prompt = Stdin.combinePrompt(options.prompt, stdin.right._tag === "Piped" ? stdin.right.text : undefined)
+    if (prompt === "") {
       return yield* fail('no prompt. Give one as an argument (weft -p "...") or on stdin (echo "..." | weft -p).')
     }
 

@@ -132,6 +132,14 @@ describe("weft -p (the built binary against the mock Messages API)", () => {
     })
   })
 
+  it("takes what is piped in along with a prompt given as an argument", async () => {
+    const { dir, env, server } = await setup({}, () => ({ script: [textTurn("The disk is full.")] }))
+    const out = await runWeft(["-p", "explain this log"], { cwd: dir, env, stdin: "ERROR: disk full on /dev/sda1\n" })
+    expect(out).toMatchObject({ code: 0, stdout: "The disk is full.\n" })
+    const messages = (server.requests()[0]?.body as { messages: ReadonlyArray<unknown> }).messages
+    expect(JSON.stringify(messages.at(-1))).toContain("explain this log\\n\\nERROR: disk full on /dev/sda1")
+  })
+
   it("stream-json has stream_event frames with --include-partial-messages, and only then", async () => {
     const { dir, env } = await setup({}, () => ({ script: [textTurn("Partial, then whole."), textTurn("Partial, then whole.")] }))
     const partial = await runWeft(["-p", "hi", "--output-format", "stream-json", "--verbose", "--include-partial-messages"], {
@@ -159,6 +167,7 @@ describe("weft -p (the built binary against the mock Messages API)", () => {
       "NativeModule child_process",
       "NativeModule https",
       "NativeModule tls",
+      "NativeModule tty", // asking whether stdin is a terminal, when it is a pipe
       "NativeModule zlib",
       "NativeModule worker_threads"
     ]

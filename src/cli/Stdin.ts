@@ -1,0 +1,122 @@
+/**
+ * Reading the prompt from standard input: `echo "..." | weft -p` (stdin is the prompt) and
+ * `cat build.log | weft -p "why did this fail?"` (stdin goes with the prompt). Bounded, so a runaway pipe cannot
+ * exhaust memory.
+ */
+import * as Deferred from "effect/Deferred"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
+import { fstatSync, readSync } from "node:fs"
+import { isatty } from "node:tty"
+
+export interface ReadOptions {
+  /** More than this many bytes fails the read. */
+  readonly maxBytes: number
+  /**
+   * When set, gives up (answering undefined) if neither data nor the end of the stream came within this time: a
+   * stdin that is an open pipe nobody writes to must not hold up a run that has its prompt already. Once data
+   * comes, the stream is read to its end however long that takes.
+   */
+  readonly firstDataWithin?: Duration.DurationInput
+}
+
+/** The whole of `stream` as UTF-8 text, or undefined when `firstDataWithin` passed with nothing. */
+export const readAll = (stream: NodeJS.ReadableStream, options: ReadOptions): Effect.Effect<string | undefined, Error> =>
+  Effect.gen(function* () {
+    const started = yield* Deferred.make<void>()
+    const reading = Effect.async<string, Error>((resume) => {
+      const chunks: Array<Buffer> = []
+      let size = 0
+      const onData = (chunk: Buffer | string) => {
+        Deferred.unsafeDone(started, Effect.void)
+        const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk
+        size += bytes.length
+        if (size > options.maxBytes) {
+          cleanup()
+          resume(Effect.fail(new Error(`the input on stdin is larger than ${options.maxBytes} bytes`)))
+        } else chunks.push(bytes)
+      }
+      const onEnd = () => {
+        Deferred.unsafeDone(started, Effect.void)
+        cleanup()
+        resume(Effect.succeed(Buffer.concat(chunks).toString("utf8")))
+      }
+      const onError = (error: Error) => {
+        Deferred.unsafeDone(started, Effect.void)
+        cleanup()
+        resume(Effect.fail(error))
+      }
+      const cleanup = () => {
+        stream.off("data", onData).off("end", onEnd).off("error", onError)
+        stream.pause()
+      }
+      stream.on("data", onData).on("end", onEnd).on("error", onError)
+      return Effect.sync(cleanup)
+    })
+    if (options.firstDataWithin === undefined) return yield* reading
+    const fiber = yield* Effect.fork(reading)
+    const came = yield* Deferred.await(started).pipe(Effect.timeout(options.firstDataWithin), Effect.option)
+    if (Option.isNone(came)) {
+      yield* Fiber.interrupt(fiber)
+      return undefined
+    }
+    return yield* Fiber.join(fiber)
+  })
+
+/** The prompt a run starts with: the argument, then what was piped in (either may be missing). */
+export const combinePrompt = (argument: string | undefined, piped: string | undefined): string =>
+  [argument, piped].filter((part): part is string => part !== undefined && part.trim() !== "").join("\n\n")
+
+/** What stdin brought: text, nothing (a terminal, or no stdin at all), or silence past `firstDataWithin`. */
+export type Input =
+  | { readonly _tag: "Piped"; readonly text: string }
+  | { readonly _tag: "None" }
+  | { readonly _tag: "Silent" }
+
+/**
+ * Where file descriptor `fd` reads from, found without creating `process.stdin` (a stream, and a first read
+ * through the thread pool: about 5% of a print run's instructions when stdin is /dev/null). Only a character
+ * device needs asking whether it is a terminal (node:tty, which the build loads on first use).
+ */
+const sourceOf = (fd: number): "terminal" | "file" | "stream" | "closed" => {
+  try {
+    const stats = fstatSync(fd)
+    if (stats.isFile()) return "file"
+    if (stats.isCharacterDevice()) return isatty(fd) ? "terminal" : "file"
+    return "stream"
+  } catch {
+    return "closed"
+  }
+}
+
+/** Reads a file or device to its end, synchronously: it never waits on another process. */
+const readToEnd = (fd: number, maxBytes: number): string => {
+  const chunks: Array<Buffer> = []
+  const buffer = Buffer.allocUnsafe(64 * 1024)
+  let size = 0
+  for (;;) {
+    const read = readSync(fd, buffer, 0, buffer.length, null)
+    if (read === 0) return Buffer.concat(chunks).toString("utf8")
+    size += read
+    if (size > maxBytes) throw new Error(`the input on stdin is larger than ${maxBytes} bytes`)
+    chunks.push(Buffer.from(buffer.subarray(0, read)))
+  }
+}
+
+/** The process's stdin: a file (or /dev/null) is read at once, a pipe or socket as a stream, a terminal not at all. */
+export const readProcessStdin = (options: ReadOptions): Effect.Effect<Input, Error> => {
+  switch (sourceOf(0)) {
+    case "terminal":
+    case "closed":
+      return Effect.succeed({ _tag: "None" })
+    case "file":
+      return Effect.try({
+        try: (): Input => ({ _tag: "Piped", text: readToEnd(0, options.maxBytes) }),
+        catch: (error) => (error instanceof Error ? error : new Error(String(error)))
+      })
+    case "stream":
+      return Effect.map(readAll(process.stdin, options), (text): Input => (text === undefined ? { _tag: "Silent" } : { _tag: "Piped", text }))
+  }
+}
