@@ -36,10 +36,11 @@ export class Permissions extends Context.Tag("weft/Permissions")<Permissions, In
   /**
    * Allows every call except tools denied by name. A rule with a specifier (`Bash(rm -rf /)`) denies a call only
    * when the call's command / path / url is exactly the specifier: pattern rules arrive with the permissions issue,
-   * and until then nothing is matched by prefix.
+   * and until then nothing is matched by prefix. Its mode is what it does, bypassPermissions (everything runs,
+   * deny rules still apply), and that is what the system/init frame reports unless a mode is given.
    */
   static permissive = (options: { readonly deniedRules?: ReadonlyArray<string>; readonly mode?: PermissionMode } = {}): Interface =>
-    makePermissive(options.deniedRules ?? [], options.mode ?? "default")
+    makePermissive(options.deniedRules ?? [], options.mode ?? "bypassPermissions")
 
   /** `permissive` as a layer. */
   static layerPermissive = (options: { readonly deniedRules?: ReadonlyArray<string>; readonly mode?: PermissionMode } = {}) =>

@@ -52,7 +52,7 @@ describe("weft -p (the built binary against the mock Messages API)", () => {
     expect(await readFile(join(dir, "src/greet.js"), "utf8")).toBe('export const greet = (name) => "Hello, " + name\n')
 
     const all = frames(out.stdout)
-    expect(all[0]).toMatchObject({ type: "system", subtype: "init", cwd: dir, permissionMode: "default" })
+    expect(all[0]).toMatchObject({ type: "system", subtype: "init", cwd: dir, permissionMode: "bypassPermissions", plugins: [] })
     expect(all[0]?.["tools"]).toEqual(expect.arrayContaining(["Read", "Write", "Edit", "Bash", "Glob", "Grep"]))
     const results = all
       .filter((frame) => frame["type"] === "user")
