@@ -97,10 +97,14 @@ export const defaultShell = (): string => {
 
 /**
  * The script run for a foreground command: stderr merged into stdout, and the final directory written to
- * `cwdFile` on exit by an EXIT trap, which keeps the command's own exit status.
+ * `cwdFile`, with the command's own exit status kept: by a line after the command (which holds when the command
+ * sets an EXIT trap of its own) and by an EXIT trap (which holds when it calls `exit`). `pwd` stays quiet when the
+ * directory is gone.
  */
-export const foregroundScript = (command: string, cwdFile: string): string =>
-  `exec 2>&1; trap ${quote(`pwd -P >| ${quote(cwdFile)}`)} EXIT\n${command}`
+export const foregroundScript = (command: string, cwdFile: string): string => {
+  const record = `pwd -P >| ${quote(cwdFile)} 2>/dev/null`
+  return `exec 2>&1; trap ${quote(record)} EXIT\n${command}\n__weft_status=$?; ${record}; exit "$__weft_status"`
+}
 
 const isDirectory = (path: string): boolean => {
   try {
@@ -147,15 +151,19 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
     const run: Interface["run"] = (command, { timeoutMs }) =>
       Stream.unwrapScoped(
         Effect.gen(function* () {
-          const cwd = yield* Ref.get(cwdRef)
+          const current = yield* Ref.get(cwdRef)
+          // The directory a command left the session in may have been removed since: say so, and start over.
+          const cwd = isDirectory(current) ? current : options.cwd
           const cwdFile = nodePath.join(os.tmpdir(), `weft-cwd-${randomUUID()}`)
+          const moved = cwd === current ? "" : `(The working directory ${current} no longer exists; this command ran in ${cwd}.)\n`
           yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(cwdFile, { force: true })))
           const queue = yield* Effect.acquireRelease(Queue.sliding<string>(PROGRESS_QUEUE_CHUNKS), Queue.shutdown)
           const buffer = new OutputBuffer()
+          if (moved !== "") buffer.append(moved)
           const child = yield* ProcessGroup.start({
             shell,
             script: foregroundScript(command, cwdFile),
-            cwd: isDirectory(cwd) ? cwd : options.cwd,
+            cwd,
             graceMs,
             onOutput: (text) => {
               buffer.append(text)

@@ -93,6 +93,22 @@ describe("Bash", () => {
       // `exit` keeps the directory too (the EXIT trap records it).
       yield* bash({ command: "cd dir; exit 0" }, root)
       expect(yield* Effect.flatMap(ShellSession, (shell) => shell.cwd)).toBe(`${root}/sub/dir`)
+      // So does a command that sets an EXIT trap of its own, which still runs, and the exit status is the command's.
+      const trapped = yield* bash({ command: "cd ..; trap 'echo bye' EXIT; false" }, root)
+      expect(textOf(trapped.result)).toBe("bye\nExit code 1")
+      expect(yield* Effect.flatMap(ShellSession, (shell) => shell.cwd)).toBe(`${root}/sub`)
+    }).pipe(Effect.provide(session(root)))
+  })
+
+  it.live("a working directory removed by a command: no error noise, and the next command says where it runs", () => {
+    const root = tree({ "sub/file.txt": "x" })
+    return Effect.gen(function* () {
+      yield* bash({ command: "cd sub" }, root)
+      const removing = yield* bash({ command: 'rm -rf "$PWD"; echo removed' }, root)
+      expect(textOf(removing.result)).toBe("removed")
+      const next = yield* bash({ command: "pwd" }, root)
+      expect(textOf(next.result)).toBe(`(The working directory ${root}/sub no longer exists; this command ran in ${root}.)\n${root}`)
+      expect(yield* Effect.flatMap(ShellSession, (shell) => shell.cwd)).toBe(root)
     }).pipe(Effect.provide(session(root)))
   })
 
