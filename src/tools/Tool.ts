@@ -122,10 +122,20 @@ export const jsonSchemaOf = (schema: Schema.Schema<any, any>): Record<string, un
   return rest
 }
 
-const formatIssue = (error: ParseResult.ParseError): string =>
-  ParseResult.ArrayFormatter.formatErrorSync(error)
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
+/**
+ * The problems with an input, one per field, for the model. An optional field's value that fails is also reported
+ * by Effect as "Expected undefined" (the other member of `T | undefined`): that adds nothing, and is left out when
+ * the field has another message.
+ */
+const formatIssue = (error: ParseResult.ParseError): string => {
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+  const key = (issue: ParseResult.ArrayFormatterIssue) => issue.path.join(".")
+  const explained = new Set(issues.filter((issue) => !issue.message.startsWith("Expected undefined,")).map(key))
+  return issues
+    .filter((issue) => !(issue.message.startsWith("Expected undefined,") && explained.has(key(issue))))
+    .map((issue) => (issue.path.length > 0 ? `${key(issue)}: ${issue.message}` : issue.message))
     .join("; ")
+}
 
 /** Erases a tool's types, providing what its run needs through `provide`. */
 export const erase = <I, R>(

@@ -48,7 +48,12 @@ describe("file tools in a ToolRegistry", () => {
       expect(yield* Effect.promise(() => NodeFs.readFile(path, "utf8"))).toBe("x = 2\n")
       const invalid = yield* Effect.flip(run("Read", { file_path: path, limit: 0 }))
       expect(invalid._tag).toBe("InvalidToolInput")
-      expect(invalid.message).toContain("limit")
+      // One message per field, without Effect's "Expected undefined" for the other member of an optional's union.
+      expect(invalid.message).toBe("Invalid input for Read: limit: expected an integer >= 1, got 0")
+      const twoFields = yield* Effect.flip(run("Read", { file_path: 3, offset: "x" }))
+      expect(twoFields.message).toBe(
+        "Invalid input for Read: file_path: Expected string, actual 3; offset: Expected number, actual \"x\""
+      )
     }).pipe(Effect.scoped, Effect.provide(Registry))
   )
 })
