@@ -1,7 +1,8 @@
 /**
  * What the model has seen of each file this session, so Write and Edit can refuse to clobber a file the model
- * never read or that changed (a user's edit, a formatter) since it last looked. Keyed by absolute path; one
- * instance per session (the loop provides `FileState.layer` once per session).
+ * never read or that changed (a user's edit, a formatter) since it last looked. Keyed by real path (the tools
+ * resolve symbolic links first, see `realPathOf` in Read), so a file read through a link and edited by its real
+ * path is one file; one instance per session (the loop provides `FileState.layer` once per session).
  *
  * A file is identified by its mtime and size at read time, as Claude Code does: cheap, and a change that keeps
  * both (same size, same millisecond) is vanishingly rare for edits made by people and tools. When the model saw

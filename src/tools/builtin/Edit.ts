@@ -2,17 +2,31 @@
  * Edit {file_path, old_string, new_string, replace_all?}: Claude Code's Edit. Exact string replacement in a file
  * the model has Read and that has not changed since; `old_string` must be unique unless `replace_all`. Line
  * endings are kept: in a CRLF file the edit is matched on LF-normalised text (what Read showed) and written back
- * with CRLF. As in Claude Code, an empty `old_string` creates a file that does not exist yet (or fills an empty
- * one), deleting a whole line with an empty `new_string` takes its newline too, and curly quotes in the file
- * match straight quotes sent by the model.
+ * with CRLF; in a mixed file a "\n" of `old_string` may match "\r\n" when nothing matches literally. The file's
+ * encoding and byte-order mark are kept (TextEncoding). As in Claude Code, an empty `old_string` creates a file
+ * that does not exist yet (or fills an empty one), deleting whole lines with an empty `new_string` takes their
+ * line break too, and curly quotes in the file match straight quotes sent by the model.
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
-import { contentHash, stampOf } from "../FileState.js"
+import { stampOf } from "../FileState.js"
+import { encodeText } from "../TextEncoding.js"
 import * as Tool from "../Tool.js"
 import { fileCall, fileNotFoundMessage, resolveFilePath } from "./Read.js"
-import { boundedSnippet, maxEditableBytes, requireFreshRead, usesCrlf, writeFileAtomic, statIfExists } from "./Write.js"
+import {
+  boundedSnippet,
+  createdMessage,
+  createFile,
+  maxEditableBytes,
+  readTextFile,
+  recordWritten,
+  requireFreshRead,
+  statIfExists,
+  unencodableMessage,
+  usesCrlf,
+  writeFileAtomic
+} from "./Write.js"
 
 const EditInput = Schema.Struct({
   file_path: Schema.String.annotations({ description: "The absolute path to the file to modify" }),
@@ -39,30 +53,57 @@ Usage:
 const toolName = "Edit"
 const failed = (message: string) => Tool.fail(toolName, message)
 
-/** Occurrences of `needle` in `haystack`, non-overlapping, left to right (as a replace would take them). */
-export const countOccurrences = (haystack: string, needle: string): number => {
-  if (needle === "") return 0
-  let count = 0
-  let from = 0
-  for (;;) {
-    const index = haystack.indexOf(needle, from)
-    if (index === -1) return count
-    count++
-    from = index + needle.length
-  }
-}
-
 /** Curly quotes as straight ones; a one-for-one character map, so indices carry over between the two texts. */
 const straightenQuotes = (text: string): string => text.replace(/[\u2018\u2019]/g, "'").replace(/[\u201C\u201D]/g, '"')
 
+/** Where a match starts in the content and how long it is there. */
+interface Match {
+  readonly index: number
+  readonly length: number
+}
+
+/** Non-overlapping occurrences of `needle` in `haystack`, left to right (as a replace would take them). */
+const literalMatches = (haystack: string, needle: string): Array<Match> => {
+  const matches: Array<Match> = []
+  for (let index = haystack.indexOf(needle); index !== -1; index = haystack.indexOf(needle, index + needle.length)) {
+    matches.push({ index, length: needle.length })
+  }
+  return matches
+}
+
+/** As `literalMatches`, but each "\n" of `needle` may be "\r\n" in `haystack` (a file with mixed line endings). */
+const flexibleNewlineMatches = (haystack: string, needle: string): Array<Match> => {
+  const pattern = needle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replaceAll("\n", "\\r?\\n")
+  return Array.from(haystack.matchAll(new RegExp(pattern, "g")), (match) => ({ index: match.index, length: match[0].length }))
+}
+
 /**
- * The text in `content` that `oldString` designates: itself when present, else (Claude Code's fallback) the span
- * that matches once curly quotes are straightened.
+ * The spans of `content` that `oldString` designates: its literal occurrences; failing those (Claude Code's
+ * fallback) the spans that match once curly quotes are straightened; failing those, when the file has CRLF line
+ * endings that Read did not show, the spans where each "\n" of `oldString` is "\n" or "\r\n".
  */
-const locate = (content: string, oldString: string): string | undefined => {
-  if (content.includes(oldString)) return oldString
-  const index = straightenQuotes(content).indexOf(straightenQuotes(oldString))
-  return index === -1 ? undefined : content.slice(index, index + oldString.length)
+const findMatches = (content: string, oldString: string): Array<Match> => {
+  if (oldString === "") return []
+  const literal = literalMatches(content, oldString)
+  if (literal.length > 0) return literal
+  const straight = straightenQuotes(content)
+  const straightOld = straightenQuotes(oldString)
+  const quoted = literalMatches(straight, straightOld)
+  if (quoted.length > 0 || !oldString.includes("\n") || !content.includes("\r\n")) return quoted
+  const flexible = flexibleNewlineMatches(content, oldString)
+  return flexible.length > 0 ? flexible : flexibleNewlineMatches(straight, straightOld)
+}
+
+/**
+ * The length of the line break to delete along with a match that is being deleted: one only when the match
+ * covers whole lines (starts a line, is followed by a line ending), so no blank line is left and no lines merge.
+ */
+const wholeLineBreak = (content: string, match: Match): number => {
+  const end = match.index + match.length
+  if (content[end - 1] === "\n") return 0
+  if (match.index > 0 && content[match.index - 1] !== "\n") return 0
+  if (content.startsWith("\r\n", end)) return 2
+  return content[end] === "\n" ? 1 : 0
 }
 
 export interface Replacement {
@@ -86,19 +127,27 @@ export const replaceIn = (
   replaceAll: boolean
 ): Replacement | ReplaceError => {
   if (oldString === newString) return { _tag: "Identical" }
-  let actualOld = locate(content, oldString)
-  if (actualOld === undefined) return { _tag: "NotFound" }
-  // Deleting whole lines: take the line break too, so no blank line is left behind.
-  if (newString === "" && !actualOld.endsWith("\n") && content.includes(actualOld + "\n")) actualOld = actualOld + "\n"
-  const occurrences = countOccurrences(content, actualOld)
-  if (occurrences > 1 && !replaceAll) return { _tag: "Ambiguous", occurrences }
-  const index = content.indexOf(actualOld)
-  // split/join rather than String.replace: `$&` and friends in new_string must stay literal.
-  const result = replaceAll
-    ? content.split(actualOld).join(newString)
-    : content.slice(0, index) + newString + content.slice(index + actualOld.length)
-  const firstLine = countLines(content.slice(0, index))
-  return { result, firstLine, lastLine: firstLine + countNewlines(newString), occurrences }
+  const matches = findMatches(content, oldString)
+  const first = matches[0]
+  if (first === undefined) return { _tag: "NotFound" }
+  if (matches.length > 1 && !replaceAll) return { _tag: "Ambiguous", occurrences: matches.length }
+  let result = ""
+  let cursor = 0
+  let firstReplacement = newString
+  for (const match of replaceAll ? matches : [first]) {
+    const matched = content.slice(match.index, match.index + match.length)
+    // A match that spans lines is written back with the line ending it had (CRLF in a mixed file).
+    const lineEnding = /\r?\n/.exec(matched)?.[0]
+    const replacement = lineEnding === undefined ? newString : newString.replace(/\r?\n/g, lineEnding)
+    if (match === first) firstReplacement = replacement
+    const end = match.index + match.length + (newString === "" ? wholeLineBreak(content, match) : 0)
+    // Concatenation rather than String.replace: `$&` and friends in new_string must stay literal.
+    result += content.slice(cursor, match.index) + replacement
+    cursor = end
+  }
+  result += content.slice(cursor)
+  const firstLine = countLines(content.slice(0, first.index))
+  return { result, firstLine, lastLine: firstLine + countNewlines(firstReplacement), occurrences: matches.length }
 }
 
 const countNewlines = (text: string): number => {
@@ -115,7 +164,7 @@ export const EditTool = Tool.fromEffect({
   input: EditInput,
   target: (input, context) => ({ _tag: "Path", path: resolveFilePath(input.file_path, context.cwd), access: "write" }),
   run: Effect.fn("Edit.run")(function* (input: EditInput, context: Tool.ToolContext) {
-    const { fs, fileState, absolute, note, mapError } = yield* fileCall(toolName, input.file_path, context.cwd)
+    const { fs, absolute, note, mapError } = yield* fileCall(toolName, input.file_path, context.cwd)
     const replaceAll = input.replace_all ?? false
 
     if (input.old_string === input.new_string) {
@@ -129,14 +178,8 @@ export const EditTool = Tool.fromEffect({
         const message = yield* fileNotFoundMessage(fs, absolute, context.cwd)
         return yield* failed(`${message}\nTo create a new file, use an empty old_string (or the Write tool).`)
       }
-      yield* fs.makeDirectory(NodePath.dirname(absolute), { recursive: true }).pipe(mapError)
-      const bytes = new TextEncoder().encode(input.new_string)
-      yield* writeFileAtomic(fs, absolute, bytes).pipe(mapError)
-      yield* fileState.recordWrite(absolute, stampOf(yield* fs.stat(absolute).pipe(mapError)), { hash: contentHash(bytes) })
-      return Tool.result(`File created successfully at: ${absolute}${note}`, {
-        type: "create",
-        filePath: absolute
-      })
+      const target = yield* createFile(fs, absolute, input.new_string).pipe(mapError)
+      return Tool.result(`${createdMessage(absolute, target)}${note}`, { type: "create", filePath: absolute })
     }
 
     if (existing.type === "Directory") {
@@ -153,10 +196,10 @@ export const EditTool = Tool.fromEffect({
         `${absolute} is larger than ${maxEditableBytes / (1024 * 1024)} MB, too large for Edit. Use Bash (e.g. sed) to change it.`
       )
     }
-    yield* requireFreshRead(toolName, absolute, stampOf(existing))
-
     const target = yield* fs.realPath(absolute).pipe(mapError)
-    const raw = yield* fs.readFileString(target).pipe(mapError)
+    yield* requireFreshRead(toolName, { absolute, real: target }, stampOf(existing))
+
+    const { text: raw, encoding } = yield* readTextFile(fs, target).pipe(mapError)
 
     if (input.old_string === "") {
       if (raw.trim() !== "") {
@@ -166,8 +209,8 @@ export const EditTool = Tool.fromEffect({
       }
     }
 
-    // A pure-CRLF file is edited as LF text (what Read showed) and written back CRLF. Otherwise the file is
-    // matched as it is, and CRLF the model may have sent is taken as LF.
+    // A pure-CRLF file is edited as LF text (what Read showed) and written back with CRLF. Otherwise the file is
+    // matched as it is (see `findMatches` for CRLF lines in a mixed file), and CRLF the model sent is taken as LF.
     const crlf = usesCrlf(raw)
     const content = crlf ? raw.replaceAll("\r\n", "\n") : raw
     const mixed = !crlf && raw.includes("\r\n")
@@ -175,8 +218,13 @@ export const EditTool = Tool.fromEffect({
     const oldString = normalise(input.old_string)
     const newString = normalise(input.new_string)
 
+    const unencodable = unencodableMessage(newString, encoding, "new_string")
+    if (unencodable !== undefined) return yield* failed(unencodable)
+
     const replaced: Replacement | ReplaceError =
-      oldString === "" ? { result: newString, firstLine: 1, lastLine: 1 + countNewlines(newString), occurrences: 1 } : replaceIn(content, oldString, newString, replaceAll)
+      oldString === ""
+        ? { result: newString, firstLine: 1, lastLine: 1 + countNewlines(newString), occurrences: 1 }
+        : replaceIn(content, oldString, newString, replaceAll)
     if ("_tag" in replaced) {
       switch (replaced._tag) {
         case "Identical":
@@ -193,19 +241,20 @@ export const EditTool = Tool.fromEffect({
     }
 
     const output = crlf ? replaced.result.replaceAll("\n", "\r\n") : replaced.result
-    const bytes = new TextEncoder().encode(output)
+    const bytes = encodeText(output, encoding)
     yield* writeFileAtomic(fs, target, bytes, existing.mode).pipe(mapError)
-    yield* fileState.recordWrite(absolute, stampOf(yield* fs.stat(absolute).pipe(mapError)), { hash: contentHash(bytes) })
+    yield* recordWritten(fs, target, bytes).pipe(mapError)
 
     const data = { filePath: absolute, oldString: input.old_string, newString: input.new_string, replaceAll }
+    const shown = boundedSnippet(replaced.result, replaced.firstLine, replaced.lastLine)
     if (replaceAll) {
       return Tool.result(
-        `The file ${absolute} has been updated. All occurrences of '${input.old_string}' were successfully replaced with '${input.new_string}'.${note}`,
+        `The file ${absolute} has been updated. All occurrences of '${input.old_string}' were successfully replaced with '${input.new_string}'. Here's the result of running \`cat -n\` on a snippet of the edited file (around the first replacement):\n${shown}${note}`,
         { ...data, occurrences: replaced.occurrences }
       )
     }
     return Tool.result(
-      `The file ${absolute} has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${boundedSnippet(replaced.result, replaced.firstLine, replaced.lastLine)}${note}`,
+      `The file ${absolute} has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${shown}${note}`,
       { ...data, occurrences: replaced.occurrences }
     )
   })

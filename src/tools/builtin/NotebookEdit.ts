@@ -4,15 +4,24 @@
  * puts the new cell after the named cell, or first when none is named. An edited code cell loses its outputs and
  * execution count (they described the old source). The file keeps its JSON indentation (Jupyter writes 1 space)
  * and its final newline; cells weft creates or edits get their keys sorted, as Jupyter writes them. The notebook
- * must have been Read first and be unchanged since, as for Edit.
+ * must have been Read first and be unchanged since, as for Edit. The file's encoding and byte-order mark are kept
+ * (TextEncoding).
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
-import { contentHash, stampOf } from "../FileState.js"
+import { stampOf } from "../FileState.js"
+import { encodeText } from "../TextEncoding.js"
 import * as Tool from "../Tool.js"
 import { describePlatformError, fileCall, fileNotFoundMessage, resolveFilePath } from "./Read.js"
-import { maxEditableBytes, requireFreshRead, writeFileAtomic } from "./Write.js"
+import {
+  maxEditableBytes,
+  readTextFile,
+  recordWritten,
+  requireFreshRead,
+  unencodableMessage,
+  writeFileAtomic
+} from "./Write.js"
 
 const NotebookEditInput = Schema.Struct({
   notebook_path: Schema.String.annotations({
@@ -106,7 +115,7 @@ export const NotebookEditTool = Tool.fromEffect({
     access: "write"
   }),
   run: Effect.fn("NotebookEdit.run")(function* (input: NotebookEditInput, context: Tool.ToolContext) {
-    const { fs, fileState, absolute, note, mapError } = yield* fileCall(toolName, input.notebook_path, context.cwd)
+    const { fs, absolute, note, mapError } = yield* fileCall(toolName, input.notebook_path, context.cwd)
     const editMode = input.edit_mode ?? "replace"
 
     if (NodePath.extname(absolute).toLowerCase() !== ".ipynb") {
@@ -123,10 +132,10 @@ export const NotebookEditTool = Tool.fromEffect({
     if (Number(info.size) > maxEditableBytes) {
       return yield* failed(`${absolute} is larger than ${maxEditableBytes / (1024 * 1024)} MB, too large for NotebookEdit.`)
     }
-    yield* requireFreshRead(toolName, absolute, stampOf(info))
-
     const target = yield* fs.realPath(absolute).pipe(mapError)
-    const text = yield* fs.readFileString(target).pipe(mapError)
+    yield* requireFreshRead(toolName, { absolute, real: target }, stampOf(info))
+
+    const { text, encoding } = yield* readTextFile(fs, target).pipe(mapError)
     const parsed = yield* Effect.try({
       try: (): unknown => JSON.parse(text),
       catch: (error) =>
@@ -203,9 +212,11 @@ export const NotebookEditTool = Tool.fromEffect({
     notebook["cells"] = cells
     const trailingNewline = text.endsWith("\n") ? "\n" : ""
     const output = JSON.stringify(notebook, null, detectIndent(text)) + trailingNewline
-    const bytes = new TextEncoder().encode(output)
+    const unencodable = unencodableMessage(output, encoding, "the notebook after this edit")
+    if (unencodable !== undefined) return yield* failed(unencodable)
+    const bytes = encodeText(output, encoding)
     yield* writeFileAtomic(fs, target, bytes, info.mode).pipe(mapError)
-    yield* fileState.recordWrite(absolute, stampOf(yield* fs.stat(absolute).pipe(mapError)), { hash: contentHash(bytes) })
+    yield* recordWritten(fs, target, bytes).pipe(mapError)
     return Tool.result(`${message}${note}`, {
       notebookPath: absolute,
       cellId,

@@ -2,7 +2,8 @@
  * Read {file_path, offset?, limit?}: Claude Code's Read. Text comes back numbered as `cat -n` prints it (the line
  * number right-aligned in 6 columns, a tab, the line); images and PDFs come back as content blocks. The file is
  * streamed: only the bytes up to the last returned line are read, and at most `maxLineLength` characters of any
- * line are ever held, so a 1 GB file (or a 1 GB single line) costs a few chunks of memory.
+ * line are ever held, so a 1 GB file (or a 1 GB single line) costs a few chunks of memory. The encoding (UTF-8,
+ * UTF-16LE, Latin-1; see TextEncoding) is detected from the first chunk. Reads are tracked by real path.
  *
  * Also home to the small helpers Write, Edit and NotebookEdit share (path resolution, numbering, error text).
  */
@@ -14,6 +15,7 @@ import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import type { DocumentBlock, ImageBlock } from "../../domain/Content.js"
 import { contentHash, FileState, makeContentHasher, stampOf } from "../FileState.js"
+import { detectEncoding, makeDecoder, utf8 } from "../TextEncoding.js"
 import * as Tool from "../Tool.js"
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -72,6 +74,13 @@ export const snippet = (text: string, firstChanged: number, lastChanged: number)
   const end = Math.min(lines.length, Math.max(lastChanged, firstChanged) + snippetContext)
   return numberLines(lines.slice(start - 1, end), start)
 }
+
+/**
+ * The real path of `path` (symbolic links resolved), which FileState tracks files by, so a file read through a
+ * link and edited by its real path (or the other way round) is one file. `path` itself when it cannot be resolved.
+ */
+export const realPathOf = (fs: FileSystem.FileSystem, path: string) =>
+  fs.realPath(path).pipe(Effect.orElseSucceed(() => path))
 
 /** A model-facing message for a file-system failure on `path`. */
 export const describePlatformError = (error: PlatformError, path: string): string => {
@@ -344,13 +353,15 @@ const readText = (
   fs: FileSystem.FileSystem,
   absolute: string,
   extension: string,
+  fileSize: number,
   first: number,
   last: number
 ) =>
   Effect.scoped(
     Effect.gen(function* () {
       const file = yield* fs.open(absolute, { flag: "r" })
-      const decoder = new TextDecoder("utf-8")
+      // Replaced once the first chunk shows the encoding.
+      let decoder = makeDecoder(utf8)
       const window = new LineWindow(first, last)
       // Hashed as read; the hash is only kept when every byte was read (see below).
       const hasher = makeContentHasher()
@@ -363,16 +374,20 @@ const readText = (
         hasher.update(bytes)
         if (firstChunk) {
           firstChunk = false
-          if (bytes.subarray(0, binarySniffBytes).includes(0)) {
+          // The encoding is judged from the first chunk (as Claude Code does), so a huge file is never held whole.
+          const encoding = detectEncoding(bytes, size >= fileSize)
+          decoder = makeDecoder(encoding)
+          // UTF-16 text is full of NUL bytes; its byte-order mark says it is text.
+          if (encoding.charset !== "utf16le" && bytes.subarray(0, binarySniffBytes).includes(0)) {
             return yield* failed(
               `${absolute} appears to be a binary file${extension ? ` (${extension})` : ""}; Read only shows text, images and PDFs. Use Bash (e.g. \`file\`, \`xxd | head\`) to inspect it.`
             )
           }
         }
-        window.push(decoder.decode(bytes, { stream: true }))
+        window.push(decoder.decode(bytes))
       }
       if (!window.done) {
-        window.push(decoder.decode())
+        window.push(decoder.end())
         window.end()
       } else if (!window.moreAfter) {
         // The window filled exactly at a chunk boundary: peek one byte to learn whether more lines follow.
@@ -412,6 +427,7 @@ export const ReadTool = Tool.fromEffect({
     }
     const stamp = stampOf(info)
     const size = stamp.size
+    const real = yield* realPathOf(fs, absolute)
     const extension = NodePath.extname(absolute).toLowerCase()
 
     if (extension in imageMediaTypes) {
@@ -425,7 +441,7 @@ export const ReadTool = Tool.fromEffect({
       if (mediaType === undefined) {
         return yield* failed(`${absolute} has an image extension but is not a PNG, JPEG, GIF or WebP image.`)
       }
-      yield* fileState.recordRead(absolute, stamp, { hash: contentHash(bytes) })
+      yield* fileState.recordRead(real, stamp, { hash: contentHash(bytes) })
       const block: ImageBlock = {
         type: "image",
         source: { type: "base64", media_type: mediaType, data: Buffer.from(bytes).toString("base64") }
@@ -440,7 +456,7 @@ export const ReadTool = Tool.fromEffect({
         )
       }
       const bytes = yield* readBinaryBlock(fs, absolute)
-      yield* fileState.recordRead(absolute, stamp, { hash: contentHash(bytes) })
+      yield* fileState.recordRead(real, stamp, { hash: contentHash(bytes) })
       const block: DocumentBlock = {
         type: "document",
         source: { type: "base64", media_type: "application/pdf", data: Buffer.from(bytes).toString("base64") }
@@ -455,7 +471,7 @@ export const ReadTool = Tool.fromEffect({
     }
 
     if (size === 0) {
-      yield* fileState.recordRead(absolute, stamp, { hash: contentHash(new Uint8Array(0)) })
+      yield* fileState.recordRead(real, stamp, { hash: contentHash(new Uint8Array(0)) })
       return Tool.result(
         `<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>${note}`,
         { type: "text", filePath: absolute, numLines: 0, startLine: 1, totalLines: 0 }
@@ -466,13 +482,13 @@ export const ReadTool = Tool.fromEffect({
     const first = Math.max(1, input.offset ?? 1)
     const limit = input.limit ?? defaultLineLimit
     const last = first + limit - 1
-    const { window, hash } = yield* readText(fs, absolute, extension, first, last).pipe(
+    const { window, hash } = yield* readText(fs, absolute, extension, size, first, last).pipe(
       Effect.catchTag("SystemError", "BadArgument", (error) => Effect.fail(failed(describePlatformError(error, absolute))))
     )
 
     if (window.lines.length === 0) {
       // Past the end: the whole file was scanned, so its line count is known.
-      yield* fileState.recordRead(absolute, stamp, hash === undefined ? { partial: true } : { partial: true, hash })
+      yield* fileState.recordRead(real, stamp, hash === undefined ? { partial: true } : { partial: true, hash })
       return Tool.result(
         `<system-reminder>Warning: the file exists but is shorter than the provided offset (${first}). The file has ${window.linesSeen} lines.</system-reminder>${note}`,
         { type: "text", filePath: absolute, numLines: 0, startLine: first, totalLines: window.linesSeen }
@@ -480,7 +496,7 @@ export const ReadTool = Tool.fromEffect({
     }
 
     const partial = first > 1 || window.moreAfter || window.cutLines.length > 0
-    yield* fileState.recordRead(absolute, stamp, hash === undefined ? { partial } : { partial, hash })
+    yield* fileState.recordRead(real, stamp, hash === undefined ? { partial } : { partial, hash })
     const lastShown = first + window.lines.length - 1
     const notes: Array<string> = []
     if (window.cutLines.length > 0) {

@@ -4,15 +4,29 @@
  * directories are created. The write is atomic-ish: a temp file in the same directory, fsynced, then renamed over
  * the target, so a crash leaves either the old file or the new one, never half of one.
  *
- * Also exports the pieces Edit and NotebookEdit share: `writeFileAtomic` and `requireFreshRead`.
+ * An existing file keeps its encoding and byte-order mark (TextEncoding); a new one is UTF-8. Through a symbolic
+ * link (even a dangling one) the file it names is written, and the link stays.
+ *
+ * Also exports the pieces Edit and NotebookEdit share: `writeFileAtomic`, `requireFreshRead`, `createFile`,
+ * `readTextFile`, `recordWritten`.
  */
+import { SystemError } from "@effect/platform/Error"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
 import { contentHash, type FileStamp, FileState, stampOf } from "../FileState.js"
+import {
+  decodeFile,
+  describeEncoding,
+  detectEncoding,
+  encodeText,
+  firstUnencodable,
+  type TextEncoding,
+  utf8
+} from "../TextEncoding.js"
 import * as Tool from "../Tool.js"
-import { fileCall, resolveFilePath, snippet, splitLines } from "./Read.js"
+import { fileCall, realPathOf, resolveFilePath, snippet, splitLines } from "./Read.js"
 
 /** Largest existing file Write/Edit load to compare or edit (Edit works on the whole text in memory). */
 export const maxEditableBytes = 32 * 1024 * 1024
@@ -45,9 +59,6 @@ export const writeFileAtomic = (
   return write.pipe(Effect.onError(() => Effect.ignore(fs.remove(temp))))
 }
 
-/**
- * Fails unless the model has read `path` this session and it has not changed since (messages as Claude Code's).
- */
 /** The file's info, or undefined when there is no such file (other errors pass through). */
 export const statIfExists = (fs: FileSystem.FileSystem, path: string) =>
   fs.stat(path).pipe(
@@ -57,10 +68,97 @@ export const statIfExists = (fs: FileSystem.FileSystem, path: string) =>
     )
   )
 
-export const requireFreshRead = (tool: string, path: string, current: FileStamp) =>
+/** Bound on a chain of symbolic links followed by `writeTarget` (Linux's own bound). */
+const maxSymlinkHops = 40
+
+/**
+ * The path a write to `path` lands on: `path` itself, or through a symbolic link (even a dangling one, which a
+ * rename would replace) the file it names, so the link stays a link.
+ */
+export const writeTarget = (fs: FileSystem.FileSystem, path: string) =>
+  Effect.gen(function* () {
+    let current = path
+    for (let hop = 0; hop < maxSymlinkHops; hop++) {
+      const link = yield* fs.readLink(current).pipe(Effect.option)
+      if (link._tag === "None") return current
+      // A relative link is relative to the (real) directory holding it.
+      const directory = yield* realPathOf(fs, NodePath.dirname(current))
+      current = NodePath.resolve(directory, link.value)
+    }
+    return yield* Effect.fail(
+      new SystemError({
+        reason: "BadResource",
+        module: "FileSystem",
+        method: "writeTarget",
+        pathOrDescriptor: path,
+        description: `more than ${maxSymlinkHops} symbolic links in a row (a loop?); give the real path`
+      })
+    )
+  })
+
+/** weft wrote `bytes` to `target`: record it under its real path, as if the model had read it whole. */
+export const recordWritten = (fs: FileSystem.FileSystem, target: string, bytes: Uint8Array) =>
   Effect.gen(function* () {
     const fileState = yield* FileState
-    const check = yield* fileState.check(path, current)
+    const real = yield* realPathOf(fs, target)
+    yield* fileState.recordWrite(real, stampOf(yield* fs.stat(real)), { hash: contentHash(bytes) })
+  })
+
+/**
+ * Creates the file `absolute` names (through a dangling symbolic link, its target) with `text` as UTF-8, making
+ * parent directories. Returns the path written.
+ */
+export const createFile = (fs: FileSystem.FileSystem, absolute: string, text: string) =>
+  Effect.gen(function* () {
+    const target = yield* writeTarget(fs, absolute)
+    yield* fs.makeDirectory(NodePath.dirname(target), { recursive: true })
+    const bytes = encodeText(text, utf8)
+    yield* writeFileAtomic(fs, target, bytes)
+    yield* recordWritten(fs, target, bytes)
+    return target
+  })
+
+/** "File created successfully at: ...", naming the link's target when the write went through one. */
+export const createdMessage = (absolute: string, target: string): string =>
+  `File created successfully at: ${absolute}${target === absolute ? "" : ` (through the symbolic link, at ${target})`}`
+
+/** Reads and decodes a whole file (see TextEncoding). */
+export const readTextFile = (fs: FileSystem.FileSystem, path: string) => Effect.map(fs.readFile(path), decodeFile)
+
+/**
+ * The message for text that the file's encoding cannot hold (a Latin-1 file, as a file that is not valid UTF-8
+ * is taken to be, so that its bytes survive the edit), or undefined when it can.
+ */
+export const unencodableMessage = (text: string, encoding: TextEncoding, what: string): string | undefined => {
+  const character = firstUnencodable(text, encoding)
+  if (character === undefined) return undefined
+  const code = `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`
+  return `The file is not valid UTF-8, so it is treated as ${describeEncoding(encoding)} (one byte per character) to keep its bytes, and ${what} has a character Latin-1 cannot hold: "${character}" (${code}). Use only characters up to U+00FF (or an escape the file's language understands), or convert the file to UTF-8 first (e.g. with Bash: \`iconv -f latin1 -t utf-8\`).`
+}
+
+/** The encoding of an existing file from its first bytes, for a file too large to load whole. */
+const encodingOfHead = (fs: FileSystem.FileSystem, path: string) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const file = yield* fs.open(path, { flag: "r" })
+      const head = new Uint8Array(64 * 1024)
+      const size = Number(yield* file.read(head))
+      return detectEncoding(head.subarray(0, size), false)
+    })
+  )
+
+/**
+ * Fails unless the model has read the file this session and it has not changed since (messages as Claude
+ * Code's). The file is known by its real path (`real`), so reading it through a symbolic link counts.
+ */
+export const requireFreshRead = (
+  tool: string,
+  file: { readonly absolute: string; readonly real: string },
+  current: FileStamp
+) =>
+  Effect.gen(function* () {
+    const fileState = yield* FileState
+    const check = yield* fileState.check(file.real, current)
     switch (check._tag) {
       case "Ok":
         return
@@ -69,20 +167,20 @@ export const requireFreshRead = (tool: string, path: string, current: FileStamp)
         const seen = check.record.hash
         if (seen !== undefined && current.size === check.record.size) {
           const fs = yield* FileSystem.FileSystem
-          const bytes = yield* fs.readFile(path).pipe(Effect.option)
+          const bytes = yield* fs.readFile(file.real).pipe(Effect.option)
           if (bytes._tag === "Some" && contentHash(bytes.value) === seen) {
-            return yield* fileState.recordRead(path, current, { partial: check.record.partial, hash: seen })
+            return yield* fileState.recordRead(file.real, current, { partial: check.record.partial, hash: seen })
           }
         }
         return yield* Tool.fail(
           tool,
-          `File has been modified since read, either by the user or by a linter. Read it again before attempting to write it. (${path})`
+          `File has been modified since read, either by the user or by a linter. Read it again before attempting to write it. (${file.absolute})`
         )
       }
       case "NeverRead":
         return yield* Tool.fail(
           tool,
-          `File has not been read yet. Read it first before writing to it. (Use the Read tool on ${path}, then retry.)`
+          `File has not been read yet. Read it first before writing to it. (Use the Read tool on ${file.absolute}, then retry.)`
         )
     }
   })
@@ -140,16 +238,13 @@ export const WriteTool = Tool.fromEffect({
   input: WriteInput,
   target: (input, context) => ({ _tag: "Path", path: resolveFilePath(input.file_path, context.cwd), access: "write" }),
   run: Effect.fn("Write.run")(function* (input: WriteInput, context: Tool.ToolContext) {
-    const { fs, fileState, absolute, note, mapError } = yield* fileCall(toolName, input.file_path, context.cwd)
+    const { fs, absolute, note, mapError } = yield* fileCall(toolName, input.file_path, context.cwd)
 
     const existing = yield* statIfExists(fs, absolute).pipe(mapError)
 
     if (existing === undefined) {
-      yield* fs.makeDirectory(NodePath.dirname(absolute), { recursive: true }).pipe(mapError)
-      const bytes = new TextEncoder().encode(input.content)
-      yield* writeFileAtomic(fs, absolute, bytes).pipe(mapError)
-      yield* fileState.recordWrite(absolute, stampOf(yield* fs.stat(absolute).pipe(mapError)), { hash: contentHash(bytes) })
-      return Tool.result(`File created successfully at: ${absolute}${note}`, {
+      const target = yield* createFile(fs, absolute, input.content).pipe(mapError)
+      return Tool.result(`${createdMessage(absolute, target)}${note}`, {
         type: "create",
         filePath: absolute,
         content: input.content
@@ -162,24 +257,34 @@ export const WriteTool = Tool.fromEffect({
     if (existing.type !== "File") {
       return yield* failed(`${absolute} is not a regular file (${existing.type}); Write only writes regular files.`)
     }
-    yield* requireFreshRead(toolName, absolute, stampOf(existing))
-
-    // Through a symlink, replace the file it points to, not the link.
+    // Through a symlink, replace the file it points to, not the link; the read is tracked by that path too.
     const target = yield* fs.realPath(absolute).pipe(mapError)
-    // The old text is only needed to keep CRLF endings and to show what changed; a huge file skips both.
-    const before =
-      Number(existing.size) <= maxEditableBytes ? yield* fs.readFileString(target).pipe(mapError) : undefined
+    yield* requireFreshRead(toolName, { absolute, real: target }, stampOf(existing))
+
+    // The old text keeps the file's encoding and CRLF endings and shows what changed; a huge file is only
+    // sniffed for its encoding.
+    const old =
+      Number(existing.size) <= maxEditableBytes
+        ? yield* readTextFile(fs, target).pipe(mapError)
+        : { text: undefined, encoding: yield* encodingOfHead(fs, target).pipe(mapError) }
+    const before = old.text
     const content =
       before !== undefined && usesCrlf(before) && !input.content.includes("\r\n")
         ? input.content.replaceAll("\n", "\r\n")
         : input.content
-    const bytes = new TextEncoder().encode(content)
+    // Nothing of the old file is kept, so content a Latin-1 file cannot hold is written as UTF-8 instead.
+    const fitsEncoding = firstUnencodable(content, old.encoding) === undefined
+    const encoding = fitsEncoding ? old.encoding : utf8
+    const bytes = encodeText(content, encoding)
     yield* writeFileAtomic(fs, target, bytes, existing.mode).pipe(mapError)
-    yield* fileState.recordWrite(absolute, stampOf(yield* fs.stat(absolute).pipe(mapError)), { hash: contentHash(bytes) })
+    yield* recordWritten(fs, target, bytes).pipe(mapError)
+    const encodingNote = fitsEncoding
+      ? ""
+      : `\n\nThe file was not valid UTF-8 (treated as Latin-1) and the new content has characters Latin-1 cannot hold, so it was written as UTF-8.`
 
     const range = before === undefined ? { first: 1, last: 1 } : changedLineRange(before, content)
     return Tool.result(
-      `The file ${absolute} has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${boundedSnippet(content, range.first, range.last)}${note}`,
+      `The file ${absolute} has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${boundedSnippet(content, range.first, range.last)}${encodingNote}${note}`,
       { type: "update", filePath: absolute, content: input.content }
     )
   })

@@ -152,7 +152,7 @@ describe("Edit", () => {
       expect(yield* failureOf(edit({ old_string: "", new_string: "x" }))).toContain("Cannot create new file")
       const result = yield* edit({ old_string: "foo", new_string: "baz", replace_all: true })
       expect(textOf(result)).toBe(
-        `The file ${path} has been updated. All occurrences of 'foo' were successfully replaced with 'baz'.`
+        `The file ${path} has been updated. All occurrences of 'foo' were successfully replaced with 'baz'. Here's the result of running \`cat -n\` on a snippet of the edited file (around the first replacement):\n     1\tbaz\n     2\tbar\n     3\tbaz\n     4\tbaz`
       )
       expect(yield* readRaw(path)).toBe("baz\nbar\nbaz\nbaz\n")
       yield* touch(path, "changed\n")
