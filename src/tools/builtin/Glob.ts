@@ -9,7 +9,7 @@ import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import * as Tool from "../Tool.js"
 import { compile, GlobSyntaxError, splitBase } from "../search/GlobPattern.js"
-import { resolveSearchPath } from "../search/SearchPath.js"
+import { searchPathOf, shellNote, statSearchPath } from "../search/SearchPath.js"
 import { loop, mtimeOf, walk } from "../search/Walk.js"
 
 /** Claude Code's cap on Glob results. */
@@ -32,11 +32,32 @@ export interface GlobMatches {
   readonly truncated: boolean
 }
 
+/**
+ * The directory a pattern walks from `directory`: its literal leading directories joined on (`src/*.ts` walks
+ * `src`, `../other/**` walks `../other`, `/etc/*` walks `/etc`), with the rest of the pattern matched below it.
+ */
+export const walkRoot = (pattern: string, directory: string): { readonly root: string; readonly rest: string } => {
+  const { base, rest } = splitBase(pattern)
+  return { root: base === "" ? directory : nodePath.resolve(directory, base), rest }
+}
+
+/**
+ * What a Glob call reads: the directory walked and the pattern matched below it. The permission target (`root`) and
+ * the run both come from here, so a pattern like `../outside/**` is checked as the directory it lists.
+ */
+export const globPlan = (input: GlobInput, context: Tool.ToolContext): { readonly root: string; readonly rest: string } =>
+  walkRoot(input.pattern, searchPathOf(context, input.path))
+
 /** Finds files under the absolute directory `directory`; the engine of the tool, usable on its own. */
 export const glob = (pattern: string, directory: string, limit = MAX_RESULTS): Effect.Effect<GlobMatches, GlobSyntaxError> =>
   Effect.suspend(() => {
-    const { base, rest } = splitBase(pattern)
-    const root = base === "" ? directory : nodePath.resolve(directory, base)
+    const { root, rest } = walkRoot(pattern, directory)
+    return globUnder(root, rest, limit)
+  })
+
+/** Files under the absolute directory `root` matching `rest`, a pattern relative to it. */
+const globUnder = (root: string, rest: string, limit: number): Effect.Effect<GlobMatches, GlobSyntaxError> =>
+  Effect.suspend(() => {
     const matcher = Effect.try({
       try: () => compile(rest),
       catch: (error) => (error instanceof GlobSyntaxError ? error : new GlobSyntaxError(String(error)))
@@ -89,19 +110,22 @@ export const GlobTool = Tool.fromEffect({
 - You can call multiple tools in a single response. It is always better to speculatively perform multiple searches in parallel if they are potentially useful.`,
   input: GlobInput,
   readOnly: true,
-  target: (input, context) => ({ _tag: "Path", path: nodePath.resolve(context.cwd, input.path ?? "."), access: "read" }),
+  target: (input, context) => ({ _tag: "Path", path: globPlan(input, context).root, access: "read" }),
   run: (input, context) =>
     Effect.gen(function* () {
-      const where = yield* resolveSearchPath("Glob", context, input.path)
+      const where = yield* statSearchPath("Glob", context, searchPathOf(context, input.path))
       if (!where.isDirectory) return yield* Tool.fail("Glob", `Path is not a directory: ${where.path}`)
-      const matches = yield* glob(input.pattern, where.path).pipe(
+      const plan = globPlan(input, context)
+      const matches = yield* globUnder(plan.root, plan.rest, MAX_RESULTS).pipe(
         Effect.mapError((error) => Tool.fail("Glob", `Invalid glob pattern: ${error.message}`))
       )
+      const relative = !nodePath.isAbsolute(input.path ?? "") && !nodePath.isAbsolute(input.pattern)
+      const shell = yield* shellNote(context, relative)
       const data = { numFiles: matches.files.length, truncated: matches.truncated, filenames: matches.files }
-      if (matches.files.length === 0) return Tool.result("No files found", data)
+      if (matches.files.length === 0) return Tool.result(`No files found${shell}`, data)
       const note = matches.truncated
         ? "\n(Results are truncated. Consider using a more specific path or pattern.)"
         : ""
-      return Tool.result(matches.files.join("\n") + note, data)
+      return Tool.result(matches.files.join("\n") + note + shell, data)
     })
 })

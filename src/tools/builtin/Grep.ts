@@ -14,7 +14,7 @@ import * as Tool from "../Tool.js"
 import * as GrepBuiltin from "../search/GrepBuiltin.js"
 import { format, type GrepFailed, type GrepQuery } from "../search/GrepOutput.js"
 import * as Ripgrep from "../search/Ripgrep.js"
-import { resolveSearchPath } from "../search/SearchPath.js"
+import { searchPathOf, shellNote, statSearchPath } from "../search/SearchPath.js"
 import { loop, mtimeOf } from "../search/Walk.js"
 
 const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
@@ -147,10 +147,11 @@ export const GrepTool = Tool.fromEffect({
   description: DESCRIPTION,
   input: GrepInput,
   readOnly: true,
-  target: (input, context) => ({ _tag: "Path", path: nodePath.resolve(context.cwd, input.path ?? "."), access: "read" }),
+  // The permission target and the searched path come from the same function (search/SearchPath.ts).
+  target: (input, context) => ({ _tag: "Path", path: searchPathOf(context, input.path), access: "read" }),
   run: (input, context) =>
     Effect.gen(function* () {
-      const where = yield* resolveSearchPath("Grep", context, input.path)
+      const where = yield* statSearchPath("Grep", context, searchPathOf(context, input.path))
       const mode = input.output_mode ?? "files_with_matches"
       const query: GrepQuery = {
         pattern: input.pattern,
@@ -169,6 +170,7 @@ export const GrepTool = Tool.fromEffect({
       }
       const engine = yield* selectEngine()
       const text = yield* grep(query, engine).pipe(Effect.mapError((error) => Tool.fail("Grep", error.message)))
-      return Tool.result(text, { engine: engine._tag === "Ripgrep" ? "rg" : "builtin" })
+      const note = yield* shellNote(context, !nodePath.isAbsolute(input.path ?? ""))
+      return Tool.result(text + note, { engine: engine._tag === "Ripgrep" ? "rg" : "builtin" })
     })
 })

@@ -122,6 +122,41 @@ export class IgnoreStack {
   }
 }
 
+/** The ignore files ripgrep reads, in its order of precedence (a match in an earlier kind wins). */
+export const IGNORE_FILES = [".rgignore", ".ignore", ".gitignore"] as const
+export type IgnoreFile = (typeof IGNORE_FILES)[number]
+
+/**
+ * The rules in force in one directory, one stack per kind of ignore file. As in ripgrep, the kinds are consulted in
+ * order, each deepest file first, and the first kind with a matching rule decides: a root `.rgignore` `!keep.txt`
+ * beats a deeper `.ignore` `*.txt`, which beats a deeper `.gitignore` `!keep.txt`.
+ */
+export class IgnoreRules {
+  constructor(readonly stacks: Readonly<Record<IgnoreFile, IgnoreStack>>) {}
+
+  static readonly empty = new IgnoreRules({
+    ".rgignore": IgnoreStack.empty,
+    ".ignore": IgnoreStack.empty,
+    ".gitignore": IgnoreStack.empty
+  })
+
+  push(file: IgnoreFile, base: string, rules: ReadonlyArray<Rule>): IgnoreRules {
+    return rules.length === 0 ? this : new IgnoreRules({ ...this.stacks, [file]: this.stacks[file].push(base, rules) })
+  }
+
+  get isEmpty(): boolean {
+    return IGNORE_FILES.every((file) => this.stacks[file].parent === undefined && this.stacks[file].rules.length === 0)
+  }
+
+  decide(path: string, name: string, isDirectory: boolean): Decision {
+    for (const file of IGNORE_FILES) {
+      const decision = this.stacks[file].decide(path, name, isDirectory)
+      if (decision !== "none") return decision
+    }
+    return "none"
+  }
+}
+
 /**
  * ripgrep's `--glob` overrides: gitignore syntax with the meaning inverted, relative to the search root. Checked
  * before anything else, as in ripgrep's `ignore` crate.

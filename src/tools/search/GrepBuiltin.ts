@@ -1,89 +1,50 @@
 /**
  * The built-in Grep engine, used when `rg` is not on PATH (or WEFT_GREP_ENGINE=builtin): the Glob walker
- * (gitignore-aware, hidden entries skipped), JavaScript regular expressions, binary files (a NUL byte in the
- * first 8 KB) skipped, files over MAX_FILE_BYTES skipped.
+ * (gitignore-aware, hidden entries skipped), ripgrep's regex syntax translated to JavaScript (search/RustRegex.ts:
+ * an invalid pattern is an error, as in ripgrep), files over MAX_FILE_BYTES skipped.
  *
- * Regex syntax: ripgrep's Rust syntax is close to JavaScript's. Translated: leading inline flags `(?i)`, `(?s)`,
- * `(?m)`, `(?is)`...; `(?P<name>...)` groups; `\A` and `\z`; POSIX classes `[[:alpha:]]` inside brackets; `\pL`
- * (one-letter Unicode classes). Not translated (differ or fail): inline flags in the middle of a pattern, `(?x)`
- * verbose mode, `\Q...\E`, Unicode class names JavaScript lacks. JavaScript extras that ripgrep refuses
- * (look-around, back-references) simply work here.
+ * As ripgrep: a walked file holding a NUL byte anywhere is binary and skipped (ripgrep stops at the NUL and
+ * suppresses the file; it may still list or print matches it found in 64 KiB buffers before a late NUL, which this
+ * engine does not imitate); a file named as the path is searched whatever it holds. Each line is searched alone,
+ * so `\A`/`\z` are its ends; with multiline a match may span lines, and the count is of matches when the pattern
+ * can match a newline, of matching lines otherwise (`rg -c -U`).
  */
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as fs from "node:fs"
 import { Overrides } from "./Gitignore.js"
 import { typeMatcher, FILE_TYPES } from "./FileTypes.js"
 import { Collector, type FileFindings, GrepFailed, type GrepQuery, type Line, MAX_FILE_BYTES } from "./GrepOutput.js"
-import { POSIX_CLASSES } from "./GlobPattern.js"
+import { translateRegex } from "./RustRegex.js"
 import { comparePaths, loop, walk } from "./Walk.js"
-
-
-export interface TranslatedRegex {
-  readonly source: string
-  readonly flags: string
-}
-
-/** Translates the ripgrep-only syntax listed above; everything else passes through unchanged. */
-export const translateRegex = (pattern: string): TranslatedRegex => {
-  let source = pattern
-  let flags = ""
-  const leading = /^\(\?([imsU]+)\)/.exec(source)
-  if (leading !== null) {
-    source = source.slice(leading[0].length)
-    for (const flag of leading[1] ?? "") if (flag !== "U" && !flags.includes(flag)) flags += flag
-  }
-  source = source
-    .replace(/\(\?P</g, "(?<")
-    .replace(/\\A/g, "^")
-    .replace(/\\z/g, "$")
-    .replace(/\[:(\^?)([a-z]+):\]/g, (whole, negate: string, name: string) => {
-      const body = POSIX_CLASSES[name]
-      return body === undefined || negate !== "" ? whole : body
-    })
-    .replace(/\\([pP])([A-Z])(?![{])/g, "\\$1{$2}")
-  return { source, flags }
-}
 
 /** A literal pattern (no regex syntax) can be searched as bytes without decoding the file. */
 const literalOf = (pattern: string): string | undefined => (/[\\^$.|?*+()[\]{}]/.test(pattern) ? undefined : pattern)
-
-const compile = (source: string, flags: string): RegExp => {
-  try {
-    return new RegExp(source, `${flags}u`)
-  } catch {
-    // Without the `u` flag JavaScript accepts what ripgrep accepts in more cases (`\-`, a lone `{`).
-    return new RegExp(source, flags)
-  }
-}
 
 interface Matcher {
   /** Quick whole-file check on the raw bytes, when the pattern allows one; undefined = must decode. */
   readonly bytes: Buffer | undefined
   /** Per line (no `g`): used to find matching lines. */
   readonly line: RegExp
-  /** Whole text (`g`, `m`, plus `s` in multiline mode). */
+  /** Whole text (`g`). */
   readonly whole: RegExp
+  /** Multiline count mode counts matches, not lines (the pattern can match a newline, as ripgrep decides). */
+  readonly countMatches: boolean
 }
 
-const makeMatcher = (query: GrepQuery): Matcher => {
-  const translated = translateRegex(query.pattern)
-  let flags = translated.flags
-  if (query.ignoreCase && !flags.includes("i")) flags += "i"
-  if (!flags.includes("m")) flags += "m"
-  if (query.multiline && !flags.includes("s")) flags += "s"
-  const literal = flags === "m" || flags === "ms" ? literalOf(translated.source) : undefined
-  try {
-    return {
-      bytes: literal !== undefined && literal.length > 0 ? Buffer.from(literal, "utf8") : undefined,
-      line: compile(translated.source, flags),
-      whole: compile(translated.source, `${flags}g`)
-    }
-  } catch (error) {
-    throw new GrepFailed({
-      message: `regex parse error: ${error instanceof Error ? error.message : String(error)}`
+const makeMatcher = (query: GrepQuery): Either.Either<Matcher, GrepFailed> =>
+  translateRegex(query.pattern, { multiline: query.multiline, dotAll: query.multiline, ignoreCase: query.ignoreCase }).pipe(
+    Either.mapLeft((message) => new GrepFailed({ message })),
+    Either.map((translated) => {
+      const literal = translated.flags === "u" ? literalOf(query.pattern) : undefined
+      return {
+        bytes: literal !== undefined && literal.length > 0 ? Buffer.from(literal, "utf8") : undefined,
+        line: new RegExp(translated.source, translated.flags),
+        whole: new RegExp(translated.source, `${translated.flags}g`),
+        countMatches: query.multiline && translated.canMatchNewline
+      }
     })
-  }
-}
+  )
 
 /** Offsets where each line starts. */
 const lineStarts = (text: string): Array<number> => {
@@ -103,21 +64,29 @@ const lineAt = (starts: ReadonlyArray<number>, offset: number): number => {
   return low
 }
 
-const lineText = (text: string, starts: ReadonlyArray<number>, index: number): string => {
+/** A line without its `\n`; for display also without a `\r` before it (ripgrep matches with the `\r`). */
+const lineText = (text: string, starts: ReadonlyArray<number>, index: number, display: boolean): string => {
   const start = starts[index] ?? 0
   const next = starts[index + 1]
   let end = next !== undefined ? next - 1 : text.endsWith("\n") ? text.length - 1 : text.length
-  if (end > start && text.charCodeAt(end - 1) === 13) end--
+  if (display && end > start && text.charCodeAt(end - 1) === 13) end--
   return text.slice(start, end)
 }
 
-/** Indexes (0-based) of the matching lines of a text. */
-const matchingLines = (text: string, matcher: Matcher, multiline: boolean, starts: ReadonlyArray<number>): Array<number> => {
+/** Indexes (0-based) of the matching lines of a text (in multiline mode, every line a match spans), and the matches. */
+const matchingLines = (
+  text: string,
+  matcher: Matcher,
+  multiline: boolean,
+  starts: ReadonlyArray<number>
+): { readonly lines: Array<number>; readonly matches: number } => {
   const matched = new Set<number>()
+  let matches = 0
   if (multiline) {
     const regex = matcher.whole
     regex.lastIndex = 0
-    for (let m = regex.exec(text); m !== null; m = regex.exec(text)) {
+    for (let m = regex.exec(text); m !== null && onALine(text, m.index); m = regex.exec(text)) {
+      matches++
       const first = lineAt(starts, m.index)
       const last = m[0].length > 0 ? lineAt(starts, m.index + m[0].length - 1) : first
       for (let i = first; i <= last; i++) matched.add(i)
@@ -125,26 +94,33 @@ const matchingLines = (text: string, matcher: Matcher, multiline: boolean, start
     }
   } else {
     for (let i = 0; i < starts.length; i++) {
-      if (matcher.line.test(lineText(text, starts, i))) matched.add(i)
+      if (matcher.line.test(lineText(text, starts, i, false))) matched.add(i)
     }
+    matches = matched.size
   }
-  return [...matched].sort((a, b) => a - b)
+  return { lines: [...matched].sort((a, b) => a - b), matches }
 }
+
+/**
+ * Whether a match at `index` lies on a line. After a final `\n` there is no line: ripgrep reports no (empty) match
+ * there, whether from `$`, `^$` or `\z`.
+ */
+const onALine = (text: string, index: number): boolean => index < text.length || (text.length > 0 && !text.endsWith("\n"))
 
 /** Whether any line of a text matches (the files_with_matches question), avoiding the per-line split. */
 const anyLineMatches = (text: string, matcher: Matcher, multiline: boolean): boolean => {
   const regex = matcher.whole
   regex.lastIndex = 0
   const m = regex.exec(text)
-  if (m === null) return false
+  // The leftmost match: when it is past the last line, there is no other.
+  if (m === null || !onALine(text, m.index)) return false
   // Outside multiline mode a match must lie within one line; a match spanning lines needs the line-by-line check.
   if (multiline || !m[0].includes("\n")) return true
-  return matchingLines(text, matcher, false, lineStarts(text)).length > 0
+  return matchingLines(text, matcher, false, lineStarts(text)).lines.length > 0
 }
 
 /** A reusable read buffer: most source files fit, so most reads allocate nothing. */
 const SCRATCH_BYTES = 1024 * 1024
-const BINARY_PROBE_BYTES = 8192
 
 /**
  * Reads a whole file. Into the scratch buffer first, without an fstat: most files fit, and skipping that call is
@@ -178,8 +154,6 @@ const readFile = (path: string, scratch: Buffer): Buffer | undefined => {
   }
 }
 
-const isBinary = (bytes: Buffer): boolean => bytes.subarray(0, BINARY_PROBE_BYTES).indexOf(0) !== -1
-
 const searchFile = (
   path: string,
   query: GrepQuery,
@@ -187,8 +161,10 @@ const searchFile = (
   scratch: Buffer
 ): FileFindings | undefined => {
   const bytes = readFile(path, scratch)
-  if (bytes === undefined || bytes.length === 0 || isBinary(bytes)) return undefined
+  if (bytes === undefined || bytes.length === 0) return undefined
   if (matcher.bytes !== undefined && bytes.indexOf(matcher.bytes) === -1) return undefined
+  // Binary: a NUL byte anywhere. A file named as the path is searched anyway, as ripgrep does.
+  if (!query.rootIsFile && bytes.indexOf(0) !== -1) return undefined
   const text = bytes.toString("utf8")
   if (query.mode === "files_with_matches") {
     return matcher.bytes !== undefined || anyLineMatches(text, matcher, query.multiline)
@@ -200,9 +176,10 @@ const searchFile = (
     if (!matcher.whole.test(text)) return undefined
   }
   const starts = lineStarts(text)
-  const matched = matchingLines(text, matcher, query.multiline, starts)
+  const found = matchingLines(text, matcher, query.multiline, starts)
+  const matched = found.lines
   if (matched.length === 0) return undefined
-  if (query.mode === "count") return { path, lines: [], count: matched.length }
+  if (query.mode === "count") return { path, lines: [], count: matcher.countMatches ? found.matches : matched.length }
   const lines: Array<Line> = []
   const isMatch = new Set(matched)
   let next = 0
@@ -211,7 +188,7 @@ const searchFile = (
     const to = Math.min(starts.length - 1, index + query.after)
     for (let i = from; i <= to; i++) {
       // A context window may reach a later match; that line is then printed once, as a match.
-      lines.push({ number: i + 1, text: lineText(text, starts, i), match: isMatch.has(i) })
+      lines.push({ number: i + 1, text: lineText(text, starts, i, true), match: isMatch.has(i) })
     }
     next = Math.max(next, to + 1)
   }
@@ -221,11 +198,7 @@ const searchFile = (
 /** Runs a query over the file system. Content and count answers come in path order, as `rg --sort path`. */
 export const search = (query: GrepQuery): Effect.Effect<Collector, GrepFailed> =>
   Effect.suspend(() => {
-    const matcher = Effect.try({
-      try: () => makeMatcher(query),
-      catch: (error) => (error instanceof GrepFailed ? error : new GrepFailed({ message: String(error) }))
-    })
-    return Effect.flatMap(matcher, (matcher) => {
+    return Effect.flatMap(makeMatcher(query), (matcher) => {
       let ofType: ((name: string) => boolean) | undefined
       if (query.type !== undefined) {
         ofType = typeMatcher(query.type)

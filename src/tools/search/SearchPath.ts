@@ -1,6 +1,12 @@
 /**
- * Where Glob and Grep search: a path relative to the session's current directory (the ShellSession's, when the
- * session has one, so a `cd` in Bash moves the default as in Claude Code; else the context's cwd).
+ * Where Glob and Grep search. One function, `searchPathOf`, turns the `path` input into the absolute path searched,
+ * and both the permission target (the tool's `target`) and the run call it: what Permissions checks is exactly
+ * what is read.
+ *
+ * The base is the context's `cwd`. Claude Code resolves against the current directory, which a Bash `cd` moves;
+ * here `target` is synchronous and sees only the ToolContext, so it cannot read the ShellSession's directory, and
+ * resolving the run against the shell while the target used `context.cwd` let a `cd ../outside` search outside
+ * what was checked. Both use `context.cwd`; when the shell has moved away, the answer says so (`shellNote`).
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -9,28 +15,43 @@ import * as nodePath from "node:path"
 import { ShellSession } from "../ShellSession.js"
 import { fail, type ToolContext, type ToolFailed } from "../Tool.js"
 
-export const currentDirectory = (context: ToolContext): Effect.Effect<string> =>
-  Effect.flatMap(Effect.serviceOption(ShellSession), (session) =>
-    Option.isSome(session) ? session.value.cwd : Effect.succeed(context.cwd)
-  )
+/** The absolute path a search names: `path` (absolute, or relative to `context.cwd`), else `context.cwd`. */
+export const searchPathOf = (context: ToolContext, path: string | undefined): string =>
+  path === undefined || path.trim() === "" ? context.cwd : nodePath.resolve(context.cwd, path)
 
 export interface SearchPath {
   readonly path: string
   readonly isDirectory: boolean
 }
 
-/** Resolves the `path` input (absolute, or relative to the current directory) to something that exists. */
-export const resolveSearchPath = (
+/** Checks that the absolute `path` (from `searchPathOf`) exists, and whether it is a directory. */
+export const statSearchPath = (
   tool: string,
   context: ToolContext,
-  path: string | undefined
+  path: string
 ): Effect.Effect<SearchPath, ToolFailed> =>
-  Effect.flatMap(currentDirectory(context), (cwd) => {
-    const resolved = path === undefined || path.trim() === "" ? cwd : nodePath.resolve(cwd, path)
+  Effect.suspend(() => {
     try {
-      const stats = fs.statSync(resolved)
-      return Effect.succeed({ path: resolved, isDirectory: stats.isDirectory() })
+      return Effect.succeed({ path, isDirectory: fs.statSync(path).isDirectory() })
     } catch {
-      return Effect.fail(fail(tool, `Path does not exist: ${resolved}. Note: your current working directory is ${cwd}.`))
+      return Effect.fail(
+        fail(tool, `Path does not exist: ${path}. Note: relative paths are resolved against ${context.cwd}.`)
+      )
     }
+  })
+
+/**
+ * A note for the model when the Bash shell's current directory is not the directory relative paths resolve
+ * against (after a `cd`) and the call named a relative path or none, so it does not take the answer for a search of
+ * the shell's directory. Empty otherwise.
+ */
+export const shellNote = (context: ToolContext, resolvedRelative: boolean): Effect.Effect<string> =>
+  Effect.gen(function* () {
+    const session = yield* Effect.serviceOption(ShellSession)
+    if (Option.isNone(session) || !resolvedRelative) return ""
+    const shellCwd = yield* session.value.cwd
+    return shellCwd === context.cwd
+      ? ""
+      : `\n\n(Relative paths and the default are resolved against ${context.cwd}, not the shell's current ` +
+          `directory ${shellCwd}: pass an absolute path to search there.)`
   })

@@ -1,6 +1,7 @@
 /**
  * The directory walker under Glob and the built-in Grep engine: gitignore-aware (`.gitignore`, `.ignore`,
- * `.rgignore` in the tree, and `.gitignore` files of the ancestors up to the repository root), ripgrep's
+ * `.rgignore` in the tree and in the ancestors: `.ignore`/`.rgignore` up to `/`, `.gitignore` up to the repository
+ * root, as ripgrep; precedence .rgignore > .ignore > .gitignore whatever the depth), ripgrep's
  * `--glob` and `--type` filters with ripgrep's precedence, skips hidden entries unless asked or whitelisted,
  * never enters `.git`, never follows symbolic links (as ripgrep without `-L`).
  *
@@ -12,7 +13,7 @@
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
-import { IgnoreStack, type Overrides, parse } from "./Gitignore.js"
+import { IGNORE_FILES, type IgnoreFile, IgnoreRules, type Overrides, parse } from "./Gitignore.js"
 
 /** How long a slice of synchronous file system work may hold the event loop. */
 const SLICE_MS = 8
@@ -35,9 +36,6 @@ export const loop = (step: () => boolean): Effect.Effect<void> =>
     return Effect.zipRight(yieldToEventLoop, Effect.suspend(go))
   })
 
-/** Ignore files read in every directory, lowest precedence first (ripgrep's order). */
-const IGNORE_FILES = [".gitignore", ".ignore", ".rgignore"] as const
-
 export interface WalkOptions {
   /** Include entries whose name starts with `.` (never `.git`). Default false, as ripgrep. */
   readonly hidden?: boolean
@@ -58,45 +56,49 @@ export interface Visitor<S> {
   readonly file: (parent: S, name: string, relativePath: string, path: string) => void
 }
 
-const readIgnoreRules = (directory: string, names: ReadonlySet<string>, stack: IgnoreStack): IgnoreStack => {
-  let next = stack
-  for (const file of IGNORE_FILES) {
-    if (!names.has(file)) continue
+const readIgnoreRules = (directory: string, names: Iterable<IgnoreFile>, ignores: IgnoreRules): IgnoreRules => {
+  let next = ignores
+  for (const file of names) {
+    let content: string
     try {
-      next = next.push(directory, parse(fs.readFileSync(nodePath.join(directory, file), "utf8")))
+      content = fs.readFileSync(nodePath.join(directory, file), "utf8")
     } catch {
-      // Unreadable ignore file: as git, carry on without it.
+      // Absent or unreadable ignore file: as git, carry on without it.
+      continue
     }
+    next = next.push(file, directory, parse(content))
   }
   return next
 }
 
 /**
- * The `.gitignore` rules of the directories above `root`, up to the repository root (the nearest ancestor
- * holding `.git`), or up to `/` when there is no repository (ripgrep's `--no-require-git`).
+ * The rules of the ignore files in the directories above `root`, as ripgrep reads its parents: `.ignore` and
+ * `.rgignore` from every ancestor, `.gitignore` only up to the repository root (the nearest ancestor holding
+ * `.git`, or every ancestor when there is none: ripgrep's `--no-require-git`).
  */
-export const ancestorIgnores = (root: string): IgnoreStack => {
-  const ancestors: Array<string> = []
-  let inRepository = fs.existsSync(nodePath.join(root, ".git"))
-  for (let dir = nodePath.dirname(root); !inRepository; dir = nodePath.dirname(dir)) {
-    ancestors.push(dir)
-    if (fs.existsSync(nodePath.join(dir, ".git"))) inRepository = true
-    if (dir === nodePath.dirname(dir)) break
+export const ancestorIgnores = (root: string): IgnoreRules => {
+  const ancestors: Array<{ readonly dir: string; readonly gitignoreCounts: boolean }> = []
+  let gitignoreCounts = !fs.existsSync(nodePath.join(root, ".git"))
+  for (let dir = root; dir !== nodePath.dirname(dir); ) {
+    dir = nodePath.dirname(dir)
+    ancestors.push({ dir, gitignoreCounts })
+    if (gitignoreCounts && fs.existsSync(nodePath.join(dir, ".git"))) gitignoreCounts = false
   }
-  let stack = IgnoreStack.empty
-  for (const dir of ancestors.reverse()) {
-    const names = new Set<string>()
-    if (fs.existsSync(nodePath.join(dir, ".gitignore"))) names.add(".gitignore")
-    stack = readIgnoreRules(dir, names, stack)
+  let ignores = IgnoreRules.empty
+  for (const { dir, gitignoreCounts } of ancestors.reverse()) {
+    ignores = readIgnoreRules(dir, gitignoreCounts ? IGNORE_FILES : ABOVE_REPOSITORY, ignores)
   }
-  return stack
+  return ignores
 }
+
+/** The ignore files that still count above the repository root. */
+const ABOVE_REPOSITORY: ReadonlyArray<IgnoreFile> = [".rgignore", ".ignore"]
 
 interface Pending<S> {
   readonly path: string
   readonly relativePath: string
   readonly state: S
-  readonly ignores: IgnoreStack
+  readonly ignores: IgnoreRules
 }
 
 /** Walks the tree under the absolute directory `root`, calling the visitor for every entry not ignored. */
@@ -107,7 +109,7 @@ export const walk = <S>(root: string, visitor: Visitor<S>, options: WalkOptions 
     const overrides = options.overrides === undefined || options.overrides.isEmpty ? undefined : options.overrides
     const fileType = options.fileType
     const stack: Array<Pending<S>> = [
-      { path: root, relativePath: "", state: visitor.root, ignores: useIgnores ? ancestorIgnores(root) : IgnoreStack.empty }
+      { path: root, relativePath: "", state: visitor.root, ignores: useIgnores ? ancestorIgnores(root) : IgnoreRules.empty }
     ]
     return loop(() => {
       const current = stack.pop()
@@ -121,16 +123,15 @@ export const walk = <S>(root: string, visitor: Visitor<S>, options: WalkOptions 
       }
       let ignores = current.ignores
       if (useIgnores) {
-        let names: Set<string> | undefined
+        let names: Array<IgnoreFile> | undefined
         for (const entry of entries) {
-          if (entry.name.charCodeAt(0) === 46 && IGNORE_FILES.some((file) => file === entry.name)) {
-            names ??= new Set()
-            names.add(entry.name)
-          }
+          if (entry.name.charCodeAt(0) !== 46) continue
+          const file = IGNORE_FILES.find((name) => name === entry.name)
+          if (file !== undefined) (names ??= []).push(file)
         }
         if (names !== undefined) ignores = readIgnoreRules(current.path, names, ignores)
       }
-      const checkIgnores = ignores.rules.length > 0 || ignores.parent !== undefined
+      const checkIgnores = !ignores.isEmpty
       for (const entry of entries) {
         const name = entry.name
         if (name === ".git") continue

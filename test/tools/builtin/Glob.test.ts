@@ -97,10 +97,13 @@ describe("Glob", () => {
       expect(JSON.stringify(bad)).toMatch(/Invalid glob pattern: unclosed/)
     }))
 
-  it.live("searches from the session's current directory after a cd", () =>
+  it.live("after a cd, searches the session directory its permission target names, and says where the shell is", () =>
     Effect.gen(function* () {
       const shell = yield* ShellSession
       yield* shell.setCwd(p("src/deep"))
-      expect(yield* globText({ pattern: "*.ts" })).toBe(p("src/deep/c.ts"))
+      const text = yield* globText({ pattern: "*.md" })
+      expect(text.split("\n")[0]).toBe(p("README.md"))
+      expect(text).toContain(`not the shell's current directory ${p("src/deep")}: pass an absolute path`)
+      expect(yield* globText({ pattern: "*.ts", path: p("src/deep") })).toBe(p("src/deep/c.ts"))
     }).pipe(Effect.provide(ShellSession.layer({ cwd: root }))))
 })

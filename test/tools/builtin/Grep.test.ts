@@ -4,7 +4,6 @@ import * as Exit from "effect/Exit"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { GrepTool, selectEngine, splitGlobs } from "../../../src/tools/builtin/Grep.js"
-import { translateRegex } from "../../../src/tools/search/GrepBuiltin.js"
 import { findRipgrep } from "../../../src/tools/search/Ripgrep.js"
 import { jsonSchemaOf } from "../../../src/tools/Tool.js"
 import { makeTree, propertyNames, removeTree, runTool, textOf } from "./support.js"
@@ -220,10 +219,7 @@ describe("Grep", () => {
       }
     }))
 
-  it("translates ripgrep-only regex syntax", () => {
-    expect(translateRegex("(?i)abc")).toEqual({ source: "abc", flags: "i" })
-    expect(translateRegex("(?P<name>x)\\A\\z[[:alpha:]]")).toEqual({ source: "(?<name>x)^$[a-zA-Z]", flags: "" })
-    expect(translateRegex("\\pL+")).toEqual({ source: "\\p{L}+", flags: "" })
+  it("splits the glob input at whitespace outside braces", () => {
     expect(splitGlobs("*.ts *.{js, jsx}")).toEqual(["*.ts", "*.{js, jsx}"])
   })
 })
