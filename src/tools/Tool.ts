@@ -116,6 +116,20 @@ export const fromEffect = <I, R = never>(
   }
 ): Tool<I, R> => make({ ...options, run: (input, context) => Stream.fromEffect(options.run(input, context)) })
 
+/**
+ * An integer input field of at least `minimum`. Its JSON Schema is written out (with the description) because
+ * Effect's `Schema.Int` would come out as a `$ref` into `$defs`, which is not what models are used to seeing; and
+ * its message says what is wanted (an annotated refinement would otherwise name its description as the type).
+ */
+export const integerField = (description: string, minimum: number) =>
+  Schema.Number.pipe(
+    Schema.filter((value) => Number.isInteger(value) && value >= minimum, {
+      description,
+      jsonSchema: { type: "integer", minimum, description },
+      message: (issue) => `expected an integer >= ${minimum}, got ${JSON.stringify(issue.actual)}`
+    })
+  )
+
 /** The JSON Schema of a tool's input, as the Messages API wants it (no `$schema` key; definitions inlined by Effect). */
 export const jsonSchemaOf = (schema: Schema.Schema<any, any>): Record<string, unknown> => {
   const { $schema: _ignored, ...rest } = JSONSchema.make(schema) as JSONSchema.JsonSchema7Root & Record<string, unknown>

@@ -17,7 +17,8 @@ import * as Ripgrep from "../search/Ripgrep.js"
 import { searchPathOf, shellNote, statSearchPath } from "../search/SearchPath.js"
 import { loop, mtimeOf } from "../search/Walk.js"
 
-const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
+/** A count of lines or entries (context lines, head_limit). */
+const count = (description: string) => Tool.integerField(description, 0)
 
 export const GrepInput = Schema.Struct({
   pattern: Schema.String.annotations({
@@ -40,20 +41,15 @@ export const GrepInput = Schema.Struct({
     })
   ),
   "-B": Schema.optional(
-    Count.annotations({
-      description: 'Number of lines to show before each match (rg -B). Requires output_mode: "content", ignored otherwise.'
-    })
+    count('Number of lines to show before each match (rg -B). Requires output_mode: "content", ignored otherwise.')
   ),
   "-A": Schema.optional(
-    Count.annotations({
-      description: 'Number of lines to show after each match (rg -A). Requires output_mode: "content", ignored otherwise.'
-    })
+    count('Number of lines to show after each match (rg -A). Requires output_mode: "content", ignored otherwise.')
   ),
   "-C": Schema.optional(
-    Count.annotations({
-      description:
-        'Number of lines to show before and after each match (rg -C). Requires output_mode: "content", ignored otherwise.'
-    })
+    count(
+      'Number of lines to show before and after each match (rg -C). Requires output_mode: "content", ignored otherwise.'
+    )
   ),
   "-n": Schema.optional(
     Schema.Boolean.annotations({
@@ -68,10 +64,9 @@ export const GrepInput = Schema.Struct({
     })
   ),
   head_limit: Schema.optional(
-    Count.annotations({
-      description:
-        'Limit output to first N lines/entries, equivalent to "| head -N". Works across all output modes: content (limits output lines), files_with_matches (limits file paths), count (limits count entries). When unspecified, shows all results (up to 30000 characters).'
-    })
+    count(
+      'Limit output to first N lines/entries, equivalent to "| head -N". Works across all output modes: content (limits output lines), files_with_matches (limits file paths), count (limits count entries). When unspecified, shows all results (up to 30000 characters).'
+    )
   ),
   multiline: Schema.optional(
     Schema.Boolean.annotations({

@@ -262,26 +262,13 @@ class LineWindow {
   }
 }
 
-/**
- * An integer input field. Its JSON Schema is written out (with the description) because Effect's `Schema.Int`
- * would come out as a `$ref` into `$defs`, which is not what models are used to seeing.
- */
-export const integerField = (description: string, minimum: number) =>
-  Schema.Number.pipe(
-    Schema.filter((value) => Number.isInteger(value) && value >= minimum, {
-      description,
-      jsonSchema: { type: "integer", minimum, description },
-      message: (issue) => `expected an integer >= ${minimum}, got ${JSON.stringify(issue.actual)}`
-    })
-  )
-
 const ReadInput = Schema.Struct({
   file_path: Schema.String.annotations({ description: "The absolute path to the file to read" }),
   offset: Schema.optional(
-    integerField("The line number to start reading from. Only provide if the file is too large to read at once", 0)
+    Tool.integerField("The line number to start reading from. Only provide if the file is too large to read at once", 0)
   ),
   limit: Schema.optional(
-    integerField("The number of lines to read. Only provide if the file is too large to read at once.", 1)
+    Tool.integerField("The number of lines to read. Only provide if the file is too large to read at once.", 1)
   )
 })
 export type ReadInput = typeof ReadInput.Type

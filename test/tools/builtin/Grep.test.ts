@@ -96,7 +96,17 @@ describe("Grep", () => {
       "pattern", "path", "glob", "output_mode", "-B", "-A", "-C", "-n", "-i", "type", "head_limit", "multiline"
     ])
     expect(schema["required"]).toEqual(["pattern"])
+    const properties = schema["properties"] as Record<string, Record<string, unknown>>
+    expect(properties["-A"]).toMatchObject({ type: "integer", minimum: 0 })
+    expect(properties["head_limit"]).toMatchObject({ type: "integer", minimum: 0 })
   })
+
+  it.effect("a negative count is refused with a message that says what is wanted", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(runTool(GrepTool, { pattern: "x", "-A": -1 }, "/"))
+      expect(error.message).toBe("Invalid input for Grep: -A: expected an integer >= 0, got -1")
+    })
+  )
 
   it.effect("files_with_matches: newest first, gitignore (root, nested, dir-only), hidden and binary skipped", () =>
     Effect.gen(function* () {
