@@ -6,6 +6,7 @@ import * as nodePath from "node:path"
 import { GrepTool, selectEngine, splitGlobs } from "../../../src/tools/builtin/Grep.js"
 import { findRipgrep } from "../../../src/tools/search/Ripgrep.js"
 import { jsonSchemaOf } from "../../../src/tools/Tool.js"
+import { bothEngines, type Engine, runGrep } from "./grepEngines.js"
 import { makeTree, propertyNames, removeTree, runTool, textOf } from "./support.js"
 
 const APP = `import { x } from "./util"
@@ -54,34 +55,9 @@ beforeAll(() => {
 
 afterAll(() => removeTree(root))
 
-const run = (engine: "builtin" | "rg", input: Record<string, unknown>) =>
-  Effect.acquireUseRelease(
-    Effect.sync(() => {
-      const previous = process.env["WEFT_GREP_ENGINE"]
-      process.env["WEFT_GREP_ENGINE"] = engine
-      return previous
-    }),
-    () => Effect.exit(runTool(GrepTool, input, root)),
-    (previous) =>
-      Effect.sync(() => {
-        if (previous === undefined) delete process.env["WEFT_GREP_ENGINE"]
-        else process.env["WEFT_GREP_ENGINE"] = previous
-      })
-  )
+const run = (engine: Engine, input: Record<string, unknown>) => runGrep(engine, input, root)
 
-/** The answer of the built-in engine, checked to be identical to ripgrep's. */
-const both = (input: Record<string, unknown>) =>
-  Effect.gen(function* () {
-    const builtin = yield* run("builtin", input)
-    const rg = yield* run("rg", input)
-    if (Exit.isFailure(builtin) || Exit.isFailure(rg)) {
-      return yield* Effect.die(new Error(`grep failed: builtin=${JSON.stringify(builtin)} rg=${JSON.stringify(rg)}`))
-    }
-    expect(textOf(builtin.value.result)).toBe(textOf(rg.value.result))
-    expect(builtin.value.result.data).toEqual({ engine: "builtin" })
-    expect(rg.value.result.data).toEqual({ engine: "rg" })
-    return textOf(builtin.value.result)
-  })
+const both = (input: Record<string, unknown>) => bothEngines(input, root)
 
 const p = (relative: string) => nodePath.join(root, relative)
 
@@ -250,14 +226,8 @@ describe("Grep bounds and ignore files", () => {
   it.effect("content output is capped at 30000 characters with a note, identically on both engines", () => {
     const lines = Array.from({ length: 5000 }, (_, i) => `match line ${i} ${"y".repeat(40)}`).join("\n")
     const big = makeTree({ "a.txt": lines, "b.txt": lines, ".ignore": "skipped.txt\n", "skipped.txt": "match line\n", ".bashrc": "match line\n" })
-    const grepIn = (engine: "builtin" | "rg", input: Record<string, unknown>) =>
-      Effect.acquireUseRelease(
-        Effect.sync(() => {
-          process.env["WEFT_GREP_ENGINE"] = engine
-        }),
-        () => Effect.map(runTool(GrepTool, input, big), ({ result }) => textOf(result)),
-        () => Effect.sync(() => delete process.env["WEFT_GREP_ENGINE"])
-      )
+    const grepIn = (engine: Engine, input: Record<string, unknown>) =>
+      Effect.flatMap(runGrep(engine, input, big), (exit) => Effect.map(exit, ({ result }) => textOf(result)))
     return Effect.gen(function* () {
       const builtin = yield* grepIn("builtin", { pattern: "match line", output_mode: "content" })
       expect(builtin).toBe(yield* grepIn("rg", { pattern: "match line", output_mode: "content" }))

@@ -9,8 +9,8 @@ import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as nodePath from "node:path"
-import { GrepTool } from "../../../src/tools/builtin/Grep.js"
 import { translateRegex } from "../../../src/tools/search/RustRegex.js"
+import { bothEngines, type Engine, runGrep } from "./grepEngines.js"
 import { makeTree, removeTree, runTool, textOf } from "./support.js"
 
 let root = ""
@@ -30,32 +30,10 @@ beforeAll(() => {
 
 afterAll(() => removeTree(root))
 
-const run = (engine: "builtin" | "rg", input: Record<string, unknown>) =>
-  Effect.acquireUseRelease(
-    Effect.sync(() => {
-      const previous = process.env["WEFT_GREP_ENGINE"]
-      process.env["WEFT_GREP_ENGINE"] = engine
-      return previous
-    }),
-    () => Effect.exit(Effect.map(runTool(GrepTool, input, root), ({ result }) => textOf(result))),
-    (previous) =>
-      Effect.sync(() => {
-        if (previous === undefined) delete process.env["WEFT_GREP_ENGINE"]
-        else process.env["WEFT_GREP_ENGINE"] = previous
-      })
-  )
+const run = (engine: Engine, input: Record<string, unknown>) =>
+  Effect.map(runGrep(engine, input, root), Exit.map(({ result }) => textOf(result)))
 
-/** The built-in engine's answer, checked to be ripgrep's. */
-const both = (input: Record<string, unknown>) =>
-  Effect.gen(function* () {
-    const builtin = yield* run("builtin", input)
-    const rg = yield* run("rg", input)
-    if (Exit.isFailure(builtin) || Exit.isFailure(rg)) {
-      return yield* Effect.die(new Error(`grep failed: builtin=${JSON.stringify(builtin)} rg=${JSON.stringify(rg)}`))
-    }
-    expect(builtin.value).toBe(rg.value)
-    return builtin.value
-  })
+const both = (input: Record<string, unknown>) => bothEngines(input, root)
 
 /** Both engines refuse the input; returns the built-in engine's message. */
 const bothFail = (input: Record<string, unknown>) =>
