@@ -16,7 +16,7 @@ import { join } from "node:path"
 import * as Agent from "../../src/agent/Agent.js"
 import { Transcript } from "../../src/agent/Transcript.js"
 import { Hooks } from "../../src/hooks/Hooks.js"
-import { ApiClient } from "../../src/model/ApiClient.js"
+import * as NodeApiClient from "../../src/model/NodeApiClient.js"
 import { Permissions } from "../../src/permissions/Permissions.js"
 import { ScriptTurn, text, textTurn, toolUse } from "../../src/testing/Script.js"
 import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
@@ -44,7 +44,7 @@ const hasRealModel = Boolean(process.env["ANTHROPIC_API_KEY"] || process.env["AN
 
 export const agentLayer = (cwd: string, file: string, useRealModel: boolean) =>
   Layer.mergeAll(
-    useRealModel ? ApiClient.layerNode.pipe(Layer.orDie) : ScriptedModel.layer(script(file)),
+    useRealModel ? NodeApiClient.layer.pipe(Layer.orDie) : ScriptedModel.layer(script(file)),
     ToolRegistry.layer(Builtin.ReadTool, WordCount).pipe(Layer.provide(Builtin.services({ cwd }))),
     Permissions.layerPermissive(),
     Hooks.layerNone,

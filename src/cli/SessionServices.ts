@@ -19,6 +19,7 @@ import type * as Scope from "effect/Scope"
 import { Transcript } from "../agent/Transcript.js"
 import { Hooks } from "../hooks/Hooks.js"
 import { ApiClient } from "../model/ApiClient.js"
+import * as NodeApiClient from "../model/NodeApiClient.js"
 import { Permissions } from "../permissions/Permissions.js"
 import { SessionStore } from "../session/SessionStore.js"
 import * as Builtin from "../tools/builtin/index.js"
@@ -42,7 +43,7 @@ export const make = (
   Effect.gen(function* () {
     const removed = options.removedTools ?? new Set<string>()
     const registry = filterTools(yield* Builtin.make({ cwd: options.cwd }), (name) => !removed.has(name))
-    const api = yield* ApiClient.makeNode
+    const api = yield* NodeApiClient.make
     const store = yield* SessionStore.makeJsonl()
     const transcript = yield* Transcript.make({ cwd: options.cwd, version: options.version }).pipe(
       Effect.provideService(SessionStore, store)

@@ -3,6 +3,9 @@
  * count_tokens endpoint. The default layer runs on @effect/platform's HttpClient with weft's own SSE decoder (no
  * run-time import of @anthropic-ai/sdk: it costs ~0.4 s of start-up).
  *
+ * This module is platform-neutral (it needs an HttpClient and nothing from Node): NodeApiClient.ts is the Node
+ * transport (node:http and node:https agents) and its layer.
+ *
  * Behaviour worth knowing:
  * - Retries happen before the first byte of a body only (see Retry.ts): a started stream is never replayed.
  * - The stream fails with a typed ApiError on an `error` event, on a reset, on EOF before `message_stop`, and
@@ -15,7 +18,6 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Cause from "effect/Cause"
 import * as Channel from "effect/Channel"
 import * as Chunk from "effect/Chunk"
@@ -33,8 +35,6 @@ import * as Random from "effect/Random"
 import * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import * as Http from "node:http"
-import * as Https from "node:https"
 import type { MessagesRequest } from "../domain/Request.js"
 import type { StreamEvent } from "../domain/StreamEvent.js"
 import type { ApiError } from "./ApiError.js"
@@ -531,44 +531,8 @@ export const configFromEnv: Config.Config<ApiClientConfig> = Config.all({
   })
 )
 
-/**
- * NodeHttpClient's two agents, destroyed with the scope, each made on first use: an https agent needs node:https
- * and node:tls, about 5 ms of start-up that a session against an http:// server (a local one) never needs; the
- * binary's bundle loads those modules lazily (build-bin.mjs). Unlike NodeHttpClient's own agents they keep
- * connections alive (an idle one does not keep the process alive): a response read to its end (see `drainMillis`)
- * leaves its connection for the next request, so the turns of a session pay for one TLS handshake, not one each.
- */
-const makeKeepAliveAgent: Effect.Effect<NodeHttpClient.HttpAgent, never, Scope.Scope> = Effect.gen(function* () {
-  let http: Http.Agent | undefined
-  let https: Https.Agent | undefined
-  yield* Effect.addFinalizer(() =>
-    Effect.sync(() => {
-      http?.destroy()
-      https?.destroy()
-    })
-  )
-  return {
-    [NodeHttpClient.HttpAgentTypeId]: NodeHttpClient.HttpAgentTypeId,
-    get http() {
-      return (http ??= new Http.Agent({ keepAlive: true }))
-    },
-    get https() {
-      return (https ??= new Https.Agent({ keepAlive: true }))
-    }
-  }
-})
-
-/** @effect/platform-node's HttpClient over node:http and node:https with the agents above, made in the current scope. */
-export const makeNodeHttpClient: Effect.Effect<HttpClient.HttpClient, never, Scope.Scope> = Effect.flatMap(
-  makeKeepAliveAgent,
-  (agent) => Effect.provideService(NodeHttpClient.make, NodeHttpClient.HttpAgent, agent)
-)
-
-/** `makeNodeHttpClient` as a layer (what `layerNode` uses). */
-export const nodeHttpClient: Layer.Layer<HttpClient.HttpClient> = Layer.scoped(HttpClient.HttpClient, makeNodeHttpClient)
-
 /** The client configured from the environment (see `configFromEnv`), on the HttpClient in context. */
-const makeFromEnv: Effect.Effect<Interface, ConfigError.ConfigError, HttpClient.HttpClient> = Effect.flatMap(configFromEnv, make)
+export const makeFromEnv: Effect.Effect<Interface, ConfigError.ConfigError, HttpClient.HttpClient> = Effect.flatMap(configFromEnv, make)
 
 export class ApiClient extends Context.Tag("weft/ApiClient")<ApiClient, Interface>() {
   /** From the environment (see `configFromEnv`); needs an HttpClient that streams bodies. */
@@ -577,16 +541,4 @@ export class ApiClient extends Context.Tag("weft/ApiClient")<ApiClient, Interfac
   /** From an explicit config (nothing read from the environment). */
   static layerConfig = (config: ApiClientConfig): Layer.Layer<ApiClient, never, HttpClient.HttpClient> =>
     Layer.effect(ApiClient, make(config))
-
-  /**
-   * From the environment, over node:http (`makeNodeHttpClient`, made in the current scope). Chosen over the undici
-   * client: same streaming behaviour, and it needs no dispatcher start-up (the module imports undici either way; a
-   * bundle drops it when only this is used).
-   */
-  static makeNode: Effect.Effect<Interface, ConfigError.ConfigError, Scope.Scope> = Effect.flatMap(makeNodeHttpClient, (client) =>
-    Effect.provideService(makeFromEnv, HttpClient.HttpClient, client)
-  )
-
-  /** `makeNode` as a layer. */
-  static layerNode: Layer.Layer<ApiClient, ConfigError.ConfigError> = Layer.scoped(ApiClient, ApiClient.makeNode)
 }
