@@ -8,6 +8,8 @@ import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { afterEach, expect } from "vitest"
+import { startMockAnthropicServer, type StartedMockServer } from "../../src/testing/MockAnthropicServer.js"
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 export const binary = join(repoRoot, "dist/bin/weft.cjs")
@@ -99,4 +101,42 @@ export const waitUntil = async (condition: () => boolean | Promise<boolean>, wha
     if (Date.now() - started > limitMs) throw new Error(`gave up waiting for ${what}`)
     await new Promise((resolveTick) => setTimeout(resolveTick, 25))
   }
+}
+
+/**
+ * For a test file's sessions: `setup(files, script)` makes a project with `files` and starts the mock server with
+ * `script(dir)`, and answers the environment that points weft at both; everything is removed after each test.
+ */
+export const useSessions = () => {
+  const cleanups: Array<() => Promise<unknown>> = []
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  })
+  const setup = async (
+    files: Readonly<Record<string, string>>,
+    script: (dir: string) => Parameters<typeof startMockAnthropicServer>[0]
+  ) => {
+    const project = await makeProject(files)
+    cleanups.push(project.cleanup)
+    const server: StartedMockServer = await startMockAnthropicServer(script(project.dir))
+    cleanups.push(server.close)
+    const env = {
+      ANTHROPIC_BASE_URL: server.url,
+      ANTHROPIC_API_KEY: "test-key",
+      WEFT_HOME: project.home,
+      WEFT_GREP_ENGINE: "builtin"
+    }
+    return { ...project, server, env }
+  }
+  /** Registers more cleanup for after the test (run before the project's, in reverse order). */
+  const defer = (cleanup: () => Promise<unknown>) => void cleanups.push(cleanup)
+  return { setup, defer }
+}
+
+/** The last frame of a stream-json output, which must be the result. */
+export const resultFrame = (stdout: string) => {
+  const all = frames(stdout)
+  const last = all[all.length - 1]
+  expect(last?.["type"]).toBe("result")
+  return last ?? {}
 }
