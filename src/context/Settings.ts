@@ -1,0 +1,415 @@
+/**
+ * Settings from every scope, merged as Claude Code merges them, so a project's existing `.claude/` files just work.
+ *
+ * Scopes, highest precedence first:
+ *   - managed: `/etc/weft/managed-settings.json` and Claude Code's `/etc/claude-code/managed-settings.json`
+ *   - flag: `--settings <file|json>`
+ *   - local: `<project>/.claude/settings.local.json`
+ *   - project: `<project>/.claude/settings.json`
+ *   - user: `~/.claude/settings.json`
+ * `--setting-sources user,project,local` picks which of the last three load. Objects are merged key by key, arrays
+ * concatenated (duplicates dropped), scalars taken from the highest scope that sets them.
+ *
+ * Each file is decoded with Schema (unknown keys kept, for the subsystems that read them). A file that is not JSON
+ * or has a value of the wrong type is ignored whole, with a warning naming the file and the key path: never a
+ * crash, never half a file.
+ *
+ * Project trust: a repository's own settings must not run code, redirect traffic or widen permissions before the
+ * user trusts it. For an untrusted project the loader drops those keys from the project and local files (see
+ * `untrustedKeys`) and says so once in `warnings`; what is merged is what applies. Deny and ask rules always apply.
+ * Trust is recorded by `weft trust [dir]` (src/context/Trust.ts) or given for one run (`--trust-project`,
+ * `WEFT_TRUST_PROJECT=1`).
+ */
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import { readFile } from "node:fs"
+import { homedir } from "node:os"
+import { isAbsolute, join, resolve } from "node:path"
+import { probe } from "../platform/FileProbe.js"
+import { isTrusted } from "./Trust.js"
+
+export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk"
+export const permissionModes: ReadonlyArray<PermissionMode> = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"]
+
+export type Scope = "managed" | "flag" | "local" | "project" | "user"
+/** The scopes `--setting-sources` chooses among. */
+export type FileScope = "user" | "project" | "local"
+export const fileScopes: ReadonlyArray<FileScope> = ["user", "project", "local"]
+
+const unknownKeys = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+
+// Built on the first file read: a run with no settings files (most runs of a bare `weft -p`) builds no schema.
+const makeSchemas = () => {
+  const Strings = Schema.Array(Schema.String)
+  const PermissionsSettings = Schema.Struct(
+    {
+      allow: Schema.optional(Strings),
+      deny: Schema.optional(Strings),
+      ask: Schema.optional(Strings),
+      defaultMode: Schema.optional(Schema.Literal("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk")),
+      additionalDirectories: Schema.optional(Strings),
+      disableBypassPermissionsMode: Schema.optional(Schema.Literal("disable"))
+    },
+    unknownKeys
+  )
+  const HookCommand = Schema.Struct(
+    { type: Schema.String, command: Schema.optional(Schema.String), timeout: Schema.optional(Schema.Number) },
+    unknownKeys
+  )
+  const HookMatcher = Schema.Struct({ matcher: Schema.optional(Schema.String), hooks: Schema.Array(HookCommand) }, unknownKeys)
+  const SettingsFile = Schema.Struct(
+    {
+      permissions: Schema.optional(PermissionsSettings),
+      hooks: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Array(HookMatcher) })),
+      disableAllHooks: Schema.optional(Schema.Boolean),
+      env: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
+      apiKeyHelper: Schema.optional(Schema.String),
+      model: Schema.optional(Schema.String),
+      mcpServers: Schema.optional(unknownKeys),
+      enableAllProjectMcpServers: Schema.optional(Schema.Boolean),
+      enabledMcpjsonServers: Schema.optional(Strings),
+      disabledMcpjsonServers: Schema.optional(Strings),
+      additionalDirectories: Schema.optional(Strings),
+      shellEnvironmentPolicy: Schema.optional(unknownKeys)
+    },
+    unknownKeys
+  )
+  return { SettingsFile, decode: Schema.decodeUnknownEither(SettingsFile, { errors: "all" }) }
+}
+
+let schemas: ReturnType<typeof makeSchemas> | undefined
+const getSchemas = () => (schemas ??= makeSchemas())
+
+/** One settings file as decoded: the keys weft knows, typed; every other key kept as it was. */
+export type SettingsValue = Schema.Schema.Type<ReturnType<typeof makeSchemas>["SettingsFile"]>
+export type PermissionsSettings = NonNullable<SettingsValue["permissions"]>
+
+/** Decodes a value as a settings file's content is decoded (for library users who build one by hand). */
+export const decodeSettings = (value: unknown): { readonly value: SettingsValue } | { readonly error: string } => {
+  const result = getSchemas().decode(value)
+  return result._tag === "Right" ? { value: result.right } : { error: formatIssues(result.left) }
+}
+
+/**
+ * Keys of project-scoped files that run code, redirect traffic or widen permissions: they apply only in a trusted
+ * project. Dotted names are keys inside an object (`permissions.allow`).
+ */
+export const untrustedKeys: ReadonlyArray<string> = [
+  "hooks",
+  "env",
+  "apiKeyHelper",
+  "mcpServers",
+  "enableAllProjectMcpServers",
+  "enabledMcpjsonServers",
+  "additionalDirectories",
+  "shellEnvironmentPolicy",
+  "statusLine",
+  "awsAuthRefresh",
+  "awsCredentialExport",
+  "otelHeadersHelper",
+  "enabledPlugins",
+  "extraKnownMarketplaces",
+  "permissions.allow",
+  "permissions.defaultMode",
+  "permissions.additionalDirectories"
+]
+
+/** Where one scope's settings came from. */
+export interface Source {
+  readonly scope: Scope
+  /** The file read (absolute), or `--settings` for JSON given inline. */
+  readonly origin: string
+  /** The directory that `/path` and `./path` rules of this source are relative to (its project; home for user). */
+  readonly root: string
+  /** What this source contributes, after an untrusted project's keys were dropped. */
+  readonly settings: SettingsValue
+}
+
+/** Keys dropped from an untrusted project's file. */
+export interface Ignored {
+  readonly origin: string
+  readonly keys: ReadonlyArray<string>
+}
+
+export interface Interface {
+  /** Every source merged: what applies. */
+  readonly value: SettingsValue
+  /** The sources that loaded, highest precedence first. */
+  readonly sources: ReadonlyArray<Source>
+  /** The project directory (the session's cwd). */
+  readonly projectDir: string
+  readonly home: string
+  /** Whether the project's own settings (and `.mcp.json`) may run code, redirect traffic or widen permissions. */
+  readonly trusted: boolean
+  /** What an untrusted project asked for and did not get (also told once in `warnings`). */
+  readonly ignored: ReadonlyArray<Ignored>
+  /** For stderr: files skipped and why, and what an untrusted project's settings lost. */
+  readonly warnings: ReadonlyArray<string>
+}
+
+export interface LoadOptions {
+  /** The project directory (the session's cwd). */
+  readonly cwd: string
+  /** Home for `~/.claude/settings.json`; default `$HOME`, else the OS's. */
+  readonly home?: string
+  /** weft's home, where trust is recorded; default `$WEFT_HOME`, else `<home>/.weft`. */
+  readonly weftHome?: string
+  /** `--settings`: a file path (relative to cwd) or a JSON object. */
+  readonly flagSettings?: string
+  /** `--setting-sources`: which file scopes load (default all three). */
+  readonly settingSources?: ReadonlyArray<FileScope>
+  /** `--trust-project` (or `WEFT_TRUST_PROJECT=1`): trust the project for this run. */
+  readonly trustProject?: boolean
+  /** Managed settings files, highest first; default the two under /etc. */
+  readonly managedPaths?: ReadonlyArray<string>
+}
+
+export const defaultManagedPaths: ReadonlyArray<string> = [
+  "/etc/weft/managed-settings.json",
+  "/etc/claude-code/managed-settings.json"
+]
+
+export class Settings extends Context.Tag("weft/Settings")<Settings, Interface>() {
+  /** Loads every scope (see the module's comment). Never fails: problems become `warnings`. */
+  static make = (options: LoadOptions): Effect.Effect<Interface> => load(options)
+
+  /** `make` as a layer. */
+  static layer = (options: LoadOptions): Layer.Layer<Settings> => Layer.effect(Settings, load(options))
+
+  /** Settings given as a value (library users, tests): one `flag` source, trusted unless said otherwise. */
+  static fromValue = (
+    value: SettingsValue,
+    options: { readonly projectDir?: string; readonly home?: string; readonly trusted?: boolean } = {}
+  ): Interface => {
+    const projectDir = resolve(options.projectDir ?? process.cwd())
+    const source: Source = { scope: "flag", origin: "--settings", root: projectDir, settings: value }
+    return {
+      value,
+      sources: [source],
+      projectDir,
+      home: options.home ?? homedir(),
+      trusted: options.trusted ?? true,
+      ignored: [],
+      warnings: []
+    }
+  }
+
+  /** `fromValue` as a layer. */
+  static layerFromValue = (
+    value: SettingsValue,
+    options: { readonly projectDir?: string; readonly home?: string; readonly trusted?: boolean } = {}
+  ): Layer.Layer<Settings> => Layer.succeed(Settings, Settings.fromValue(value, options))
+
+  /** No settings at all. */
+  static empty = (projectDir?: string): Interface => Settings.fromValue({}, projectDir === undefined ? {} : { projectDir })
+}
+
+/** Merges settings, the highest precedence first: objects key by key, arrays concatenated without duplicates. */
+export const merge = (highestFirst: ReadonlyArray<SettingsValue>): SettingsValue => {
+  if (highestFirst.length === 0) return {}
+  if (highestFirst.length === 1 && highestFirst[0] !== undefined) return highestFirst[0]
+  let merged: Record<string, unknown> = {}
+  for (let index = highestFirst.length - 1; index >= 0; index--) {
+    const next = highestFirst[index]
+    if (next !== undefined) merged = mergeObjects(merged, next)
+  }
+  // Merging values of one type keeps that type; decoding the result proves it without a cast.
+  const decoded = getSchemas().decode(merged)
+  return decoded._tag === "Right" ? decoded.right : (highestFirst[0] ?? {})
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** `higher` over `lower`. */
+const mergeObjects = (lower: Readonly<Record<string, unknown>>, higher: Readonly<Record<string, unknown>>): Record<string, unknown> => {
+  const out: Record<string, unknown> = { ...lower }
+  for (const [key, value] of Object.entries(higher)) {
+    const below = out[key]
+    if (Array.isArray(below) && Array.isArray(value)) {
+      const seen = new Set<string>()
+      out[key] = [...below, ...value].filter((item) => {
+        const identity = JSON.stringify(item) ?? String(item)
+        if (seen.has(identity)) return false
+        seen.add(identity)
+        return true
+      })
+    } else if (isPlainObject(below) && isPlainObject(value)) {
+      out[key] = mergeObjects(below, value)
+    } else {
+      out[key] = value
+    }
+  }
+  return out
+}
+
+/** `settings` without the keys an untrusted project may not set, and the names of those it had. */
+export const dropUntrusted = (settings: SettingsValue): { readonly kept: SettingsValue; readonly dropped: ReadonlyArray<string> } => {
+  const dropped: Array<string> = []
+  const kept: Record<string, unknown> = { ...settings }
+  for (const key of untrustedKeys) {
+    const dot = key.indexOf(".")
+    if (dot === -1) {
+      if (key in kept) {
+        delete kept[key]
+        dropped.push(key)
+      }
+      continue
+    }
+    const outer = key.slice(0, dot)
+    const inner = key.slice(dot + 1)
+    const section = kept[outer]
+    if (isPlainObject(section) && inner in section) {
+      const { [inner]: _removed, ...rest } = section
+      kept[outer] = rest
+      dropped.push(key)
+    }
+  }
+  // Every key of a decoded value stays what it was, so the result is still a SettingsValue; decoding again proves
+  // it without a cast (a few keys, once per file).
+  const again = getSchemas().decode(kept)
+  return { kept: again._tag === "Right" ? again.right : {}, dropped }
+}
+
+const formatIssues = (error: ParseResult.ParseError): string =>
+  ParseResult.ArrayFormatter.formatErrorSync(error)
+    .map((issue) => {
+      const path = issue.path.reduce<string>(
+        (text, part) => (typeof part === "number" ? `${text}[${part}]` : text === "" ? String(part) : `${text}.${String(part)}`),
+        ""
+      )
+      return path === "" ? issue.message : `${path}: ${issue.message}`
+    })
+    .join("; ")
+
+type Parsed = { readonly _tag: "Absent" } | { readonly _tag: "Invalid"; readonly warning: string } | { readonly _tag: "Valid"; readonly value: SettingsValue }
+
+/** Decodes the text of a settings file; `origin` names it in a warning. */
+export const parseSettingsText = (text: string, origin: string): Parsed => {
+  if (text.trim() === "") return { _tag: "Valid", value: {} }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    return { _tag: "Invalid", warning: `weft: ignoring settings ${origin}: not valid JSON (${reason})` }
+  }
+  if (!isPlainObject(json)) {
+    return { _tag: "Invalid", warning: `weft: ignoring settings ${origin}: expected a JSON object at the top level` }
+  }
+  const decoded = getSchemas().decode(json)
+  return decoded._tag === "Right"
+    ? { _tag: "Valid", value: decoded.right }
+    : { _tag: "Invalid", warning: `weft: ignoring settings ${origin}: ${formatIssues(decoded.left)}` }
+}
+
+const readText = (path: string): Effect.Effect<{ readonly text: string } | { readonly error: NodeJS.ErrnoException }> =>
+  Effect.async((resume) => {
+    readFile(path, "utf8", (error, text) => resume(Effect.succeed(error !== null ? { error } : { text })))
+  })
+
+const readSettingsFile = (path: string): Effect.Effect<Parsed> =>
+  Effect.map(readText(path), (read): Parsed => {
+    if ("text" in read) return parseSettingsText(read.text, path)
+    if (read.error.code === "ENOENT" || read.error.code === "ENOTDIR") return { _tag: "Absent" }
+    return { _tag: "Invalid", warning: `weft: ignoring settings ${path}: ${read.error.message}` }
+  })
+
+const nonEmptyVariable = (name: string) =>
+  Config.option(Config.string(name)).pipe(
+    Config.map(Option.filter((value) => value !== "")),
+    Effect.orElseSucceed(() => Option.none<string>())
+  )
+
+/** weft's home: `$WEFT_HOME`, else `<home>/.weft`. */
+export const weftHomeOf = (home: string): Effect.Effect<string> =>
+  Effect.map(nonEmptyVariable("WEFT_HOME"), Option.getOrElse(() => join(home, ".weft")))
+
+/** The user's home: `$HOME`, else the OS's. */
+export const homeFromEnvironment: Effect.Effect<string> = Effect.map(nonEmptyVariable("HOME"), Option.getOrElse(homedir))
+
+/** `WEFT_TRUST_PROJECT=1` (or `true`). */
+const trustFromEnvironment: Effect.Effect<boolean> = Effect.map(
+  nonEmptyVariable("WEFT_TRUST_PROJECT"),
+  Option.match({ onNone: () => false, onSome: (value) => value === "1" || value.toLowerCase() === "true" })
+)
+
+const load = (options: LoadOptions): Effect.Effect<Interface> =>
+  Effect.gen(function* () {
+    const projectDir = resolve(options.cwd)
+    const home = options.home ?? (yield* homeFromEnvironment)
+    const weftHome = options.weftHome ?? (yield* weftHomeOf(home))
+    const sourcesWanted = new Set<FileScope>(options.settingSources ?? fileScopes)
+    const trusted = options.trustProject === true || (yield* trustFromEnvironment) || (yield* isTrusted(weftHome, projectDir))
+    const warnings: Array<string> = []
+    const sources: Array<Source> = []
+    const ignored: Array<Ignored> = []
+
+    const add = (scope: Scope, origin: string, root: string, parsed: Parsed) => {
+      if (parsed._tag === "Absent") return
+      if (parsed._tag === "Invalid") {
+        warnings.push(parsed.warning)
+        return
+      }
+      let settings = parsed.value
+      if (!trusted && (scope === "project" || scope === "local")) {
+        const { kept, dropped } = dropUntrusted(settings)
+        settings = kept
+        if (dropped.length > 0) ignored.push({ origin, keys: dropped })
+      }
+      sources.push({ scope, origin, root, settings })
+    }
+
+    for (const path of options.managedPaths ?? defaultManagedPaths) {
+      add("managed", path, projectDir, yield* readSettingsFile(path))
+    }
+    if (options.flagSettings !== undefined) {
+      const flag = options.flagSettings.trim()
+      if (flag.startsWith("{")) add("flag", "--settings", projectDir, parseSettingsText(flag, "--settings"))
+      else {
+        const path = isAbsolute(flag) ? flag : resolve(projectDir, flag)
+        const parsed = yield* readSettingsFile(path)
+        if (parsed._tag === "Absent") warnings.push(`weft: ignoring settings ${path}: no such file`)
+        else add("flag", path, projectDir, parsed)
+      }
+    }
+    if (sourcesWanted.has("local")) {
+      const path = join(projectDir, ".claude", "settings.local.json")
+      add("local", path, projectDir, yield* readSettingsFile(path))
+    }
+    if (sourcesWanted.has("project")) {
+      const path = join(projectDir, ".claude", "settings.json")
+      add("project", path, projectDir, yield* readSettingsFile(path))
+    }
+    if (sourcesWanted.has("user")) {
+      const path = join(home, ".claude", "settings.json")
+      add("user", path, home, yield* readSettingsFile(path))
+    }
+
+    if (!trusted) {
+      const mcpJson = join(projectDir, ".mcp.json")
+      if ((yield* probe(mcpJson)) === "File") ignored.push({ origin: mcpJson, keys: ["mcpServers"] })
+    }
+    if (ignored.length > 0) {
+      const listed = ignored.map((entry) => `${entry.origin} (${entry.keys.join(", ")})`).join("; ")
+      warnings.push(
+        `weft: this project is not trusted, so these of its settings are ignored: ${listed}. ` +
+          "Run `weft trust` in it to trust it, or pass --trust-project for one run."
+      )
+    }
+
+    return {
+      value: merge(sources.map((source) => source.settings)),
+      sources,
+      projectDir,
+      home,
+      trusted,
+      ignored,
+      warnings
+    }
+  })
