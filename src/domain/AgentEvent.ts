@@ -56,6 +56,23 @@ export interface TodosUpdated {
   readonly todos: ReadonlyArray<TodoItem>
 }
 
+/** One command hook that ran: for `--verbose` and stream-json's hook frames (Claude Code's hook_started / hook_response). */
+export interface HookActivity {
+  readonly hookId: string
+  /** The event and what its matcher was compared with, e.g. "PreToolUse:Bash", "SessionStart:startup". */
+  readonly hookName: string
+  readonly hookEvent: string
+  readonly command: string
+  /** Absent when the hook did not exit by itself (timed out, flooded its output, could not start). */
+  readonly exitCode?: number
+  readonly stdout: string
+  readonly stderr: string
+  /** success: exit 0; blocked: it blocked (exit 2 or a JSON decision); error: any other end, which weft goes past. */
+  readonly outcome: "success" | "blocked" | "error"
+  /** What weft made of it, for people (e.g. "did not answer within 60 s; went on without it"). */
+  readonly note?: string
+}
+
 export interface PermissionDenial {
   readonly tool_name: string
   readonly tool_use_id: string

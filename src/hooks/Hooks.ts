@@ -1,68 +1,295 @@
 /**
- * Lifecycle hooks around the loop (Claude Code's PreToolUse, PostToolUse, Stop, ...). SKELETON for the hooks
- * issue: the contract the loop calls at each point, and a layer that runs no hook. Every method answers what the
- * loop must do next, so command hooks from settings and in-process hooks plug in without touching the loop.
+ * Lifecycle hooks around the loop, Claude Code's events: SessionStart, UserPromptSubmit, PreToolUse,
+ * PermissionRequest, PostToolUse, PostToolUseFailure, Notification, Stop, SubagentStop, PreCompact, SessionEnd.
+ * Every method answers what the loop must do next; the loop applies the answer (a hook's allow never beats a deny
+ * rule, a rewritten input is decoded and checked again, a blocking Stop hook is honoured a bounded number of times).
+ *
+ * Two sources of hooks, composed by `Hooks.layer({ settings, handlers })`:
+ * - command hooks from the settings' `hooks` section (Claude Code's format, run as child processes: CommandHooks);
+ * - in-process handlers, typed Effects a library user writes for the same events (veto, rewrite input, add
+ *   context, observe).
+ * All the hooks of one event run in parallel and their answers are merged (see `merge`).
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type { HookActivity } from "../domain/AgentEvent.js"
+import type { HookConfig } from "./HookConfig.js"
+import type { CompactTrigger, PermissionRequestDecision, SessionStartSource } from "./HookEvent.js"
 
-export interface ToolHookInput {
+export type { HookActivity } from "../domain/AgentEvent.js"
+
+/** What every event carries. */
+export interface HookContext {
   readonly sessionId: string
   readonly cwd: string
+  /** The permission mode in force (absent on SessionStart and SessionEnd, as in Claude Code). */
+  readonly permissionMode?: string
+}
+
+export interface ToolHookInput extends HookContext {
   readonly toolName: string
   readonly toolUseId: string
   readonly toolInput: unknown
 }
 
-export interface PreToolUseOutcome {
-  /** Set when a hook blocks the call: the reason goes to the model as an `is_error` tool_result. */
-  readonly blocked?: string
-  /** A hook's permission answer: "allow" skips the permission prompt, "deny" blocks, "ask" forces a prompt. */
-  readonly permissionDecision?: "allow" | "deny" | "ask"
-  /** A replacement input (re-validated against the tool's schema). */
-  readonly updatedInput?: unknown
+/** What any hook may answer, whatever the event. */
+export interface Outcome {
+  /**
+   * A hook asked to stop the whole run (`continue: false`); the text (its `stopReason`) is for the user, not the
+   * model.
+   */
+  readonly stopRun?: string
+  /** Messages for the user (`systemMessage`); the model never sees them. */
+  readonly systemMessages?: ReadonlyArray<string>
+  /** What ran, for renderers (`--verbose`, stream-json's hook frames). */
+  readonly activity?: ReadonlyArray<HookActivity>
 }
 
-export interface PostToolUseOutcome {
+export interface PreToolUseOutcome extends Outcome {
+  /** The call is not run; the reason goes to the model as an `is_error` tool_result. */
+  readonly blocked?: string
+  /**
+   * A hook's permission answer: "allow" skips asking (a deny rule still wins), "deny" refuses (the reason goes to
+   * the model), "ask" asks even where the rules would allow (under `-p`, where nobody answers, that refuses).
+   */
+  readonly permissionDecision?: "allow" | "deny" | "ask"
+  readonly permissionDecisionReason?: string
+  /** A replacement for the whole input (not merged), decoded by the tool and checked by Permissions again. */
+  readonly updatedInput?: unknown
+  /** Text for the model beside the call's result. */
+  readonly additionalContext?: string
+}
+
+export interface PermissionRequestOutcome extends Outcome {
+  /** The answer given in place of asking a person; none lets the ask go on. */
+  readonly decision?: PermissionRequestDecision
+}
+
+export interface PostToolUseOutcome extends Outcome {
   /** Text added for the model after the tool result. */
   readonly additionalContext?: string
   /** Set when a hook rejects the result: its reason is shown to the model. */
   readonly blocked?: string
 }
 
-export interface StopOutcome {
+export interface StopOutcome extends Outcome {
   /** Set when a hook refuses to let the agent stop: the reason is sent to the model and the loop goes on. */
   readonly continueWith?: string
 }
 
-export interface PromptOutcome {
+export interface PromptOutcome extends Outcome {
+  /** UserPromptSubmit: the prompt is erased and not sent; the reason is for the user. */
   readonly blocked?: string
+  /** Text for the model beside the prompt (or at the start of the session). */
   readonly additionalContext?: string
 }
 
 export interface Interface {
-  readonly sessionStart: (input: { readonly sessionId: string; readonly cwd: string; readonly source: "startup" | "resume" }) => Effect.Effect<PromptOutcome>
-  readonly userPromptSubmit: (input: { readonly sessionId: string; readonly cwd: string; readonly prompt: string }) => Effect.Effect<PromptOutcome>
+  readonly sessionStart: (input: HookContext & { readonly source: SessionStartSource; readonly model?: string }) => Effect.Effect<PromptOutcome>
+  readonly userPromptSubmit: (input: HookContext & { readonly prompt: string }) => Effect.Effect<PromptOutcome>
   readonly preToolUse: (input: ToolHookInput) => Effect.Effect<PreToolUseOutcome>
-  readonly postToolUse: (input: ToolHookInput & { readonly toolResponse: unknown; readonly isError: boolean }) => Effect.Effect<PostToolUseOutcome>
-  readonly stop: (input: { readonly sessionId: string; readonly cwd: string; readonly stopHookActive: boolean }) => Effect.Effect<StopOutcome>
-  readonly sessionEnd: (input: { readonly sessionId: string; readonly cwd: string; readonly reason: string }) => Effect.Effect<void>
+  /** When a call would be asked about: a hook may answer in place of the person. */
+  readonly permissionRequest: (input: ToolHookInput) => Effect.Effect<PermissionRequestOutcome>
+  readonly postToolUse: (
+    input: ToolHookInput & { readonly toolResponse: unknown; readonly isError?: boolean; readonly durationMs?: number }
+  ) => Effect.Effect<PostToolUseOutcome>
+  /** After a call failed (an error result, or interrupted). */
+  readonly postToolUseFailure: (
+    input: ToolHookInput & { readonly error: string; readonly isInterrupt: boolean }
+  ) => Effect.Effect<PostToolUseOutcome>
+  readonly notification: (
+    input: HookContext & { readonly message: string; readonly title?: string; readonly notificationType?: string }
+  ) => Effect.Effect<Outcome>
+  readonly stop: (
+    input: HookContext & { readonly stopHookActive: boolean; readonly lastAssistantMessage?: string }
+  ) => Effect.Effect<StopOutcome>
+  readonly subagentStop: (
+    input: HookContext & { readonly stopHookActive: boolean; readonly lastAssistantMessage?: string; readonly agentId?: string }
+  ) => Effect.Effect<StopOutcome>
+  readonly preCompact: (
+    input: HookContext & { readonly trigger: CompactTrigger; readonly customInstructions: string | null }
+  ) => Effect.Effect<Outcome>
+  readonly sessionEnd: (input: HookContext & { readonly reason: string }) => Effect.Effect<Outcome | void>
 }
+
+/** In-process handlers: any subset of the events, as typed Effects. */
+export type Handlers = Partial<Interface>
 
 const none: Interface = {
   sessionStart: () => Effect.succeed({}),
   userPromptSubmit: () => Effect.succeed({}),
   preToolUse: () => Effect.succeed({}),
+  permissionRequest: () => Effect.succeed({}),
   postToolUse: () => Effect.succeed({}),
+  postToolUseFailure: () => Effect.succeed({}),
+  notification: () => Effect.succeed({}),
   stop: () => Effect.succeed({}),
-  sessionEnd: () => Effect.void
+  subagentStop: () => Effect.succeed({}),
+  preCompact: () => Effect.succeed({}),
+  sessionEnd: () => Effect.succeed({})
 }
+
+/** The settings keys hooks read (a subset of the merged settings). */
+export interface HookSettings {
+  readonly hooks?: unknown
+  readonly disableAllHooks?: unknown
+}
+
+export interface LayerOptions {
+  /**
+   * The merged settings (their `hooks` and `disableAllHooks`), or a HookConfig already decoded. Leave out for
+   * in-process handlers only.
+   */
+  readonly settings?: HookSettings | HookConfig
+  /** In-process handlers; several sets run side by side. */
+  readonly handlers?: Handlers | ReadonlyArray<Handlers>
+  /** Where command hooks run and what CLAUDE_PROJECT_DIR names; default the process's working directory. */
+  readonly projectDir?: string
+  /** The environment of command hooks; default the process's, without weft's credentials. */
+  readonly env?: Readonly<Record<string, string>>
+  /** Where a session's transcript is (a hook's `transcript_path`). */
+  readonly transcriptPath?: (sessionId: string, cwd: string) => string
+  /** Told about each entry of `settings.hooks` that was left out (default: a warning on the log). */
+  readonly onWarning?: (warning: string) => Effect.Effect<void>
+}
+
+const isHookConfig = (settings: HookSettings | HookConfig): settings is HookConfig => "events" in settings && "warnings" in settings
+
+const hasCommandHooks = (settings: HookSettings | HookConfig | undefined): boolean => {
+  if (settings === undefined) return false
+  if (isHookConfig(settings)) return Object.keys(settings.events).length > 0
+  const hooks = settings.hooks
+  return settings.disableAllHooks !== true && typeof hooks === "object" && hooks !== null && Object.keys(hooks).length > 0
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Merging the answers of hooks that ran side by side
+
+const joined = (values: ReadonlyArray<string | undefined>): string | undefined => {
+  const present = values.filter((value): value is string => value !== undefined && value !== "")
+  return present.length === 0 ? undefined : present.join("\n")
+}
+
+const firstDefined = <A>(values: ReadonlyArray<A | undefined>): A | undefined => values.find((value) => value !== undefined)
+
+const concat = <A>(lists: ReadonlyArray<ReadonlyArray<A> | undefined>): ReadonlyArray<A> | undefined => {
+  const all = lists.flatMap((list) => list ?? [])
+  return all.length === 0 ? undefined : all
+}
+
+/** `{ key: value }`, or `{}` when the value is absent (optional fields stay absent, never `undefined`). */
+const field = <K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> => {
+  const out: Partial<Record<K, V>> = {}
+  if (value !== undefined) out[key] = value
+  return out
+}
+
+const mergeBase = (outcomes: ReadonlyArray<Outcome>): Outcome => ({
+  ...field("stopRun", firstDefined(outcomes.map((o) => o.stopRun))),
+  ...field("systemMessages", concat(outcomes.map((o) => o.systemMessages))),
+  ...field("activity", concat(outcomes.map((o) => o.activity)))
+})
+
+const decisionRank = { deny: 3, ask: 2, allow: 1 } as const
+
+/**
+ * How answers combine: any block blocks (reasons joined); of permission decisions, deny beats ask beats allow;
+ * the first updatedInput (in the order the hooks are listed) wins; contexts and messages are all kept.
+ */
+export const merge = {
+  prompt: (outcomes: ReadonlyArray<PromptOutcome>): PromptOutcome => ({
+    ...mergeBase(outcomes),
+    ...field("blocked", joined(outcomes.map((o) => o.blocked))),
+    ...field("additionalContext", joined(outcomes.map((o) => o.additionalContext)))
+  }),
+  preToolUse: (outcomes: ReadonlyArray<PreToolUseOutcome>): PreToolUseOutcome => {
+    const decided = outcomes
+      .filter((o) => o.permissionDecision !== undefined)
+      .sort((a, b) => decisionRank[b.permissionDecision ?? "allow"] - decisionRank[a.permissionDecision ?? "allow"])
+    const top = decided[0]
+    return {
+      ...mergeBase(outcomes),
+      ...field("blocked", joined(outcomes.map((o) => o.blocked))),
+      ...field("permissionDecision", top?.permissionDecision),
+      ...field(
+        "permissionDecisionReason",
+        joined(decided.filter((o) => o.permissionDecision === top?.permissionDecision).map((o) => o.permissionDecisionReason))
+      ),
+      ...field("updatedInput", firstDefined(outcomes.map((o) => o.updatedInput))),
+      ...field("additionalContext", joined(outcomes.map((o) => o.additionalContext)))
+    }
+  },
+  permissionRequest: (outcomes: ReadonlyArray<PermissionRequestOutcome>): PermissionRequestOutcome => {
+    const decisions = outcomes.flatMap((o) => (o.decision === undefined ? [] : [o.decision]))
+    return {
+      ...mergeBase(outcomes),
+      ...field("decision", decisions.find((d) => d.behavior === "deny") ?? decisions[0])
+    }
+  },
+  postToolUse: (outcomes: ReadonlyArray<PostToolUseOutcome>): PostToolUseOutcome => ({
+    ...mergeBase(outcomes),
+    ...field("blocked", joined(outcomes.map((o) => o.blocked))),
+    ...field("additionalContext", joined(outcomes.map((o) => o.additionalContext)))
+  }),
+  stop: (outcomes: ReadonlyArray<StopOutcome>): StopOutcome => ({
+    ...mergeBase(outcomes),
+    ...field("continueWith", joined(outcomes.map((o) => o.continueWith)))
+  }),
+  base: mergeBase
+}
+
+/** Runs every set of hooks side by side and merges their answers. */
+export const combine = (all: ReadonlyArray<Interface>): Interface => {
+  if (all.length === 1 && all[0] !== undefined) return all[0]
+  const each = <I, O>(pick: (hooks: Interface) => (input: I) => Effect.Effect<O>, mergeAll: (outcomes: ReadonlyArray<O>) => O) =>
+    (input: I) =>
+      Effect.map(
+        Effect.forEach(all, (hooks) => pick(hooks)(input), { concurrency: "unbounded" }),
+        mergeAll
+      )
+  return {
+    sessionStart: each((h) => h.sessionStart, merge.prompt),
+    userPromptSubmit: each((h) => h.userPromptSubmit, merge.prompt),
+    preToolUse: each((h) => h.preToolUse, merge.preToolUse),
+    permissionRequest: each((h) => h.permissionRequest, merge.permissionRequest),
+    postToolUse: each((h) => h.postToolUse, merge.postToolUse),
+    postToolUseFailure: each((h) => h.postToolUseFailure, merge.postToolUse),
+    notification: each((h) => h.notification, merge.base),
+    stop: each((h) => h.stop, merge.stop),
+    subagentStop: each((h) => h.subagentStop, merge.stop),
+    preCompact: each((h) => h.preCompact, merge.base),
+    sessionEnd: each(
+      (h) => (input: Parameters<Interface["sessionEnd"]>[0]) => Effect.map(h.sessionEnd(input), (o): Outcome => o ?? {}),
+      merge.base
+    )
+  }
+}
+
+const withDefaults = (handlers: Handlers): Interface => ({ ...none, ...handlers })
+
+/**
+ * Builds the hooks of a session: command hooks from `settings` (their runner is loaded only when there are any)
+ * beside the in-process `handlers`.
+ */
+export const make = (options: LayerOptions = {}): Effect.Effect<Interface> =>
+  Effect.gen(function* () {
+    const handlerSets = options.handlers === undefined ? [] : Array.isArray(options.handlers) ? options.handlers : [options.handlers]
+    const all: Array<Interface> = handlerSets.map((handlers: Handlers) => withDefaults(handlers))
+    if (hasCommandHooks(options.settings)) {
+      const CommandHooks = yield* Effect.promise(() => import("./CommandHooks.js"))
+      all.push(yield* CommandHooks.make({ ...options, settings: options.settings ?? {} }))
+    }
+    return all.length === 0 ? none : combine(all)
+  })
 
 export class Hooks extends Context.Tag("weft/Hooks")<Hooks, Interface>() {
   /** Runs no hook: every point continues unchanged. */
   static none: Interface = none
   static layerNone = Layer.succeed(Hooks, none)
   /** Hooks given as in-process functions; points left out continue unchanged. */
-  static layerWith = (hooks: Partial<Interface>) => Layer.succeed(Hooks, { ...none, ...hooks })
+  static layerWith = (hooks: Handlers) => Layer.succeed(Hooks, withDefaults(hooks))
+  /** Command hooks from the settings beside in-process handlers (see LayerOptions). */
+  static layer = (options: LayerOptions = {}) => Layer.effect(Hooks, make(options))
+  static make = make
 }
