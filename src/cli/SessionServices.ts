@@ -21,6 +21,9 @@ import { Hooks } from "../hooks/Hooks.js"
 import { ApiClient } from "../model/ApiClient.js"
 import * as NodeApiClient from "../model/NodeApiClient.js"
 import { Permissions } from "../permissions/Permissions.js"
+import * as ChildEnvironment from "../platform/ChildEnvironment.js"
+import { Credentials } from "../platform/Credentials.js"
+import * as CredentialsModule from "../platform/Credentials.js"
 import { SessionStore } from "../session/SessionStore.js"
 import * as Builtin from "../tools/builtin/index.js"
 import { filterTools, ToolRegistry } from "../tools/ToolRegistry.js"
@@ -42,7 +45,12 @@ export const make = (
 ): Effect.Effect<Context.Context<Services>, ConfigError.ConfigError, FileSystem.FileSystem | Path.Path | Scope.Scope> =>
   Effect.gen(function* () {
     const removed = options.removedTools ?? new Set<string>()
-    const registry = filterTools(yield* Builtin.make({ cwd: options.cwd }), (name) => !removed.has(name))
+    const credentials = CredentialsModule.make(CredentialsModule.valuesFromEnv(process.env))
+    const childEnvironment = yield* ChildEnvironment.make().pipe(Effect.provideService(Credentials, credentials))
+    const registry = filterTools(
+      yield* Builtin.make({ cwd: options.cwd }).pipe(Effect.provideService(ChildEnvironment.ChildEnvironment, childEnvironment)),
+      (name) => !removed.has(name)
+    )
     const api = yield* NodeApiClient.make
     const store = yield* SessionStore.makeJsonl()
     const transcript = yield* Transcript.make({ cwd: options.cwd, version: options.version }).pipe(

@@ -19,6 +19,7 @@ import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
+import { ChildEnvironment } from "../platform/ChildEnvironment.js"
 import type { ToolFailed } from "./Tool.js"
 import { OutputBuffer } from "./shell/OutputBuffer.js"
 import * as ProcessGroup from "./shell/ProcessGroup.js"
@@ -132,8 +133,10 @@ const snapshot = (entry: BackgroundEntry): BackgroundShell => ({
   exitCode: entry.exitCode
 })
 
-export const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
+export const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope | ChildEnvironment> =>
   Effect.gen(function* () {
+    // Commands run without weft's credentials, in the environment the settings' policy shapes.
+    const childEnvironment = yield* ChildEnvironment
     const graceMs = options.graceMs ?? 2_000
     const shell = options.shell ?? defaultShell()
     const cwdRef = yield* Ref.make(options.cwd)
@@ -162,6 +165,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
           if (moved !== "") buffer.append(moved)
           const child = yield* ProcessGroup.start({
             shell,
+            env: yield* childEnvironment.shell,
             script: foregroundScript(command, cwdFile),
             cwd,
             graceMs,
@@ -210,6 +214,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
       }
       const child = yield* ProcessGroup.start({
         shell,
+        env: yield* childEnvironment.shell,
         script: `exec 2>&1\n${command}`,
         cwd: isDirectory(cwd) ? cwd : options.cwd,
         graceMs,
@@ -274,5 +279,5 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
 
 export class ShellSession extends Context.Tag("weft/ShellSession")<ShellSession, Interface>() {
   /** One session's shell state; closing the layer's scope ends every background process. */
-  static layer = (options: Options): Layer.Layer<ShellSession> => Layer.scoped(ShellSession, make(options))
+  static layer = (options: Options): Layer.Layer<ShellSession, never, ChildEnvironment> => Layer.scoped(ShellSession, make(options))
 }

@@ -8,6 +8,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
+import { ChildEnvironment } from "../../platform/ChildEnvironment.js"
 import { FileState, make as makeFileState } from "../FileState.js"
 import { ShellSession, make as makeShellSession } from "../ShellSession.js"
 import { type Interface as ToolRegistryInterface, ToolRegistry } from "../ToolRegistry.js"
@@ -69,18 +70,22 @@ const makeServices = (options: Options) =>
     )
   })
 
-/** The services the built-in tools need, one of each per session. */
-export const services = (options: Options) => Layer.merge(NodeFileSystem.layer, Layer.scopedContext(makeServices(options)))
+/** The services the built-in tools need, one of each per session (children get this process's environment without its credentials). */
+export const services = (options: Options) =>
+  Layer.merge(NodeFileSystem.layer, Layer.scopedContext(makeServices(options)).pipe(Layer.provide(ChildEnvironment.layerNode)))
 
 /**
  * A registry of every built-in tool, with its services made here (background shells end when the scope closes):
  * what `layer` builds, as an Effect for a caller that composes a session in one (src/cli/SessionServices.ts).
  */
-export const make = (options: Options): Effect.Effect<ToolRegistryInterface, never, FileSystem.FileSystem | Scope.Scope> =>
+export const make = (
+  options: Options
+): Effect.Effect<ToolRegistryInterface, never, FileSystem.FileSystem | ChildEnvironment | Scope.Scope> =>
   Effect.gen(function* () {
     const context = Context.add(yield* makeServices(options), FileSystem.FileSystem, yield* FileSystem.FileSystem)
     return yield* ToolRegistry.make(...all).pipe(Effect.provide(context))
   })
 
-/** A ToolRegistry of every built-in tool, with its services. */
-export const layer = (options: Options) => Layer.scoped(ToolRegistry, make(options)).pipe(Layer.provide(NodeFileSystem.layer))
+/** A ToolRegistry of every built-in tool, with its services (children get this process's environment without its credentials). */
+export const layer = (options: Options) =>
+  Layer.scoped(ToolRegistry, make(options)).pipe(Layer.provide([NodeFileSystem.layer, ChildEnvironment.layerNode]))

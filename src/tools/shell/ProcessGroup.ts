@@ -136,6 +136,8 @@ export interface StartOptions {
   readonly shell: string
   readonly script: string
   readonly cwd: string
+  /** The child's whole environment (see ChildEnvironment: never this process's own as is). */
+  readonly env: Readonly<Record<string, string>>
   readonly graceMs: number
   /** Receives output (stdout and stderr) as it arrives, decoded as UTF-8. */
   readonly onOutput: (text: string) => void
@@ -161,7 +163,7 @@ export const start = (options: StartOptions): Effect.Effect<ShellProcess, ToolFa
             // Own process group, so the whole tree can be signalled at once.
             detached: true,
             stdio: ["ignore", "pipe", "pipe"],
-            env: process.env
+            env: options.env
           })
         } catch (error) {
           resume(Effect.fail(new ToolFailed({ tool: "Bash", message: `Could not start ${options.shell}: ${String(error)}` })))

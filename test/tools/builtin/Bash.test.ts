@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { BashOutputTool, BashTool, KillShellTool } from "../../../src/tools/builtin/Bash.js"
+import { ChildEnvironment } from "../../../src/platform/ChildEnvironment.js"
 import { ShellSession } from "../../../src/tools/ShellSession.js"
 import { groupAlive, isRunning, sleepLive } from "../../../src/tools/shell/ProcessGroup.js"
 import { jsonSchemaOf } from "../../../src/tools/Tool.js"
@@ -22,7 +24,7 @@ const tree = (files: Record<string, string> = {}) => {
 }
 
 /** A short grace period keeps the TERM-ignoring tests quick. */
-const session = (cwd: string) => ShellSession.layer({ cwd, graceMs: 300 })
+const session = (cwd: string) => ShellSession.layer({ cwd, graceMs: 300 }).pipe(Layer.provide(ChildEnvironment.layerNode))
 
 /** Waits on a real condition (a file written by the command, output arriving), never on a fixed delay. */
 const waitFor = (what: string, condition: () => boolean) =>

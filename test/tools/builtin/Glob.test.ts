@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Exit from "effect/Exit"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { GlobTool } from "../../../src/tools/builtin/Glob.js"
+import { ChildEnvironment } from "../../../src/platform/ChildEnvironment.js"
 import { ShellSession } from "../../../src/tools/ShellSession.js"
 import { jsonSchemaOf } from "../../../src/tools/Tool.js"
 import { makeTree, propertyNames, removeTree, runTool, textOf } from "./support.js"
@@ -105,5 +107,5 @@ describe("Glob", () => {
       expect(text.split("\n")[0]).toBe(p("README.md"))
       expect(text).toContain(`not the shell's current directory ${p("src/deep")}: pass an absolute path`)
       expect(yield* globText({ pattern: "*.ts", path: p("src/deep") })).toBe(p("src/deep/c.ts"))
-    }).pipe(Effect.provide(ShellSession.layer({ cwd: root }))))
+    }).pipe(Effect.provide(ShellSession.layer({ cwd: root }).pipe(Layer.provide(ChildEnvironment.layerNode)))))
 })

@@ -5,11 +5,13 @@
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import * as nodePath from "node:path"
 import { BashTool } from "../../../src/tools/builtin/Bash.js"
 import { GlobTool } from "../../../src/tools/builtin/Glob.js"
 import { GrepTool } from "../../../src/tools/builtin/Grep.js"
+import { ChildEnvironment } from "../../../src/platform/ChildEnvironment.js"
 import { ShellSession } from "../../../src/tools/ShellSession.js"
 import { erase, type Tool, type ToolResult, type ToolTarget } from "../../../src/tools/Tool.js"
 import { context, makeTree, removeTree, runTool, textOf } from "./support.js"
@@ -72,7 +74,7 @@ describe("Grep and Glob permission targets", () => {
           expect(text).toContain(`not the shell's current directory ${nodePath.join(work, "../outside")}`)
         }
       }
-    }).pipe(Effect.provide(ShellSession.layer({ cwd: work, graceMs: 300 })))
+    }).pipe(Effect.provide(ShellSession.layer({ cwd: work, graceMs: 300 }).pipe(Layer.provide(ChildEnvironment.layerNode))))
   })
 
   it.live("after a Bash cd, Glob's target is the directory it lists, including a pattern's leading directories", () => {
@@ -88,7 +90,7 @@ describe("Grep and Glob permission targets", () => {
       expect(listed(climbing.text)).toEqual([nodePath.join(outside, "leak.txt")])
       const absolute = yield* call(GlobTool, { pattern: `${outside}/*.txt`, path: work }, work)
       expect(pathOf(absolute.target)).toBe(outside)
-    }).pipe(Effect.provide(ShellSession.layer({ cwd: work, graceMs: 300 })))
+    }).pipe(Effect.provide(ShellSession.layer({ cwd: work, graceMs: 300 }).pipe(Layer.provide(ChildEnvironment.layerNode))))
   })
 
   it.effect("without a shell session, relative paths resolve against the context's directory, with no note", () => {

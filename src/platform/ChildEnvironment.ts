@@ -1,0 +1,151 @@
+/**
+ * The environment of the processes weft starts. weft's own credentials (Credentials: the API key, the token, the
+ * headers it sends, a helper's key) are never inherited: a variable that holds one, by name or by value, is left
+ * out. What a configuration names explicitly (an MCP server's `env`, a policy's `set`) is passed as given.
+ *
+ * - `shell`: for Bash and background shells (and so whatever the model's commands start). The settings key
+ *   `shellEnvironmentPolicy` shapes the rest of the environment, as Codex's `shell_environment_policy` does:
+ *     inherit      "all" (default) | "core" (HOME, PATH, SHELL, USER, LANG, TMPDIR...) | "none"
+ *     exclude      name patterns to leave out (`*` any run of characters, `?` one; case-insensitive)
+ *     includeOnly  if given, only names matching one of these patterns stay
+ *     set          fixed values, applied last (so always present)
+ *   The default (no policy) keeps everything but the credentials.
+ * - `process(explicit)`: for hooks and MCP stdio servers: everything but the credentials, plus `explicit`.
+ *
+ * Schema-free (it is built on every start); the policy's Schema is in ShellEnvironmentPolicy.ts.
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Credentials from "./Credentials.js"
+
+export type Inherit = "all" | "core" | "none"
+
+export interface Policy {
+  readonly inherit?: Inherit | undefined
+  readonly exclude?: ReadonlyArray<string> | undefined
+  readonly includeOnly?: ReadonlyArray<string> | undefined
+  readonly set?: Readonly<Record<string, string>> | undefined
+}
+
+export type Env = Record<string, string>
+
+/** The variables `inherit: "core"` keeps: what a shell and common tools need to run as the user. */
+export const coreVariables: ReadonlyArray<string> = [
+  "HOME",
+  "LOGNAME",
+  "LOGIN",
+  "PATH",
+  "SHELL",
+  "USER",
+  "USERNAME",
+  "TMPDIR",
+  "TEMP",
+  "TMP",
+  "LANG",
+  "LANGUAGE",
+  "LC_*",
+  "TERM",
+  "TZ"
+]
+
+/** A name pattern (`*`, `?`, case-insensitive) as a test. */
+export const namePattern = (pattern: string): ((name: string) => boolean) => {
+  const source = pattern
+    .split("")
+    .map((char) => (char === "*" ? ".*" : char === "?" ? "." : char.replace(/[.+^${}()|[\]\\]/g, "\\$&")))
+    .join("")
+  const regex = new RegExp(`^${source}$`, "i")
+  return (name) => regex.test(name)
+}
+
+const anyOf = (patterns: ReadonlyArray<string>): ((name: string) => boolean) => {
+  const tests = patterns.map(namePattern)
+  return (name) => tests.some((test) => test(name))
+}
+
+/** Does a variable carry a credential: by its name, or by a value that contains one. */
+const carriesCredential = (credentialValues: ReadonlyArray<string>) => {
+  const names = new Set(Credentials.variableNames)
+  return (name: string, value: string): boolean =>
+    names.has(name) || credentialValues.some((credential) => credential !== "" && value.includes(credential))
+}
+
+/** The parent's variables that have a value. */
+const defined = (parent: Readonly<Record<string, string | undefined>>): Array<[string, string]> => {
+  const entries: Array<[string, string]> = []
+  for (const name in parent) {
+    const value = parent[name]
+    if (value !== undefined) entries.push([name, value])
+  }
+  return entries
+}
+
+/** The environment of a Bash command: the parent's shaped by `policy`, without weft's credentials. */
+export const forShell = (
+  parent: Readonly<Record<string, string | undefined>>,
+  credentialValues: ReadonlyArray<string>,
+  policy: Policy = {}
+): Env => {
+  const withheld = carriesCredential(credentialValues)
+  const inherit = policy.inherit ?? "all"
+  const core = anyOf(coreVariables)
+  const excluded = anyOf(policy.exclude ?? [])
+  const included = policy.includeOnly === undefined ? () => true : anyOf(policy.includeOnly)
+  const env: Env = {}
+  if (inherit !== "none") {
+    for (const [name, value] of defined(parent)) {
+      if (inherit === "core" && !core(name)) continue
+      if (withheld(name, value) || excluded(name) || !included(name)) continue
+      env[name] = value
+    }
+  }
+  for (const [name, value] of Object.entries(policy.set ?? {})) env[name] = value
+  return env
+}
+
+/** The environment of a hook or an MCP server: the parent's without weft's credentials, plus what its configuration names. */
+export const forProcess = (
+  parent: Readonly<Record<string, string | undefined>>,
+  credentialValues: ReadonlyArray<string>,
+  explicit: Readonly<Record<string, string>> = {}
+): Env => {
+  const withheld = carriesCredential(credentialValues)
+  const env: Env = {}
+  for (const [name, value] of defined(parent)) if (!withheld(name, value)) env[name] = value
+  for (const [name, value] of Object.entries(explicit)) env[name] = value
+  return env
+}
+
+export interface Interface {
+  /** The environment of a Bash command or background shell. */
+  readonly shell: Effect.Effect<Env>
+  /** The environment of a hook or MCP stdio server: `explicit` is its configuration's own `env`. */
+  readonly process: (explicit?: Readonly<Record<string, string>>) => Effect.Effect<Env>
+}
+
+export interface Options {
+  /** The parent's environment, read when a child starts (default: this process's). */
+  readonly parent?: () => Readonly<Record<string, string | undefined>>
+  /** The decoded `shellEnvironmentPolicy` (default: keep everything but the credentials). */
+  readonly policy?: Policy
+}
+
+export const make = (options: Options = {}): Effect.Effect<Interface, never, Credentials.Credentials> =>
+  Effect.map(Credentials.Credentials, (credentials) => {
+    const parent = options.parent ?? (() => process.env)
+    return {
+      shell: Effect.sync(() => forShell(parent(), credentials.values(), options.policy)),
+      process: (explicit) => Effect.sync(() => forProcess(parent(), credentials.values(), explicit))
+    }
+  })
+
+export class ChildEnvironment extends Context.Tag("weft/ChildEnvironment")<ChildEnvironment, Interface>() {
+  /** This process's environment, with `policy` for shells. */
+  static layerWith = (options: Options): Layer.Layer<ChildEnvironment, never, Credentials.Credentials> =>
+    Layer.effect(ChildEnvironment, make(options))
+  /** This process's environment, no policy: everything but the credentials. */
+  static layer: Layer.Layer<ChildEnvironment, never, Credentials.Credentials> = Layer.effect(ChildEnvironment, make())
+  /** `layer` with this process's credentials. */
+  static layerNode: Layer.Layer<ChildEnvironment> = ChildEnvironment.layer.pipe(Layer.provide(Credentials.Credentials.layer))
+}
