@@ -28,7 +28,7 @@ import type { Options } from "../../src/testing/MockAnthropicServer.js"
 import * as Mock from "../../src/testing/MockAnthropicServer.js"
 import { Fault, ScriptTurn, text, textTurn, toolUse } from "../../src/testing/Script.js"
 
-const fixtures = Path.resolve(import.meta.dirname, "../../../shared/fixtures/anthropic-sse")
+const fixtures = Path.resolve(import.meta.dirname, "../fixtures/anthropic-sse")
 const fixture = (name: string): string => Fs.readFileSync(Path.join(fixtures, name), "utf8")
 
 interface ErrorFixture {

@@ -1,5 +1,5 @@
 /**
- * Every `.sse` file of ../shared/fixtures/anthropic-sse (see its SOURCES.md) decoded with Sse.events and folded
+ * Every `.sse` file of test/fixtures/anthropic-sse (see its SOURCES.md) decoded with Sse.events and folded
  * with Accumulator.fold, whole and in 1-byte chunks, with what each file must produce.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -28,7 +28,7 @@ const repoRoot = (() => {
   }
   return dir
 })()
-const fixtures = Path.resolve(repoRoot, "../shared/fixtures/anthropic-sse")
+const fixtures = Path.resolve(repoRoot, "test/fixtures/anthropic-sse")
 const files = Fs.readdirSync(fixtures)
   .filter((name) => name.endsWith(".sse"))
   .sort()

@@ -124,7 +124,7 @@ describe("MockAnthropicServer", () => {
   it.scoped("serves a raw fixture byte for byte, and count_tokens deterministically", () =>
     Effect.gen(function* () {
       const raw = Fs.readFileSync(
-        Path.resolve(import.meta.dirname, "../../../shared/fixtures/anthropic-sse/composed-comments-and-retry-field.sse"),
+        Path.resolve(import.meta.dirname, "../fixtures/anthropic-sse/composed-comments-and-retry-field.sse"),
         "utf8"
       )
       const server = yield* make({ script: [ScriptTurn.raw(raw)], rawChunkBytes: 3 })

@@ -101,7 +101,7 @@ describe("ScriptedModel", () => {
     }).pipe(
       Effect.provide(
         ScriptedModel.layer(
-          [ScriptTurn.raw(Fs.readFileSync(Path.resolve(import.meta.dirname, "../../../shared/fixtures/anthropic-sse/docs-basic-text.sse"), "utf8"))],
+          [ScriptTurn.raw(Fs.readFileSync(Path.resolve(import.meta.dirname, "../fixtures/anthropic-sse/docs-basic-text.sse"), "utf8"))],
           { defaultModel: "claude-scripted-default" }
         )
       )
