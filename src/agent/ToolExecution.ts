@@ -89,21 +89,21 @@ export const executeCall = Effect.fn("ToolExecution.executeCall")(function* (use
   const call = prepared.right
 
   // Deny always wins: a hook's "allow" only skips asking, it never overrides a deny from the rules.
-  const decision = yield* permissions.check({
-    toolName: use.name,
-    toolUseId: use.id,
-    input: call.input,
-    target: call.target,
-    readOnly: tool.right.readOnly
-  })
+  const request = { toolName: use.name, toolUseId: use.id, input: call.input, target: call.target, readOnly: tool.right.readOnly }
+  const checked = yield* permissions.check(request)
+  // An ask (from the rules, or forced by a hook's "ask") goes to the Prompter unless a hook allowed the call.
+  const decision =
+    checked._tag === "Ask" && pre.permissionDecision !== "allow" && pre.permissionDecision !== "deny"
+      ? yield* permissions.prompt(request, checked.reason)
+      : checked._tag === "Allow" && pre.permissionDecision === "ask"
+        ? yield* permissions.prompt(request, `A PreToolUse hook asks for approval of this ${use.name} call.`)
+        : checked
   const denied =
     decision._tag === "Deny"
       ? decision.reason
       : pre.permissionDecision === "deny"
         ? `A PreToolUse hook denied permission to use ${use.name}.`
-        : decision._tag === "Ask" && pre.permissionDecision !== "allow"
-          ? `Permission to use ${use.name} was not granted: ${decision.reason}`
-          : undefined
+        : undefined
   if (denied !== undefined) {
     return {
       block: errorResult(use.id, denied),

@@ -124,7 +124,7 @@ export interface Source {
   readonly scope: Scope
   /** The file read (absolute), or `--settings` for JSON given inline. */
   readonly origin: string
-  /** The directory that `/path` and `./path` rules of this source are relative to (its project; home for user). */
+  /** The directory that `/path` and `./path` rules of this source are relative to: the project they apply to. */
   readonly root: string
   /** What this source contributes, after an untrusted project's keys were dropped. */
   readonly settings: SettingsValue
@@ -388,7 +388,7 @@ const load = (options: LoadOptions): Effect.Effect<Interface> =>
     }
     if (sourcesWanted.has("user")) {
       const path = join(home, ".claude", "settings.json")
-      add("user", path, home, yield* readSettingsFile(path))
+      add("user", path, projectDir, yield* readSettingsFile(path))
     }
 
     if (!trusted) {

@@ -66,7 +66,7 @@ describe("Settings.make", () => {
       expect(settings.value.permissions?.ask).toEqual(["Edit"])
       expect(settings.value["custom"]).toEqual({ a: 1, b: 2 })
       expect(settings.sources.map((source) => source.scope)).toEqual(["managed", "flag", "local", "project", "user"])
-      expect(settings.sources.find((source) => source.scope === "user")?.root).toBe(f.home)
+      expect(settings.sources.find((source) => source.scope === "user")?.root).toBe(f.project)
       expect(settings.sources.find((source) => source.scope === "project")?.root).toBe(f.project)
     })
   })

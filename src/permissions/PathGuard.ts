@@ -1,0 +1,224 @@
+/**
+ * Paths as permissions see them: resolved through symlinks and compared by whole components, never as strings.
+ *
+ * - `realPath`: the real path of what a call touches. A symlink is followed (a dangling one to its target, as Write
+ *   writes through it); a path that does not exist yet is the real path of its longest existing ancestor with the
+ *   rest appended; `..` is resolved after the links before it, as the kernel does.
+ * - `isInside`: a real path lies under a root by whole components (`/proj-evil` is not under `/proj`).
+ * - Path rules (`Read(./src/**)`, `Edit(//etc/**)`, `Read(~/.ssh/**)`, `Read(*.env)`): gitignore-style patterns
+ *   relative to an anchor; a rule naming a directory covers what is inside it.
+ * - Protected paths: `.git`, `.claude`, `.mcp.json`, `$WEFT_HOME`, shell rc and profile files; compared after
+ *   Unicode normalisation (NFKC), with invisible characters removed and case folded, so `.GIT`, `.git\u200b` and
+ *   a full-width `．ｇｉｔ` are `.git` too (the filesystem may treat them so; a person reading them would).
+ */
+import * as Effect from "effect/Effect"
+import { lstat, readlink, realpath } from "node:fs"
+import { dirname, isAbsolute, join, resolve, sep } from "node:path"
+import { parseRule as parseGitignoreRule, type Rule as GitignoreRule } from "../tools/search/Gitignore.js"
+
+const maxLinks = 40
+
+const realpathOrUndefined = (path: string): Effect.Effect<string | undefined> =>
+  Effect.async<string | undefined>((resume) => {
+    realpath(path, (error, real) => resume(Effect.succeed(error !== null ? undefined : real)))
+  })
+
+const readlinkOrUndefined = (path: string): Effect.Effect<string | undefined> =>
+  Effect.async<string | undefined>((resume) => {
+    readlink(path, (error, target) => resume(Effect.succeed(error !== null ? undefined : target)))
+  })
+
+const isSymlink = (path: string): Effect.Effect<boolean> =>
+  Effect.async<boolean>((resume) => {
+    lstat(path, (error, info) => resume(Effect.succeed(error === null && info.isSymbolicLink())))
+  })
+
+/**
+ * The real path of the absolute `path`: every existing symlink on the way followed (dangling ones to their
+ * targets), the missing rest appended to the real path of the longest existing ancestor.
+ */
+export const realPath = (path: string): Effect.Effect<string> =>
+  Effect.gen(function* () {
+    let current = resolve(path)
+    for (let hops = 0; hops < maxLinks; hops++) {
+      const whole = yield* realpathOrUndefined(current)
+      if (whole !== undefined) return whole
+      // Walk up to the longest existing ancestor; a dangling link on the way is replaced by its target.
+      const missing: Array<string> = []
+      let ancestor = current
+      let relinked = false
+      while (true) {
+        const parent = dirname(ancestor)
+        const name = ancestor.slice(parent === sep ? 1 : parent.length + 1)
+        if (yield* isSymlink(ancestor)) {
+          const target = yield* readlinkOrUndefined(ancestor)
+          if (target !== undefined) {
+            const parentReal = (yield* realpathOrUndefined(parent)) ?? parent
+            current = join(isAbsolute(target) ? target : resolve(parentReal, target), ...missing.reverse())
+            relinked = true
+            break
+          }
+        }
+        const real = yield* realpathOrUndefined(ancestor)
+        if (real !== undefined) return join(real, ...missing.reverse())
+        if (parent === ancestor) return resolve(path)
+        missing.push(name)
+        ancestor = parent
+      }
+      if (!relinked) break
+    }
+    // A loop of links: the path as written.
+    return resolve(path)
+  })
+
+/** `child` is `root` or lies under it, by whole components. Both absolute and normalised. */
+export const isInside = (child: string, root: string): boolean => {
+  if (child === root) return true
+  const base = root.endsWith(sep) ? root : root + sep
+  return child.startsWith(base)
+}
+
+export const isInsideAny = (child: string, roots: ReadonlyArray<string>): boolean => roots.some((root) => isInside(child, root))
+
+// ---------------------------------------------------------------------------------------------------------------
+// Path rules
+
+/** A compiled path rule specifier. */
+export interface PathPattern {
+  readonly specifier: string
+  /** The directory the pattern is relative to (real path). */
+  readonly anchor: string
+  readonly rule: GitignoreRule
+  /** The same pattern matching case-insensitively: what deny and ask rules use. */
+  readonly folded: RegExp
+}
+
+export type PathPatternParse = { readonly _tag: "Pattern"; readonly pattern: PathPattern } | { readonly _tag: "Invalid"; readonly message: string }
+
+/**
+ * Compiles a path rule's specifier: `//abs` is absolute, `~/x` under `home`, `/x` and `./x` under `root` (the
+ * settings file's project), and a bare pattern is gitignore-style under `root` (no `/` inside: a name at any depth).
+ * `anchorReal` maps an anchor directory to its real path.
+ */
+export const compilePathPattern = (
+  specifier: string,
+  root: string,
+  home: string,
+  anchorReal: (dir: string) => string = (dir) => dir
+): PathPatternParse => {
+  const text = specifier.trim()
+  if (text === "") return { _tag: "Invalid", message: "an empty path pattern" }
+  let anchor: string
+  let rest: string
+  let anchored = true
+  if (text.startsWith("//")) {
+    anchor = sep
+    rest = text.slice(2)
+  } else if (text === "~" || text.startsWith("~/")) {
+    anchor = home
+    rest = text.slice(2)
+  } else if (text.startsWith("/")) {
+    anchor = root
+    rest = text.slice(1)
+  } else if (text === "." || text.startsWith("./")) {
+    anchor = root
+    rest = text.slice(2)
+  } else {
+    anchor = root
+    rest = text
+    anchored = false
+  }
+  // `..` in a rule would reach outside its anchor in ways the matcher below does not follow: refused.
+  if (rest.split("/").includes("..")) return { _tag: "Invalid", message: `"${specifier}" contains "..": write the directory it means` }
+  if (rest === "" || rest === "**" || rest === "/") rest = "**"
+  const line = anchored && !rest.startsWith("/") ? `/${rest}` : rest
+  try {
+    const rule = parseGitignoreRule(line)
+    if (rule === undefined || rule.negate) return { _tag: "Invalid", message: `"${specifier}" is not a path pattern` }
+    return {
+      _tag: "Pattern",
+      pattern: { specifier: text, anchor: anchorReal(resolve(anchor)), rule, folded: new RegExp(rule.regex.source, "i") }
+    }
+  } catch (error) {
+    return { _tag: "Invalid", message: error instanceof Error ? error.message : String(error) }
+  }
+}
+
+/**
+ * Whether `path` (absolute) is matched by the pattern, or lies inside a directory it matches (a rule naming a
+ * directory covers its contents). `caseFolded` for deny and ask rules: they also match another case of the name.
+ */
+export const matchesPath = (pattern: PathPattern, path: string, caseFolded: boolean): boolean => {
+  if (!isInside(path, pattern.anchor)) return false
+  const regex = caseFolded ? pattern.folded : pattern.rule.regex
+  const relative = path === pattern.anchor ? "" : path.slice(pattern.anchor.length + (pattern.anchor.endsWith(sep) ? 0 : 1))
+  if (relative === "") return regex.test("") || regex.test("/")
+  const parts = relative.split(sep)
+  for (let length = parts.length; length >= 1; length--) {
+    const subject = pattern.rule.basenameOnly ? (parts[length - 1] ?? "") : parts.slice(0, length).join("/")
+    if (regex.test(subject)) return true
+    // The path may be the directory a `dir/**` pattern names.
+    if (length === parts.length && !pattern.rule.basenameOnly && regex.test(`${subject}/`)) return true
+  }
+  return false
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Protected paths
+
+const invisible = /[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu
+
+/** A path component as compared for protection: NFKC, invisible characters removed, case folded, trailing dots and blanks dropped. */
+export const foldName = (name: string): string => {
+  const folded = name.normalize("NFKC").replace(invisible, "").toLowerCase()
+  return folded === "." || folded === ".." ? folded : folded.replace(/[. ]+$/, "")
+}
+
+const protectedNames = new Set([".git", ".claude", ".mcp.json"])
+
+/** Shell start-up files: writing one runs code in every later shell. */
+const shellStartupFiles = new Set([
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
+  ".cshrc",
+  ".tcshrc",
+  ".kshrc",
+  ".mkshrc",
+  ".inputrc",
+  ".envrc",
+  ".gitconfig",
+  ".npmrc",
+  ".yarnrc",
+  ".pypirc",
+  ".netrc",
+  ".ssh",
+  ".gnupg"
+])
+
+/**
+ * Why writing `path` must be asked about, or undefined. Checked on the path as written and on its real path (the
+ * caller passes both); `weftHome` is weft's own state (settings of trust, transcripts).
+ */
+export const protectedReason = (path: string, weftHome: string): string | undefined => {
+  const folded = path.split(sep).map(foldName)
+  for (const name of folded) {
+    if (protectedNames.has(name)) return `${name} is protected`
+  }
+  const base = folded[folded.length - 1] ?? ""
+  if (shellStartupFiles.has(base) || folded.slice(0, -1).some((name) => name === ".ssh" || name === ".gnupg")) {
+    return `${base} is a shell start-up or credentials file`
+  }
+  if (folded.length >= 2 && folded[folded.length - 2] === "fish" && base === "config.fish") return "config.fish is a shell start-up file"
+  const home = resolve(weftHome).split(sep).map(foldName).join(sep)
+  const joined = folded.join(sep)
+  if (isInside(joined, home)) return "weft's own home ($WEFT_HOME) is protected"
+  return undefined
+}
