@@ -67,6 +67,13 @@ const renderVerbose = (event: AgentEvent): string | undefined => {
       }
       return lines.length > 0 ? `${lines.join("\n")}\n` : undefined
     }
+    case "HookResponse": {
+      const { activity } = event
+      const head = `  ⎿  ${activity.hookName} hook [${activity.command}]`
+      if (activity.outcome === "success") return `${head} ok\n`
+      const detail = activity.note ?? (activity.stderr.trim() === "" ? `exit code ${activity.exitCode}` : activity.stderr.trim())
+      return `${head} ${activity.outcome === "blocked" ? "blocked" : "error"}: ${cut(detail.replace(/\s+/g, " "), 300)}\n`
+    }
     case "TodosUpdated":
       return `${event.todos.map((todo) => `  ${todo.status === "completed" ? "☒" : "☐"} ${todo.content}`).join("\n")}\n`
     default:
@@ -96,6 +103,8 @@ export const print = <E, R>(events: Stream.Stream<AgentEvent, E, R>, options: Pr
             return
           }
           case "text": {
+            // What a hook tells the user is shown whatever the verbosity, on stderr (stdout is the answer).
+            if (event._tag === "HookNotice") options.writeError(`${event.hookEvent} hook: ${event.text}\n`)
             if (options.verbose) {
               const text = renderVerbose(event)
               if (text) options.writeError(text)

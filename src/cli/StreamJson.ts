@@ -8,6 +8,8 @@ export interface FrameOptions {
   readonly includePartialMessages: boolean
   readonly apiKeySource: string
   readonly version: string
+  /** Hook frames are shown only with --verbose. */
+  readonly verbose?: boolean
 }
 
 export type Frame = Readonly<Record<string, unknown>>
@@ -78,8 +80,39 @@ export const toFrame = (event: AgentEvent, sessionId: string, options: FrameOpti
       }
     case "Result":
       return resultFrame(event)
+    // Claude Code shows hook activity only for SessionStart hooks, and only with --verbose.
+    case "HookStarted":
+      return options.verbose === true && event.hookEvent === "SessionStart"
+        ? {
+            type: "system",
+            subtype: "hook_started",
+            hook_id: event.hookId,
+            hook_name: event.hookName,
+            hook_event: event.hookEvent,
+            uuid: uuid(),
+            session_id: sessionId
+          }
+        : undefined
+    case "HookResponse":
+      return options.verbose === true && event.activity.hookEvent === "SessionStart"
+        ? {
+            type: "system",
+            subtype: "hook_response",
+            hook_id: event.activity.hookId,
+            hook_name: event.activity.hookName,
+            hook_event: event.activity.hookEvent,
+            output: event.activity.stdout + event.activity.stderr,
+            stdout: event.activity.stdout,
+            stderr: event.activity.stderr,
+            exit_code: event.activity.exitCode ?? null,
+            outcome: event.activity.outcome,
+            uuid: uuid(),
+            session_id: sessionId
+          }
+        : undefined
     case "ToolProgress":
     case "TodosUpdated":
+    case "HookNotice":
       return undefined
   }
 }

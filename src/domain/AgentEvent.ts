@@ -73,6 +73,27 @@ export interface HookActivity {
   readonly note?: string
 }
 
+/** A command hook is starting (emitted just before its HookResponse; stream-json shows both for SessionStart). */
+export interface HookStarted {
+  readonly _tag: "HookStarted"
+  readonly hookId: string
+  readonly hookName: string
+  readonly hookEvent: string
+}
+
+/** A command hook ran. */
+export interface HookResponse {
+  readonly _tag: "HookResponse"
+  readonly activity: HookActivity
+}
+
+/** Something a hook tells the user (its `systemMessage`, why it stopped the run or blocked the prompt); never the model. */
+export interface HookNotice {
+  readonly _tag: "HookNotice"
+  readonly hookEvent: string
+  readonly text: string
+}
+
 export interface PermissionDenial {
   readonly tool_name: string
   readonly tool_use_id: string
@@ -119,4 +140,7 @@ export type AgentEvent =
   | ToolResults
   | ToolProgress
   | TodosUpdated
+  | HookStarted
+  | HookResponse
+  | HookNotice
   | Result

@@ -22,6 +22,8 @@ import type { HookActivity } from "../domain/AgentEvent.js"
 import * as HookConfig from "./HookConfig.js"
 import { type EventName, HookOutput } from "./HookEvent.js"
 import * as HookProcess from "./HookProcess.js"
+import * as ChildEnvironment from "../platform/ChildEnvironment.js"
+import * as Credentials from "../platform/Credentials.js"
 import type {
   HookContext,
   HookSettings,
@@ -41,16 +43,10 @@ export const maxModelText = 10_000
 const cap = (text: string): string =>
   text.length > maxModelText ? `${text.slice(0, maxModelText)}\n… [hook output cut at ${maxModelText} characters]` : text
 
-/** Variables that carry weft's credentials, never handed to a hook. */
-const credentialVariables = new Set(["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"])
-
-const defaultEnvironment = (): Record<string, string> => {
-  const env: Record<string, string> = {}
-  for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && !credentialVariables.has(name)) env[name] = value
-  }
-  return env
-}
+/** This process's environment without weft's credentials (ChildEnvironment), when no environment is given. */
+const defaultEnvironment: Effect.Effect<Readonly<Record<string, string>>> = Effect.sync(() =>
+  ChildEnvironment.forProcess(process.env, Credentials.valuesFromEnv(process.env))
+)
 
 /** One hook's run, judged. */
 interface Judged {
@@ -166,7 +162,7 @@ export const make = (options: Options): Effect.Effect<Interface> =>
     const warn = options.onWarning ?? ((warning: string) => Effect.logWarning(`weft: settings: ${warning}`))
     yield* Effect.forEach(config.warnings, warn, { discard: true })
     const projectDir = options.projectDir ?? process.cwd()
-    const env = { ...(options.env ?? defaultEnvironment()), CLAUDE_PROJECT_DIR: projectDir, WEFT_PROJECT_DIR: projectDir }
+    const environment = options.environment ?? (options.env === undefined ? defaultEnvironment : Effect.succeed(options.env))
     const transcriptPath = options.transcriptPath ?? (() => "")
 
     const common = (event: EventName, context: HookContext, withMode: boolean) => ({
@@ -183,6 +179,7 @@ export const make = (options: Options): Effect.Effect<Interface> =>
         const hooks = HookConfig.matching(config, event, target)
         if (hooks.length === 0) return { judged: [], activity: [] }
         const stdin = JSON.stringify(input)
+        const env = { ...(yield* environment), CLAUDE_PROJECT_DIR: projectDir, WEFT_PROJECT_DIR: projectDir }
         const hookName = HookConfig.takesMatcher(event) && target !== undefined ? `${event}:${target}` : event
         const judged = yield* Effect.forEach(
           hooks,

@@ -13,7 +13,11 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { join, resolve } from "node:path"
+import { Settings, weftHomeOf } from "../context/Settings.js"
 import type { HookActivity } from "../domain/AgentEvent.js"
+import { ChildEnvironment } from "../platform/ChildEnvironment.js"
+import { cwdSlug } from "../session/SessionStore.js"
 import type { HookConfig } from "./HookConfig.js"
 import type { CompactTrigger, PermissionRequestDecision, SessionStartSource } from "./HookEvent.js"
 
@@ -146,8 +150,10 @@ export interface LayerOptions {
   readonly handlers?: Handlers | ReadonlyArray<Handlers>
   /** Where command hooks run and what CLAUDE_PROJECT_DIR names; default the process's working directory. */
   readonly projectDir?: string
-  /** The environment of command hooks; default the process's, without weft's credentials. */
+  /** The environment of command hooks; default the process's, without weft's credentials (ChildEnvironment). */
   readonly env?: Readonly<Record<string, string>>
+  /** The same, read when each event's hooks start (ChildEnvironment's `process()`); wins over `env`. */
+  readonly environment?: Effect.Effect<Readonly<Record<string, string>>>
   /** Where a session's transcript is (a hook's `transcript_path`). */
   readonly transcriptPath?: (sessionId: string, cwd: string) => string
   /** Told about each entry of `settings.hooks` that was left out (default: a warning on the log). */
@@ -283,6 +289,29 @@ export const make = (options: LayerOptions = {}): Effect.Effect<Interface> =>
     return all.length === 0 ? none : combine(all)
   })
 
+/**
+ * The session's hooks: command hooks from the merged Settings (an untrusted project's `hooks` were already dropped by
+ * the loader; `disableAllHooks` turns them all off), run in the project directory with ChildEnvironment's
+ * environment, beside in-process `handlers`. Warnings about bad entries go to `onWarning` (default: the log).
+ */
+export const fromSettings = (
+  options: Pick<LayerOptions, "handlers" | "onWarning" | "transcriptPath"> = {}
+): Effect.Effect<Interface, never, Settings | ChildEnvironment> =>
+  Effect.gen(function* () {
+    const settings = yield* Settings
+    const children = yield* ChildEnvironment
+    const weftHome = yield* weftHomeOf(settings.home)
+    return yield* make({
+      ...options,
+      settings: settings.value,
+      projectDir: settings.projectDir,
+      environment: children.process(),
+      transcriptPath:
+        options.transcriptPath ??
+        ((sessionId, cwd) => join(weftHome, "projects", cwdSlug(resolve(cwd)), `${sessionId}.jsonl`))
+    })
+  })
+
 export class Hooks extends Context.Tag("weft/Hooks")<Hooks, Interface>() {
   /** Runs no hook: every point continues unchanged. */
   static none: Interface = none
@@ -292,4 +321,8 @@ export class Hooks extends Context.Tag("weft/Hooks")<Hooks, Interface>() {
   /** Command hooks from the settings beside in-process handlers (see LayerOptions). */
   static layer = (options: LayerOptions = {}) => Layer.effect(Hooks, make(options))
   static make = make
+  /** Hooks from the session's Settings beside in-process handlers (see `fromSettings`). */
+  static layerFromSettings = (options: Pick<LayerOptions, "handlers" | "onWarning" | "transcriptPath"> = {}) =>
+    Layer.effect(Hooks, fromSettings(options))
+  static fromSettings = fromSettings
 }

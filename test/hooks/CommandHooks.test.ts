@@ -3,6 +3,8 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { Settings } from "../../src/context/Settings.js"
+import { ChildEnvironment } from "../../src/platform/ChildEnvironment.js"
 import * as HookEvent from "../../src/hooks/HookEvent.js"
 import { type Handlers, Hooks, type Interface } from "../../src/hooks/Hooks.js"
 import { isRunning } from "../../src/tools/shell/ProcessGroup.js"
@@ -206,6 +208,38 @@ describe("command hooks", () => {
         permissionDecisionReason: "not on Fridays",
         additionalContext: "from a handler\nfrom the shell"
       })
+    })
+  )
+
+  it.live("from Settings: an untrusted project's hooks never run; the user's do; disableAllHooks stops all", () =>
+    Effect.gen(function* () {
+      const root = tempDir()
+      const dir = path.join(root, "project")
+      const home = path.join(root, "home")
+      const marker = (name: string) => `touch ${JSON.stringify(path.join(root, name))}`
+      write(path.join(dir, ".claude/settings.json"), JSON.stringify({ hooks: { UserPromptSubmit: on(marker("project-ran")) } }))
+      write(path.join(home, ".claude/settings.json"), JSON.stringify({ hooks: { UserPromptSubmit: on(marker("user-ran")) } }))
+      const prompt = (options: { readonly trustProject: boolean; readonly flagSettings?: string }) =>
+        Effect.gen(function* () {
+          const hooks = yield* Hooks.fromSettings()
+          yield* hooks.userPromptSubmit({ ...context(dir), prompt: "x" })
+        }).pipe(
+          Effect.provideServiceEffect(
+            Settings,
+            Settings.make({ cwd: dir, home, weftHome: path.join(root, "weft-home"), managedPaths: [], ...options })
+          ),
+          Effect.provide(ChildEnvironment.layerNode)
+        )
+      yield* prompt({ trustProject: false })
+      expect(fs.existsSync(path.join(root, "user-ran"))).toBe(true)
+      expect(fs.existsSync(path.join(root, "project-ran"))).toBe(false)
+      yield* prompt({ trustProject: true })
+      expect(fs.existsSync(path.join(root, "project-ran"))).toBe(true)
+      fs.rmSync(path.join(root, "user-ran"))
+      fs.rmSync(path.join(root, "project-ran"))
+      yield* prompt({ trustProject: true, flagSettings: JSON.stringify({ disableAllHooks: true }) })
+      expect(fs.existsSync(path.join(root, "user-ran"))).toBe(false)
+      expect(fs.existsSync(path.join(root, "project-ran"))).toBe(false)
     })
   )
 })
