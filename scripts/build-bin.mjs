@@ -2,6 +2,7 @@
 //   weft.cjs                       the launcher (src/cli/bin.ts): `--version`, else runs the bundle below
 //   weft-app.cjs                   the application (src/cli/main.ts), one minified CommonJS bundle
 //   weft-app.<hash>.<node>-<arch>.codecache   V8's code cache of a trained run, for the Node.js running this build
+//   web-tree-sitter.wasm, tree-sitter-bash.wasm   the Bash parser, loaded on the first Bash command checked
 // The cache is trained by running `weft demo` (a scripted print session: Read, Edit, Bash, answer, against the
 // built-in mock server): its print run writes the cache at exit. `--no-train` skips that step; `--no-minify` keeps
 // names readable (for profiling: node --cpu-prof dist/bin/weft.cjs ...).
@@ -14,6 +15,7 @@ import { createRequire } from "node:module"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { build } from "esbuild"
+import { copyShellParser, shellParserDefine, shellParserPlugins } from "./shell-parser-build.mjs"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const out = join(root, "dist/bin")
@@ -65,7 +67,14 @@ const effectStackProbePlugin = {
 
 rmSync(out, { recursive: true, force: true })
 const app = join(out, "weft-app.cjs")
-await build({ ...common, entryPoints: [join(root, "src/cli/main.ts")], outfile: app, plugins: [lazyBuiltinsPlugin, effectStackProbePlugin] })
+await build({
+  ...common,
+  entryPoints: [join(root, "src/cli/main.ts")],
+  outfile: app,
+  plugins: [lazyBuiltinsPlugin, effectStackProbePlugin, ...shellParserPlugins],
+  define: shellParserDefine
+})
+copyShellParser(out)
 const hash = createHash("sha256").update(readFileSync(app)).digest("hex").slice(0, 16)
 
 const launcher = join(out, "weft.cjs")

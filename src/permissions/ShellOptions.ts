@@ -1,0 +1,186 @@
+/**
+ * Command-line options read as the programs themselves read them (getopt: clustered short flags, a short option's
+ * value attached or in the next word, `--long=value` or `--long value`, unique abbreviations of long options, `--`
+ * ending the options). Wrappers are seen through with it and read-only commands are checked with it: a word that
+ * this reading cannot place (an unknown option, a value built at run time) is never guessed at.
+ */
+import { literal, type Word } from "./ShellCommand.js"
+
+export interface OptionSpec {
+  /** Short options without a value, e.g. "abc". */
+  readonly shortFlags?: string
+  /** Short options that take a value, e.g. "nk". */
+  readonly shortValues?: string
+  /** Short options whose value is optional and only attached (`-i.bak`). */
+  readonly shortOptionalValues?: string
+  readonly longFlags?: ReadonlyArray<string>
+  readonly longValues?: ReadonlyArray<string>
+  /** Long options whose value is optional and only given with `=` (`--in-place=.bak`). */
+  readonly longOptionalValues?: ReadonlyArray<string>
+  /** GNU programs accept a unique prefix of a long option (`--out` for `--output`); true unless said otherwise. */
+  readonly abbreviations?: boolean
+  /** Options end at the first operand (POSIX, and every wrapper); otherwise options may follow operands (GNU). */
+  readonly stopAtOperand?: boolean
+  /** Single-dash long options (`find -name`, `java -jar`): a word `-name` is one option, not a cluster. */
+  readonly singleDashLong?: boolean
+}
+
+export interface ParsedOption {
+  /** The option's canonical name: a letter for short options, the full long name (abbreviation resolved) otherwise. */
+  readonly name: string
+  readonly value: Word | string | undefined
+  /** True for a long option written as an abbreviation. */
+  readonly abbreviated: boolean
+}
+
+export type ParsedOptions =
+  | {
+      readonly _tag: "Parsed"
+      readonly options: ReadonlyArray<ParsedOption>
+      /** Operands, in order. */
+      readonly operands: ReadonlyArray<Word>
+      /** Index in the input of the first operand when options stop at operands (the rest are the command's). */
+      readonly firstOperand: number
+    }
+  | { readonly _tag: "Unknown"; readonly word: string; readonly why: string }
+
+/** A word that may become an option when the shell expands it. */
+export const mayBeOption = (word: Word): boolean =>
+  word.value === undefined || word.brace || word.value.startsWith("-") || (word.glob && /^[*?[@!+]/.test(word.value))
+
+const unknown = (word: string, why: string): ParsedOptions => ({ _tag: "Unknown", word, why })
+
+const resolveLong = (
+  name: string,
+  spec: OptionSpec
+): { readonly name: string; readonly kind: "flag" | "value" | "optional"; readonly abbreviated: boolean } | "ambiguous" | undefined => {
+  const all: Array<{ name: string; kind: "flag" | "value" | "optional" }> = [
+    ...(spec.longFlags ?? []).map((long) => ({ name: long, kind: "flag" as const })),
+    ...(spec.longValues ?? []).map((long) => ({ name: long, kind: "value" as const })),
+    ...(spec.longOptionalValues ?? []).map((long) => ({ name: long, kind: "optional" as const }))
+  ]
+  const exact = all.find((option) => option.name === name)
+  if (exact !== undefined) return { ...exact, abbreviated: false }
+  if (spec.abbreviations === false) return undefined
+  const candidates = all.filter((option) => option.name.startsWith(name))
+  if (candidates.length === 1 && candidates[0] !== undefined) return { ...candidates[0], abbreviated: true }
+  return candidates.length > 1 ? "ambiguous" : undefined
+}
+
+/** Reads `words` (the arguments, without the program's name) by `spec`. */
+export const parseOptions = (words: ReadonlyArray<Word>, spec: OptionSpec): ParsedOptions => {
+  const options: Array<ParsedOption> = []
+  const operands: Array<Word> = []
+  let firstOperand = words.length
+  let index = 0
+  let optionsEnded = false
+  while (index < words.length) {
+    const word = words[index]
+    if (word === undefined) break
+    const text = literal(word)
+    if (optionsEnded) {
+      operands.push(word)
+      index++
+      continue
+    }
+    if (text === undefined) {
+      // A word known only at run time, or a glob or brace expansion: it may stand for an option, or several words.
+      // A glob that begins with a pattern may match a file named '-o...' planted in the project.
+      if (mayBeOption(word)) return unknown(word.source, "a word built at run time where an option may stand")
+      if (spec.stopAtOperand === true) {
+        firstOperand = index
+        operands.push(...words.slice(index))
+        break
+      }
+      operands.push(word)
+      index++
+      continue
+    }
+    if (text === "--") {
+      optionsEnded = true
+      if (spec.stopAtOperand === true) {
+        firstOperand = index + 1
+        operands.push(...words.slice(index + 1))
+        break
+      }
+      index++
+      continue
+    }
+    if (text.startsWith("--") || (spec.singleDashLong === true && text.startsWith("-") && text.length > 2)) {
+      const body = text.startsWith("--") ? text.slice(2) : text.slice(1)
+      const equals = body.indexOf("=")
+      const name = equals === -1 ? body : body.slice(0, equals)
+      const resolved = resolveLong(name, spec)
+      if (resolved === "ambiguous") return unknown(text, "an ambiguous abbreviation")
+      if (resolved === undefined) {
+        if (spec.singleDashLong === true && !text.startsWith("--")) {
+          // Not a long option: read it as a cluster below.
+        } else {
+          return unknown(text, "an option this check does not know")
+        }
+      } else {
+        if (equals !== -1) {
+          if (resolved.kind === "flag") return unknown(text, "a value given to an option that takes none")
+          options.push({ name: resolved.name, value: body.slice(equals + 1), abbreviated: resolved.abbreviated })
+          index++
+          continue
+        }
+        if (resolved.kind === "value") {
+          const value = words[index + 1]
+          if (value === undefined) return unknown(text, "an option missing its value")
+          options.push({ name: resolved.name, value, abbreviated: resolved.abbreviated })
+          index += 2
+          continue
+        }
+        options.push({ name: resolved.name, value: undefined, abbreviated: resolved.abbreviated })
+        index++
+        continue
+      }
+    }
+    if (text.startsWith("-") && text.length > 1) {
+      let position = 1
+      let consumedNext = false
+      while (position < text.length) {
+        const letter = text.charAt(position)
+        if (spec.shortFlags?.includes(letter) === true) {
+          options.push({ name: letter, value: undefined, abbreviated: false })
+          position++
+          continue
+        }
+        if (spec.shortValues?.includes(letter) === true) {
+          const attached = text.slice(position + 1)
+          if (attached.length > 0) {
+            options.push({ name: letter, value: attached, abbreviated: false })
+          } else {
+            const value = words[index + 1]
+            if (value === undefined) return unknown(text, "an option missing its value")
+            options.push({ name: letter, value, abbreviated: false })
+            consumedNext = true
+          }
+          break
+        }
+        if (spec.shortOptionalValues?.includes(letter) === true) {
+          const attached = text.slice(position + 1)
+          options.push({ name: letter, value: attached.length > 0 ? attached : undefined, abbreviated: false })
+          break
+        }
+        return unknown(text, `an option this check does not know (-${letter})`)
+      }
+      index += consumedNext ? 2 : 1
+      continue
+    }
+    // An operand ('-' alone is one: standard input).
+    if (spec.stopAtOperand === true) {
+      firstOperand = index
+      operands.push(...words.slice(index))
+      break
+    }
+    operands.push(word)
+    index++
+  }
+  return { _tag: "Parsed", options, operands, firstOperand }
+}
+
+/** An option's value as text, when static. */
+export const optionValue = (option: ParsedOption): string | undefined =>
+  option.value === undefined ? undefined : typeof option.value === "string" ? option.value : literal(option.value)

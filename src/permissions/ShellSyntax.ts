@@ -1,0 +1,569 @@
+/**
+ * The tree-sitter half of ShellCommand: loads the parser (web-tree-sitter and the tree-sitter-bash grammar, both
+ * WebAssembly) and turns a syntax tree into an Analysis. Loaded with `import()` on the first Bash call checked, so
+ * that runs without one never load it.
+ */
+import { join } from "node:path"
+import { Language, Parser, type Node } from "web-tree-sitter"
+import {
+  literal,
+  unknownWord,
+  type Analysis,
+  type Assignment,
+  type Redirect,
+  type SimpleCommand,
+  type Unanalysable,
+  type UnanalysableKind,
+  type Word,
+  type Wrapper
+} from "./ShellCommand.js"
+import { executionOf } from "./ShellExecution.js"
+import { unwrap } from "./ShellWrappers.js"
+
+/** Defined (true) by scripts/build-bin.mjs: the .wasm files sit beside the bundle. */
+declare const WEFT_BUNDLED: boolean | undefined
+
+const wasmPath = async (file: string, specifier: string): Promise<string> => {
+  if (typeof WEFT_BUNDLED === "boolean") return join(__dirname, file)
+  const { createRequire } = await import("node:module")
+  return createRequire(import.meta.url).resolve(specifier)
+}
+
+let loading: Promise<(source: string) => Analysis> | undefined
+
+/** Loads the parser once per process; resolves to the analyser. */
+export const loadParser = (): Promise<(source: string) => Analysis> => {
+  loading ??= (async () => {
+    const runtime = await wasmPath("web-tree-sitter.wasm", "web-tree-sitter/web-tree-sitter.wasm")
+    await Parser.init({ locateFile: () => runtime })
+    const language = await Language.load(await wasmPath("tree-sitter-bash.wasm", "tree-sitter-bash/tree-sitter-bash.wasm"))
+    const parser = new Parser()
+    parser.setLanguage(language)
+    return (source: string) => analyseSource(parser, source)
+  })()
+  // A failed load is not kept: the next check tries again.
+  loading.catch(() => {
+    loading = undefined
+  })
+  return loading
+}
+
+/** Deeper nesting than this is not followed (nor needed by anyone writing a command by hand). */
+const maxDepth = 200
+
+// Bidirectional controls, zero-width characters and other invisible format characters: they make what a person
+// reads in a prompt differ from what runs.
+const hiddenCharacterRe = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/u
+
+export const analyseSource = (parser: Parser, source: string): Analysis => {
+  const walker = new Walker(source)
+  if (hiddenCharacterRe.test(source)) {
+    walker.reason("HiddenCharacters", "The command holds invisible or control characters, which can make it read differently from what runs.")
+  }
+  const tree = parser.parse(source)
+  if (tree === null) {
+    return { source, commands: [], redirects: [], unanalysable: [{ kind: "ParseError", message: "The command could not be parsed." }] }
+  }
+  try {
+    if (tree.rootNode.hasError) {
+      walker.reason("ParseError", `The command does not parse cleanly as Bash (${firstError(tree.rootNode)}).`)
+    }
+    if (source.includes("\\\n") && hasSplitWord(tree.rootNode, source)) {
+      walker.reason("Unsupported", "A line continuation inside a word (`r\\⏎m`) is read one way by this parser and another by Bash.")
+    }
+    walker.walk(tree.rootNode, "top", 0)
+    walker.finish()
+  } finally {
+    tree.delete()
+  }
+  return { source, commands: walker.commands, redirects: walker.redirects, unanalysable: walker.reasons }
+}
+
+/**
+ * Whether a backslash-newline joins two parts the tree holds as separate words: Bash removes the pair and reads
+ * one word (`r\⏎m` is `rm`), tree-sitter-bash reads two.
+ */
+const hasSplitWord = (root: Node, source: string): boolean => {
+  const stack: Array<Node> = [root]
+  while (stack.length > 0) {
+    const node = stack.pop()
+    if (node === undefined) break
+    let previous: Node | null = null
+    for (const child of node.children) {
+      if (previous !== null && previous.isNamed && child.isNamed && child.startIndex > previous.endIndex) {
+        const gap = source.slice(previous.endIndex, child.startIndex)
+        if (/^(\\\n)+$/.test(gap)) return true
+      }
+      if (child.childCount > 0) stack.push(child)
+      previous = child
+    }
+  }
+  return false
+}
+
+const firstError = (root: Node): string => {
+  const stack: Array<Node> = [root]
+  while (stack.length > 0) {
+    const node = stack.pop()
+    if (node === undefined) break
+    if (node.isMissing) return `missing ${JSON.stringify(node.type)} at offset ${node.startIndex}`
+    if (node.type === "ERROR") return `unexpected ${JSON.stringify(node.text.slice(0, 40))} at offset ${node.startIndex}`
+    for (let index = node.childCount - 1; index >= 0; index--) {
+      const child = node.child(index)
+      if (child !== null && (child.hasError || child.isMissing)) stack.push(child)
+    }
+  }
+  return "a syntax error"
+}
+
+type Context = SimpleCommand["context"]
+
+class Walker {
+  readonly commands: Array<SimpleCommand> = []
+  readonly redirects: Array<Redirect> = []
+  readonly reasons: Array<Unanalysable> = []
+  private readonly functions = new Set<string>()
+  private tooDeep = false
+
+  constructor(readonly source: string) {}
+
+  reason(kind: UnanalysableKind, message: string): void {
+    if (!this.reasons.some((reason) => reason.kind === kind && reason.message === message)) this.reasons.push({ kind, message })
+  }
+
+  finish(): void {
+    for (const command of this.commands) {
+      if (command.name !== undefined && this.functions.has(command.name)) {
+        this.reason("FunctionCall", `\`${command.name}\` is a function defined in the command: what a call runs depends on the definition in force.`)
+      }
+    }
+  }
+
+  walk(node: Node, context: Context, depth: number): void {
+    if (depth > maxDepth) {
+      if (!this.tooDeep) this.reason("TooDeep", `The command nests deeper than ${maxDepth} levels and was not analysed.`)
+      this.tooDeep = true
+      return
+    }
+    switch (node.type) {
+      case "comment":
+      case "ERROR":
+        return
+      case "command":
+        return this.command(node, context, [], depth)
+      case "declaration_command":
+      case "unset_command":
+        return this.declaration(node, context, depth)
+      case "variable_assignment":
+      case "variable_assignments":
+        return this.bareAssignments(node, context, depth)
+      case "redirected_statement":
+        return this.redirected(node, context, depth)
+      case "function_definition": {
+        const name = node.childForFieldName("name")
+        if (name !== null) this.functions.add(resolveWord(name).value ?? name.text)
+        for (const child of node.namedChildren) {
+          if (child === name) continue
+          if (isRedirect(child)) this.redirect(child, context, depth + 1)
+          else this.walk(child, "function", depth + 1)
+        }
+        return
+      }
+      case "command_substitution":
+      case "process_substitution":
+        for (const child of node.namedChildren) {
+          if (isRedirect(child)) this.redirect(child, "substitution", depth + 1)
+          else this.walk(child, "substitution", depth + 1)
+        }
+        return
+      case "file_redirect":
+      case "heredoc_redirect":
+      case "herestring_redirect":
+        this.redirect(node, context, depth)
+        return
+      case "arithmetic_expansion":
+      case "c_style_for_statement":
+        this.arithmetic(node)
+        break
+      case "compound_statement":
+        if (node.text.startsWith("((")) this.arithmetic(node)
+        break
+      case "test_command":
+        this.test(node)
+        break
+    }
+    for (const child of node.namedChildren) this.walk(child, context, depth + 1)
+  }
+
+  /** Walks what a word may run: its substitutions (and checks arithmetic in it). */
+  private inside(node: Node, context: Context, depth: number): void {
+    if (node.type === "command_substitution" || node.type === "process_substitution") return this.walk(node, context, depth + 1)
+    if (node.type === "arithmetic_expansion") this.arithmetic(node)
+    this.within(node, context, depth)
+  }
+
+  private within(node: Node, context: Context, depth: number): void {
+    if (depth > maxDepth) return this.walk(node, context, depth)
+    for (const child of node.namedChildren) {
+      switch (child.type) {
+        case "command_substitution":
+        case "process_substitution":
+          this.walk(child, context, depth + 1)
+          break
+        case "arithmetic_expansion":
+          this.arithmetic(child)
+          this.within(child, context, depth + 1)
+          break
+        default:
+          this.within(child, context, depth + 1)
+      }
+    }
+  }
+
+  private arithmetic(node: Node): void {
+    // Bash evaluates an array subscript met during arithmetic, and a subscript may hold `$(...)`: text quoted
+    // inside arithmetic is such a route that the tree does not show.
+    if (/['"\\`]/.test(node.text)) {
+      this.reason("ArithmeticSubscript", "Arithmetic holds quoted text, which Bash may evaluate as a command.")
+    }
+  }
+
+  /**
+   * Static text holding `[...$(...)...]` or a backquote in brackets: stored in a variable and met in arithmetic
+   * (`x='a[$(cmd)]'; echo $((x))`), Bash runs the command in the subscript.
+   */
+  private subscripts(words: ReadonlyArray<Word>): void {
+    for (const word of words) {
+      if (word.value !== undefined && /\[[^\]]*(\$\(|`)/.test(word.value)) {
+        this.reason("ArithmeticSubscript", `\`${word.source}\` holds a command in a subscript, which Bash runs if the text is evaluated as arithmetic.`)
+      }
+    }
+  }
+
+  private test(node: Node): void {
+    // `[[ x -eq 'a[$(cmd)]' ]]` evaluates the operands of -eq, -lt... as arithmetic.
+    if (/\s-(eq|ne|lt|le|gt|ge)\s/.test(node.text) && node.text.includes("[", 2)) {
+      const inner = node.text.slice(2, -2)
+      if (inner.includes("[")) this.reason("ArithmeticSubscript", "An arithmetic comparison holds a subscript, which Bash may evaluate as a command.")
+    }
+  }
+
+  private redirected(node: Node, context: Context, depth: number): void {
+    const body = node.childForFieldName("body")
+    const redirectNodes = node.namedChildren.filter((child) => child !== body && isRedirect(child))
+    const redirects = redirectNodes.flatMap((child) => this.redirect(child, context, depth + 1))
+    if (body === null) return
+    if (body.type === "command") this.command(body, context, redirects, depth + 1)
+    else this.walk(body, context, depth + 1)
+  }
+
+  /** Records a redirection (and walks what it may run); returns the redirections it holds. */
+  private redirect(node: Node, context: Context, depth: number): ReadonlyArray<Redirect> {
+    switch (node.type) {
+      case "file_redirect": {
+        const redirect = fileRedirect(node)
+        this.redirects.push(redirect)
+        this.inside(node, context, depth + 1)
+        return [redirect]
+      }
+      case "heredoc_redirect": {
+        const own: Redirect = { kind: "input", operator: operatorOf(node) ?? "<<", fd: descriptorOf(node), target: undefined, source: node.text.split("\n", 1)[0] ?? "" }
+        this.redirects.push(own)
+        const found: Array<Redirect> = [own]
+        for (const child of node.namedChildren) {
+          if (child.type === "heredoc_start" || child.type === "heredoc_end" || child.type === "file_descriptor") continue
+          if (child.type === "heredoc_body") this.inside(child, context, depth + 1)
+          else if (isRedirect(child)) found.push(...this.redirect(child, context, depth + 1))
+          else this.walk(child, context, depth + 1)
+        }
+        return found
+      }
+      case "herestring_redirect": {
+        const redirect: Redirect = { kind: "input", operator: "<<<", fd: descriptorOf(node), target: undefined, source: node.text }
+        this.redirects.push(redirect)
+        this.inside(node, context, depth + 1)
+        return [redirect]
+      }
+      default:
+        this.walk(node, context, depth + 1)
+        return []
+    }
+  }
+
+  private bareAssignments(node: Node, context: Context, depth: number): void {
+    const nodes = node.type === "variable_assignments" ? node.namedChildren.filter((child) => child.type === "variable_assignment") : [node]
+    const assignments = nodes.flatMap((assignment) => {
+      this.inside(assignment, context, depth + 1)
+      return assignmentOf(assignment)
+    })
+    this.subscripts(assignments.map((assignment) => assignment.value))
+    this.commands.push({ source: node.text, argv: [], name: undefined, fullArgv: [], wrappers: [], assignments, redirects: [], context })
+  }
+
+  private declaration(node: Node, context: Context, depth: number): void {
+    this.inside(node, context, depth + 1)
+    const argv: Array<Word> = []
+    for (const child of node.children) {
+      if (child.type === "comment") continue
+      argv.push(resolveWord(child))
+    }
+    this.add(node.text, argv, [], [], context, depth)
+  }
+
+  private command(node: Node, context: Context, outer: ReadonlyArray<Redirect>, depth: number): void {
+    const assignments: Array<Assignment> = []
+    const redirects: Array<Redirect> = [...outer]
+    const argv: Array<Word> = []
+    for (const child of node.namedChildren) {
+      if (child.type === "variable_assignment") {
+        this.inside(child, context, depth + 1)
+        assignments.push(...assignmentOf(child))
+      } else if (isRedirect(child)) {
+        redirects.push(...this.redirect(child, context, depth + 1))
+      } else if (child.type === "comment") {
+        continue
+      } else if (child.type === "command_name") {
+        this.inside(child, context, depth + 1)
+        const name = child.namedChildren[0]
+        argv.push(name === undefined ? resolveWord(child) : resolveWord(name))
+      } else if (child.type === "subshell") {
+        this.walk(child, context, depth + 1)
+      } else {
+        this.inside(child, context, depth + 1)
+        argv.push(resolveWord(child))
+      }
+    }
+    this.add(node.text, argv, assignments, redirects, context, depth)
+  }
+
+  /** Sees through wrappers, checks what the command executes and records it (and the commands it runs). */
+  private add(
+    source: string,
+    fullArgv: ReadonlyArray<Word>,
+    prefix: ReadonlyArray<Assignment>,
+    redirects: ReadonlyArray<Redirect>,
+    context: Context,
+    depth: number,
+    outerWrappers: ReadonlyArray<Wrapper> = []
+  ): void {
+    this.subscripts([...fullArgv, ...prefix.map((assignment) => assignment.value)])
+    let argv = fullArgv
+    const wrappers: Array<Wrapper> = [...outerWrappers]
+    const assignments: Array<Assignment> = [...prefix]
+    for (let level = 0; level < 16; level++) {
+      const unwrapped = unwrap(argv)
+      if (unwrapped === undefined || unwrapped._tag === "Itself") break
+      if (unwrapped._tag === "Unanalysable") {
+        this.reason(unwrapped.kind, unwrapped.message)
+        break
+      }
+      wrappers.push({ name: literal(unwrapped.wrapperArgv[0] ?? unknownWord("")) ?? "", argv: unwrapped.wrapperArgv.slice(1), transparent: unwrapped.transparent })
+      assignments.push(...unwrapped.assignments)
+      argv = unwrapped.argv
+    }
+    const first = argv[0]
+    const name = first === undefined ? undefined : literal(first)
+    if (first !== undefined && name === undefined) {
+      this.reason("DynamicCommandName", `The command name \`${first.source}\` is built when the command runs (${describe(first)}), so what runs cannot be told.`)
+    } else if (name !== undefined && !/^[\x21-\x7e]+$/.test(name)) {
+      this.reason("HiddenCharacters", `The command name ${JSON.stringify(name)} holds characters outside printable ASCII (a lookalike or an invisible character).`)
+    }
+    this.commands.push({ source, argv, name, fullArgv, wrappers, assignments, redirects, context })
+    if (name === undefined) return
+    const execution = executionOf(name, argv.slice(1))
+    for (const reason of execution.reasons) this.reason(reason.kind, reason.message)
+    for (const nested of execution.runs) {
+      const wrapper: Wrapper = { name, argv: nested.wrapperArgv, transparent: true }
+      this.add(source, nested.argv, [], [], "nested", depth + 1, [...wrappers, wrapper])
+    }
+  }
+}
+
+const isRedirect = (node: Node) => node.type === "file_redirect" || node.type === "heredoc_redirect" || node.type === "herestring_redirect"
+
+const describe = (word: Word): string =>
+  word.value === undefined ? "an expansion or substitution" : word.glob ? "a glob" : word.brace ? "a brace expansion" : word.tilde ? "a home directory" : "an expansion"
+
+const operatorOf = (node: Node): string | undefined => {
+  for (const child of node.children) {
+    if (!child.isNamed && /^[<>&|-]+$/.test(child.type)) return child.type
+  }
+  return undefined
+}
+
+const descriptorOf = (node: Node): number | undefined => {
+  const descriptor = node.childForFieldName("descriptor") ?? node.namedChildren.find((child) => child.type === "file_descriptor")
+  return descriptor === undefined || descriptor === null ? undefined : Number(descriptor.text)
+}
+
+const discardTargets = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2"])
+
+const fileRedirect = (node: Node): Redirect => {
+  const operator = operatorOf(node) ?? ">"
+  const fd = descriptorOf(node)
+  const destination = node.childForFieldName("destination")
+  const target = destination === null ? undefined : resolveWord(destination)
+  const text = target === undefined ? undefined : literal(target)
+  const base = { operator, fd, target, source: node.text }
+  switch (operator) {
+    case "<":
+      return { ...base, kind: "read" }
+    case "<&-":
+    case ">&-":
+      return { ...base, kind: "duplicate" }
+    case ">&":
+    case "<&":
+      if (text !== undefined && /^(\d+-?|-)$/.test(text)) return { ...base, kind: "duplicate" }
+      if (operator === "<&") return { ...base, kind: "read" }
+      return { ...base, kind: text !== undefined && discardTargets.has(text) ? "discard" : "write" }
+    default:
+      return { ...base, kind: text !== undefined && discardTargets.has(text) ? "discard" : "write" }
+  }
+}
+
+const assignmentOf = (node: Node): ReadonlyArray<Assignment> => {
+  const name = node.childForFieldName("name")
+  const value = node.childForFieldName("value")
+  if (name === null) return []
+  // `a[$(cmd)]=1`: the subscript is evaluated; `name` is then a subscript node, walked by the caller.
+  const empty: Word = { source: "", value: "", glob: false, brace: false, tilde: false }
+  return [{ name: name.type === "variable_name" ? name.text : name.text, value: value === null ? empty : resolveWord(value) }]
+}
+
+interface Piece {
+  readonly text: string
+  readonly quoted: boolean
+}
+
+/** The word a node stands for. */
+export const resolveWord = (node: Node): Word => {
+  const pieces = piecesOf(node)
+  if (pieces === undefined) return { source: node.text, value: undefined, glob: false, brace: node.type === "brace_expression", tilde: false }
+  const value = pieces.map((piece) => piece.text).join("")
+  // A mask of the unquoted characters: globs, braces and tildes count only there.
+  const unquoted = pieces.map((piece) => (piece.quoted ? "\u0000".repeat(piece.text.length) : piece.text)).join("")
+  const glob = /[*?]/.test(unquoted) || /\[[^\]]*\]/.test(unquoted) || /[?*+@!]\(/.test(unquoted)
+  const brace = node.type === "brace_expression" || /\{[^{}]*(,|\.\.)[^{}]*\}/.test(unquoted)
+  const tilde = unquoted.startsWith("~")
+  return { source: node.text, value, glob, brace, tilde }
+}
+
+const piecesOf = (node: Node): ReadonlyArray<Piece> | undefined => {
+  switch (node.type) {
+    case "word":
+    case "command_name":
+    case "heredoc_start":
+      if (node.type === "command_name") {
+        const inner = node.namedChildren
+        if (inner.length === 1 && inner[0] !== undefined) return piecesOf(inner[0])
+      }
+      if (node.namedChildCount > 0) return undefined
+      return unquotedPieces(node.text)
+    case "number":
+      return node.namedChildCount > 0 ? undefined : [{ text: node.text, quoted: false }]
+    case "variable_name":
+    case "file_descriptor":
+      return [{ text: node.text, quoted: false }]
+    case "raw_string":
+      return [{ text: node.text.slice(1, -1), quoted: true }]
+    case "string": {
+      if (node.namedChildren.some((child) => child.type !== "string_content")) return undefined
+      return [{ text: doubleQuoted(node.text.slice(1, -1)), quoted: true }]
+    }
+    case "ansi_c_string": {
+      const decoded = ansiC(node.text.slice(2, -1))
+      return decoded === undefined ? undefined : [{ text: decoded, quoted: true }]
+    }
+    case "brace_expression":
+      return [{ text: node.text, quoted: false }]
+    case "concatenation": {
+      const pieces: Array<Piece> = []
+      let covered = 0
+      for (const child of node.children) {
+        const own = child.isNamed ? piecesOf(child) : unquotedPieces(child.text)
+        if (own === undefined) return undefined
+        pieces.push(...own)
+        covered += child.text.length
+      }
+      // Anything between the parts (there should be nothing) is not understood.
+      return covered === node.text.length ? pieces : undefined
+    }
+    default:
+      // Expansions, substitutions, arithmetic, `$"..."` translations, arrays, test expressions: known only at run time.
+      if (!node.isNamed) return unquotedPieces(node.text)
+      return undefined
+  }
+}
+
+/** An unquoted word: backslash quotes the next character, backslash-newline disappears. */
+const unquotedPieces = (text: string): ReadonlyArray<Piece> => {
+  const pieces: Array<Piece> = []
+  let plain = ""
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charAt(index)
+    if (char === "\\" && index + 1 < text.length) {
+      const next = text.charAt(index + 1)
+      index++
+      if (next === "\n") continue
+      if (plain.length > 0) pieces.push({ text: plain, quoted: false })
+      plain = ""
+      pieces.push({ text: next, quoted: true })
+      continue
+    }
+    plain += char
+  }
+  if (plain.length > 0) pieces.push({ text: plain, quoted: false })
+  return pieces
+}
+
+/** Inside double quotes, a backslash quotes only $ ` " \ and newline. */
+const doubleQuoted = (text: string): string => text.replace(/\\([$`"\\\n])/g, (_match, char: string) => (char === "\n" ? "" : char))
+
+const simpleEscapes: Record<string, string> = {
+  a: "\u0007", b: "\b", e: "\u001b", E: "\u001b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"
+}
+
+/** Decodes `$'...'` as Bash does; undefined for an escape it does not decode the same way every time. */
+export const ansiC = (text: string): string | undefined => {
+  let out = ""
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charAt(index)
+    if (char !== "\\") {
+      out += char
+      continue
+    }
+    const next = text.charAt(index + 1)
+    index++
+    const simple = simpleEscapes[next]
+    if (simple !== undefined) {
+      out += simple
+      continue
+    }
+    const take = (re: RegExp, max: number): string => {
+      let digits = ""
+      while (digits.length < max && re.test(text.charAt(index + 1 + digits.length))) digits += text.charAt(index + 1 + digits.length)
+      return digits
+    }
+    if (/[0-7]/.test(next)) {
+      const more = take(/[0-7]/, 2)
+      index += more.length
+      const code = parseInt(next + more, 8) & 0xff
+      // NUL ends the word in Bash; a byte above 0x7f depends on the locale.
+      if (code === 0 || code > 0x7f) return undefined
+      out += String.fromCharCode(code)
+      continue
+    }
+    if (next === "x" || next === "u" || next === "U") {
+      const digits = take(/[0-9a-fA-F]/, next === "x" ? 2 : next === "u" ? 4 : 8)
+      if (digits.length === 0) return undefined
+      index += digits.length
+      const code = parseInt(digits, 16)
+      if (code === 0 || code > 0x10ffff || (next === "x" && code > 0x7f)) return undefined
+      out += String.fromCodePoint(code)
+      continue
+    }
+    // \cX (control characters) and anything unusual: not decoded.
+    return undefined
+  }
+  return out
+}
