@@ -3,13 +3,17 @@
  * prints its stream (Print). Ctrl-C (SIGINT) or SIGTERM stops the run gracefully: work in flight is interrupted,
  * running processes are killed, and the output still ends with a result; a second signal stops at once.
  */
+import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import * as Logger from "effect/Logger"
+import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import * as Agent from "../agent/Agent.js"
 import * as Environment from "../context/Environment.js"
 import * as Memory from "../context/Memory.js"
+import * as Credentials from "../platform/Credentials.js"
 import * as SystemPrompt from "../context/SystemPrompt.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
 import { type OutputFormat, print } from "./Print.js"
@@ -42,9 +46,19 @@ const apiKeySource = () =>
 
 const isToolName = (rule: string) => /^[A-Za-z0-9_-]+$/.test(rule)
 
+/**
+ * weft's credentials: withheld from the commands the model runs, and redacted from everything this command prints
+ * (answers, --verbose lines, errors, logs) and records, whoever printed them.
+ */
+const credentials = Credentials.make(Credentials.valuesFromEnv(process.env))
+const redactingLogger = Logger.replace(
+  Logger.defaultLogger,
+  Logger.withConsoleLog(Logger.map(Logger.stringLogger, (line) => credentials.redact(line)))
+)
+
 const fail = (message: string) =>
   Effect.sync(() => {
-    process.stderr.write(`weft: ${message}\n`)
+    process.stderr.write(credentials.redact(`weft: ${message}\n`))
     process.exitCode = 1
   })
 
@@ -80,7 +94,13 @@ export const runPrint = (options: PrintCommandOptions) =>
     // specifier stay in Permissions, where deny wins over everything.
     const removed = new Set(options.disallowedTools.filter(isToolName))
     const abort = yield* Deferred.make<void>()
-    const sessionLayer = SessionServices.layer({ cwd, version, removedTools: removed, deniedRules: options.disallowedTools })
+    const sessionLayer = SessionServices.layer({
+      cwd,
+      version,
+      removedTools: removed,
+      deniedRules: options.disallowedTools,
+      credentials
+    })
     const printing = Effect.gen(function* () {
       const registry = yield* ToolRegistry
       const systemPrompt = SystemPrompt.build({
@@ -105,8 +125,8 @@ export const runPrint = (options: PrintCommandOptions) =>
         includePartialMessages: options.includePartialMessages,
         apiKeySource: apiKeySource(),
         version,
-        write: (text) => void process.stdout.write(text),
-        writeError: (text) => void process.stderr.write(text)
+        write: (text) => void process.stdout.write(credentials.redact(text)),
+        writeError: (text) => void process.stderr.write(credentials.redact(text))
       })
     }).pipe(Effect.provide(sessionLayer))
 
@@ -124,8 +144,12 @@ export const runPrint = (options: PrintCommandOptions) =>
     )
     const exit = yield* Fiber.await(fiber)
     if (exit._tag === "Failure") {
-      return yield* fail(signals > 1 ? "stopped." : `unexpected failure: ${String(exit.cause)}`)
+      // An expected failure says what it is; anything else is a bug, shown whole.
+      const failure = Cause.failureOption(exit.cause)
+      return yield* fail(
+        signals > 1 ? "stopped." : Option.isSome(failure) ? failure.value.message : `unexpected failure: ${String(exit.cause)}`
+      )
     }
     const result = exit.value
     process.exitCode = result === undefined || result.isError ? 1 : 0
-  }).pipe(Effect.scoped)
+  }).pipe(Effect.scoped, Effect.provide(redactingLogger))

@@ -21,9 +21,10 @@ import { Hooks } from "../hooks/Hooks.js"
 import { ApiClient } from "../model/ApiClient.js"
 import * as NodeApiClient from "../model/NodeApiClient.js"
 import { Permissions } from "../permissions/Permissions.js"
+import { Settings } from "../context/Settings.js"
 import * as ChildEnvironment from "../platform/ChildEnvironment.js"
-import { Credentials } from "../platform/Credentials.js"
-import * as CredentialsModule from "../platform/Credentials.js"
+import * as Credentials from "../platform/Credentials.js"
+import type { InvalidShellEnvironmentPolicy } from "../platform/ShellEnvironmentPolicy.js"
 import { SessionStore } from "../session/SessionStore.js"
 import * as Builtin from "../tools/builtin/index.js"
 import { filterTools, ToolRegistry } from "../tools/ToolRegistry.js"
@@ -36,23 +37,35 @@ export interface Options {
   readonly removedTools?: ReadonlySet<string>
   /** Rules that deny calls (every `--disallowedTools` entry; deny wins over everything). */
   readonly deniedRules?: ReadonlyArray<string>
+  /** weft's credentials (default: from this process's environment): withheld from children, redacted from the transcript. */
+  readonly credentials?: Credentials.Interface
+  /** The merged settings (default: loaded for `cwd`). */
+  readonly settings?: Settings["Type"]
 }
 
 export type Services = ToolRegistry | ApiClient | Permissions | Hooks | Transcript
 
 export const make = (
   options: Options
-): Effect.Effect<Context.Context<Services>, ConfigError.ConfigError, FileSystem.FileSystem | Path.Path | Scope.Scope> =>
+): Effect.Effect<
+  Context.Context<Services>,
+  ConfigError.ConfigError | InvalidShellEnvironmentPolicy,
+  FileSystem.FileSystem | Path.Path | Scope.Scope
+> =>
   Effect.gen(function* () {
     const removed = options.removedTools ?? new Set<string>()
-    const credentials = CredentialsModule.make(CredentialsModule.valuesFromEnv(process.env))
-    const childEnvironment = yield* ChildEnvironment.make().pipe(Effect.provideService(Credentials, credentials))
+    const credentials = options.credentials ?? Credentials.make(Credentials.valuesFromEnv(process.env))
+    const settings = options.settings ?? (yield* Settings.make({ cwd: options.cwd }))
+    const childEnvironment = yield* ChildEnvironment.makeFromSettings().pipe(
+      Effect.provideService(Credentials.Credentials, credentials),
+      Effect.provideService(Settings, settings)
+    )
     const registry = filterTools(
       yield* Builtin.make({ cwd: options.cwd }).pipe(Effect.provideService(ChildEnvironment.ChildEnvironment, childEnvironment)),
       (name) => !removed.has(name)
     )
     const api = yield* NodeApiClient.make
-    const store = yield* SessionStore.makeJsonl()
+    const store = yield* SessionStore.makeJsonl().pipe(Effect.provideService(Credentials.Credentials, credentials))
     const transcript = yield* Transcript.make({ cwd: options.cwd, version: options.version }).pipe(
       Effect.provideService(SessionStore, store)
     )
@@ -67,4 +80,5 @@ export const make = (
 /** `make` as one layer. */
 export const layer = (
   options: Options
-): Layer.Layer<Services, ConfigError.ConfigError, FileSystem.FileSystem | Path.Path> => Layer.scopedContext(make(options))
+): Layer.Layer<Services, ConfigError.ConfigError | InvalidShellEnvironmentPolicy, FileSystem.FileSystem | Path.Path> =>
+  Layer.scopedContext(make(options))

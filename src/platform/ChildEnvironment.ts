@@ -17,7 +17,9 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { Settings } from "../context/Settings.js"
 import * as Credentials from "./Credentials.js"
+import type { InvalidShellEnvironmentPolicy } from "./ShellEnvironmentPolicy.js"
 
 export type Inherit = "all" | "core" | "none"
 
@@ -140,10 +142,28 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Cre
     }
   })
 
+/**
+ * `make` with the policy of the merged settings (`shellEnvironmentPolicy`; an untrusted project's is already dropped by
+ * the loader). An invalid policy fails: running commands with an environment the user meant to narrow is not safe.
+ * The policy's Schema is loaded only when the key is there.
+ */
+export const makeFromSettings = (
+  options: Omit<Options, "policy"> = {}
+): Effect.Effect<Interface, InvalidShellEnvironmentPolicy, Settings | Credentials.Credentials> =>
+  Effect.gen(function* () {
+    const value = (yield* Settings).value.shellEnvironmentPolicy
+    if (value === undefined) return yield* make(options)
+    const { decode } = yield* Effect.promise(() => import("./ShellEnvironmentPolicy.js"))
+    return yield* make({ ...options, policy: yield* decode(value) })
+  })
+
 export class ChildEnvironment extends Context.Tag("weft/ChildEnvironment")<ChildEnvironment, Interface>() {
   /** This process's environment, with `policy` for shells. */
   static layerWith = (options: Options): Layer.Layer<ChildEnvironment, never, Credentials.Credentials> =>
     Layer.effect(ChildEnvironment, make(options))
+  /** This process's environment, with the policy of the merged settings. */
+  static layerFromSettings: Layer.Layer<ChildEnvironment, InvalidShellEnvironmentPolicy, Settings | Credentials.Credentials> =
+    Layer.effect(ChildEnvironment, makeFromSettings())
   /** This process's environment, no policy: everything but the credentials. */
   static layer: Layer.Layer<ChildEnvironment, never, Credentials.Credentials> = Layer.effect(ChildEnvironment, make())
   /** `layer` with this process's credentials. */

@@ -8,7 +8,7 @@ import * as Schema from "effect/Schema"
 import type { Policy } from "./ChildEnvironment.js"
 
 export const ShellEnvironmentPolicy = Schema.Struct({
-  inherit: Schema.optional(Schema.Literal("all", "core", "none")),
+  inherit: Schema.optional(Schema.Literal("all", "core", "none").annotations({ message: () => 'must be "all", "core" or "none"' })),
   exclude: Schema.optional(Schema.Array(Schema.String)),
   includeOnly: Schema.optional(Schema.Array(Schema.String)),
   set: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
@@ -20,15 +20,25 @@ export class InvalidShellEnvironmentPolicy extends Schema.TaggedError<InvalidShe
   { message: Schema.String }
 ) {}
 
+/** One line per wrong key: its path and what was expected. */
+const describe = (error: ParseResult.ParseError): string => {
+  const seen = new Map<string, string>()
+  for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
+    const path = ["shellEnvironmentPolicy", ...issue.path.map(String)].join(".")
+    if (!seen.has(path)) seen.set(path, issue.message)
+  }
+  return [...seen].map(([path, message]) => `${path}: ${message}`).join("; ")
+}
+
 /** Decodes the settings value (undefined: no policy). */
 export const decode = (value: unknown): Effect.Effect<Policy, InvalidShellEnvironmentPolicy> =>
   value === undefined
     ? Effect.succeed({})
-    : Schema.decodeUnknown(ShellEnvironmentPolicy)(value, { onExcessProperty: "error" }).pipe(
+    : Schema.decodeUnknown(ShellEnvironmentPolicy)(value, { onExcessProperty: "error", errors: "all" }).pipe(
         Effect.mapError(
           (error) =>
             new InvalidShellEnvironmentPolicy({
-              message: `Invalid shellEnvironmentPolicy in settings: ${ParseResult.TreeFormatter.formatErrorSync(error)}`
+              message: `Invalid shellEnvironmentPolicy in the settings: ${describe(error)}`
             })
         )
       )

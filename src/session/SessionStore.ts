@@ -26,6 +26,7 @@ import { homedir } from "node:os"
 import type { ParsedTranscript, TranscriptEntry } from "../domain/Transcript.js"
 import { promptText } from "../domain/TranscriptGuards.js"
 import { listNames, probe } from "../platform/FileProbe.js"
+import { Credentials } from "../platform/Credentials.js"
 
 // ---------------------------------------------------------------------------------------------------------
 // Errors
@@ -152,6 +153,8 @@ const makeJsonl = (options: JsonlOptions) =>
     const fsync = options.fsync ?? false
     const maxOpenFiles = Math.max(1, options.maxOpenFiles ?? 16)
     const encoder = new TextEncoder()
+    // weft's credentials never reach the file, whatever a tool or the model printed.
+    const { redactJson } = yield* Credentials
 
     // sessionId -> its file, learned on write or lookup (a resumed session keeps its original folder even
     // when a later entry has another cwd, as in Claude Code).
@@ -248,7 +251,7 @@ const makeJsonl = (options: JsonlOptions) =>
 
     const append = Effect.fn("SessionStore.append")(function* (entry: TranscriptEntry) {
       const line = yield* Effect.try({
-        try: () => encoder.encode(JSON.stringify(entry) + "\n"),
+        try: () => encoder.encode(redactJson(JSON.stringify(entry)) + "\n"),
         catch: (cause) => new SessionStoreError({ message: `Cannot serialize the entry: ${String(cause)}` })
       })
       yield* lock.withPermits(1)(
@@ -344,7 +347,7 @@ const makeJsonl = (options: JsonlOptions) =>
       const source = locations.get(sessionId) ?? fileIn(projectsDir, sessionId)
       const forkId = newSessionId()
       const target = fileIn(path.dirname(source), forkId)
-      const text = entries.map((entry) => JSON.stringify({ ...entry, sessionId: forkId }) + "\n").join("")
+      const text = entries.map((entry) => redactJson(JSON.stringify({ ...entry, sessionId: forkId })) + "\n").join("")
       // Written aside and renamed, so a crash never leaves a half-copied fork behind.
       const temporary = `${target}.tmp`
       yield* fs.writeFileString(temporary, text, { mode: 0o600 }).pipe(Effect.mapError(ioError("write", temporary)))
@@ -443,17 +446,17 @@ export class SessionStore extends Context.Tag("weft/SessionStore")<SessionStore,
   /** JSONL files under `$WEFT_HOME/projects/<cwd-slug>/`; open files are closed when the scope ends. */
   static makeJsonl = (
     options: JsonlOptions = {}
-  ): Effect.Effect<Interface, never, FileSystem.FileSystem | Path.Path | Scope.Scope> => makeJsonl(options)
+  ): Effect.Effect<Interface, never, FileSystem.FileSystem | Path.Path | Credentials | Scope.Scope> => makeJsonl(options)
 
   /** `makeJsonl` as a layer: open files are closed when the layer's scope ends. */
   static layerJsonl = (
     options: JsonlOptions = {}
-  ): Layer.Layer<SessionStore, never, FileSystem.FileSystem | Path.Path> =>
+  ): Layer.Layer<SessionStore, never, FileSystem.FileSystem | Path.Path | Credentials> =>
     Layer.scoped(SessionStore, makeJsonl(options))
 
-  /** `layerJsonl` on Node's file system. */
+  /** `layerJsonl` on Node's file system, redacting this process's credentials. */
   static layerJsonlLive = (options: JsonlOptions = {}): Layer.Layer<SessionStore> =>
-    SessionStore.layerJsonl(options).pipe(Layer.provide([NodeFileSystem.layer, NodePath.layer]))
+    SessionStore.layerJsonl(options).pipe(Layer.provide([NodeFileSystem.layer, NodePath.layer, Credentials.layer]))
 
   /** In memory, for tests: the same semantics without files (nothing is ever torn or skipped). */
   static layerMemory: Layer.Layer<SessionStore> = Layer.effect(SessionStore, makeMemory)

@@ -18,6 +18,7 @@ import { Permissions } from "../../src/permissions/Permissions.js"
 import { SessionStore } from "../../src/session/SessionStore.js"
 import * as Builtin from "../../src/tools/builtin/index.js"
 import { isRunning, sleepLive } from "../../src/tools/shell/ProcessGroup.js"
+import { Credentials } from "../../src/platform/Credentials.js"
 import { ToolRegistry } from "../../src/tools/ToolRegistry.js"
 import { tempDir } from "../support/TempFiles.js"
 
@@ -86,7 +87,7 @@ describe("SessionServices.make", () => {
       expect(isRunning(pid), `pid ${pid} still running`).toBe(false)
       const entries = yield* Effect.scoped(
         Effect.flatMap(SessionStore.makeJsonl({ home }), (store) => store.load(sessionId))
-      )
+      ).pipe(Effect.provide(Credentials.layerNone))
       expect(entries.map((entry) => entry.uuid)).toEqual([first, second])
     }).pipe(Effect.provide(platform), Effect.withConfigProvider(environment(home)))
   })

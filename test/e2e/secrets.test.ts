@@ -2,9 +2,11 @@
  * weft's credentials stay with weft: the commands the model runs do not inherit them, and they do not reach the
  * transcript whatever a tool prints.
  */
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises"
+import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { startMockAnthropicServer } from "../../src/testing/MockAnthropicServer.js"
-import { ScriptTurn, textTurn, toolUse } from "../../src/testing/Script.js"
+import { errorBody, ScriptTurn, textTurn, toolUse } from "../../src/testing/Script.js"
 import { frames, makeProject, runWeft } from "./harness.js"
 
 const KEY = "sk-ant-e2e-secret-0123456789abcdef"
@@ -59,5 +61,86 @@ describe("weft's credentials and the commands the model runs", () => {
     expect(results["fg"]).toBe("key=0 token=0\n0\nExit code 1")
     expect(results["nested"]).toBe("key=0 token=0\n0\nExit code 1")
     expect(results["wait"]).toBe("key=0 token=0\n0")
+  })
+})
+
+/** Every file under `dir`, recursively. */
+const filesUnder = async (dir: string): Promise<Array<string>> => {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true })
+  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name))
+}
+
+describe("shellEnvironmentPolicy", () => {
+  it("leaves out the variables it excludes, keeps the others and sets its own", async () => {
+    const { root, dir, env } = await setup({}, {
+      script: [
+        ScriptTurn.blocks([
+          toolUse("Bash", { command: 'echo "gh=${GITHUB_TOKEN:-absent} aws=${AWS_SECRET:-absent} kept=${PROJECT_VAR:-absent} set=$FIXED"' }, "probe")
+        ]),
+        textTurn("done")
+      ]
+    })
+    // User settings (a project's own policy applies only once the project is trusted).
+    await mkdir(join(root, ".claude"), { recursive: true })
+    await writeFile(
+      join(root, ".claude/settings.json"),
+      JSON.stringify({ shellEnvironmentPolicy: { exclude: ["*TOKEN*", "*SECRET*"], set: { FIXED: "fixed" } } })
+    )
+    const out = await runWeft(["-p", "env", "--output-format", "stream-json", "--verbose"], {
+      cwd: dir,
+      env: { ...env, HOME: root, GITHUB_TOKEN: "gh-value", AWS_SECRET: "aws-value", PROJECT_VAR: "kept-value" }
+    })
+    expect(out.code).toBe(0)
+    expect(toolResults(out.stdout)["probe"]).toBe("gh=absent aws=absent kept=kept-value set=fixed")
+  })
+
+  it("an invalid policy stops the run, naming the key", async () => {
+    const { root, dir, env } = await setup({}, { script: [textTurn("never")] })
+    await mkdir(join(root, ".claude"), { recursive: true })
+    await writeFile(join(root, ".claude/settings.json"), JSON.stringify({ shellEnvironmentPolicy: { inherit: "some" } }))
+    const out = await runWeft(["-p", "env"], { cwd: dir, env: { ...env, HOME: root } })
+    expect(out.code).toBe(1)
+    expect(out.stderr).toContain("shellEnvironmentPolicy")
+  })
+})
+
+describe("redaction of weft's credentials", () => {
+  it("the transcript, stdout and --verbose hold no credential a tool printed from another source", async () => {
+    const { dir, env, home } = await setup({ "notes.txt": `key: ${KEY}\ntoken: ${TOKEN}\n` }, {
+      script: [
+        ScriptTurn.blocks([toolUse("Bash", { command: "cat notes.txt" }, "cat")]),
+        ScriptTurn.blocks([toolUse("Read", { file_path: "notes.txt" }, "read")]),
+        textTurn(`The key is ${KEY}.`)
+      ]
+    })
+    for (const format of ["stream-json", "text"]) {
+      const out = await runWeft(["-p", "show the notes", "--output-format", format, "--verbose"], { cwd: dir, env })
+      expect(out.code).toBe(0)
+      for (const text of [out.stdout, out.stderr]) {
+        expect(text).not.toContain(KEY)
+        expect(text).not.toContain(TOKEN)
+      }
+      expect(out.stdout).toContain("[REDACTED]")
+    }
+    const transcripts = (await filesUnder(home)).filter((file) => file.endsWith(".jsonl"))
+    expect(transcripts.length).toBe(2)
+    for (const file of transcripts) {
+      const text = await readFile(file, "utf8")
+      expect(text).not.toContain(KEY)
+      expect(text).not.toContain(TOKEN)
+      expect(text).toContain("key: [REDACTED]")
+    }
+  })
+
+  it("an API error that echoes the key is redacted", async () => {
+    const { dir, env } = await setup({}, {
+      script: [ScriptTurn.status(401, { body: errorBody(401, `invalid x-api-key: ${KEY}`, "authentication_error") })]
+    })
+    for (const format of ["text", "json"]) {
+      const out = await runWeft(["-p", "hi", "--output-format", format], { cwd: dir, env })
+      expect(out.code).toBe(1)
+      expect(out.stdout + out.stderr).toContain("invalid x-api-key: [REDACTED]")
+      expect(out.stdout + out.stderr).not.toContain(KEY)
+    }
   })
 })
