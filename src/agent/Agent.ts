@@ -24,7 +24,7 @@ import type { AssistantMessage, MessageParam } from "../domain/Message.js"
 import * as Usage from "../domain/UsageTotals.js"
 import { Hooks } from "../hooks/Hooks.js"
 import * as Accumulator from "../model/Accumulator.js"
-import { ApiClient } from "../model/ApiClient.js"
+import { ApiClient, retryEvent } from "../model/ApiClient.js"
 import * as ModelUsage from "../model/ModelUsage.js"
 import * as Pricing from "../model/Pricing.js"
 import { Permissions } from "../permissions/Permissions.js"
@@ -181,7 +181,7 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
         stream: true
       }
       const requestStarted = Date.now()
-      const outputs = Accumulator.fold(api.stream(request))
+      const outputs = Accumulator.fold(api.stream(request, { onRetry: (notice) => emit(retryEvent(notice)) }))
       const none = Option.none<Accumulator.Output & { _tag: "Complete" }>()
       const complete = yield* (
         streamDeltas

@@ -74,6 +74,8 @@ const renderVerbose = (event: AgentEvent): string | undefined => {
       const detail = activity.note ?? (activity.stderr.trim() === "" ? `exit code ${activity.exitCode}` : activity.stderr.trim())
       return `${head} ${activity.outcome === "blocked" ? "blocked" : "error"}: ${cut(detail.replace(/\s+/g, " "), 300)}\n`
     }
+    case "ApiRetry":
+      return `⚠ API request failed (${oneLine(event.message, 200)}); retry ${event.attempt}/${event.maxRetries} in ${(event.retryDelayMs / 1000).toFixed(1)} s\n`
     case "TodosUpdated":
       return `${event.todos.map((todo) => `  ${todo.status === "completed" ? "☒" : "☐"} ${todo.content}`).join("\n")}\n`
     default:

@@ -78,6 +78,18 @@ export const toFrame = (event: AgentEvent, sessionId: string, options: FrameOpti
         session_id: sessionId,
         uuid: event.uuid
       }
+    case "ApiRetry":
+      return {
+        type: "system",
+        subtype: "api_retry",
+        attempt: event.attempt,
+        max_retries: event.maxRetries,
+        retry_delay_ms: event.retryDelayMs,
+        error_status: event.errorStatus,
+        error: event.category,
+        session_id: sessionId,
+        uuid: uuid()
+      }
     case "Result":
       return resultFrame(event)
     // Claude Code shows hook activity only for SessionStart hooks, and only with --verbose.

@@ -45,6 +45,23 @@ export interface ToolProgress {
   readonly text: string
 }
 
+/**
+ * A model request failed before its response began and is about to be sent again (Claude Code's `api_retry`
+ * system message). `category` is the Agent SDK's error category of the failure.
+ */
+export interface ApiRetry {
+  readonly _tag: "ApiRetry"
+  /** The retry about to be made, from 1. */
+  readonly attempt: number
+  readonly maxRetries: number
+  readonly retryDelayMs: number
+  /** The HTTP status of the failed attempt, or null when none came (connection error, timeout). */
+  readonly errorStatus: number | null
+  readonly category: "authentication_failed" | "billing_error" | "rate_limit" | "invalid_request" | "server_error" | "unknown"
+  /** What failed, for people. */
+  readonly message: string
+}
+
 export interface TodoItem {
   readonly content: string
   readonly status: "pending" | "in_progress" | "completed"
@@ -143,4 +160,5 @@ export type AgentEvent =
   | HookStarted
   | HookResponse
   | HookNotice
+  | ApiRetry
   | Result

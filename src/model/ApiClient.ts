@@ -23,10 +23,11 @@ import * as Channel from "effect/Channel"
 import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Config from "effect/Config"
-import type * as ConfigError from "effect/ConfigError"
+import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
@@ -35,16 +36,57 @@ import * as Random from "effect/Random"
 import * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import type { ApiRetry } from "../domain/AgentEvent.js"
 import type { MessagesRequest } from "../domain/Request.js"
 import type { StreamEvent } from "../domain/StreamEvent.js"
-import type { ApiError } from "./ApiError.js"
+import type { ApiError, ErrorInfo } from "./ApiError.js"
 import { AuthenticationError, ConnectionError, fromStatus, ParseError, StreamAbortedError, TimeoutError } from "./ApiError.js"
 import * as Retry from "./Retry.js"
 import * as Sse from "./Sse.js"
 
+/** Why a request is about to be sent again, and when (Claude Code's `api_retry` system message carries the same). */
+export interface RetryNotice {
+  /** The retry about to be made, from 1. */
+  readonly attempt: number
+  /** The retries allowed for this kind of failure. */
+  readonly maxRetries: number
+  readonly delayMillis: number
+  /** The failed attempt's HTTP status, or null when no response came (connection error, timeout). */
+  readonly status: number | null
+  /** What failed, for people. */
+  readonly message: string
+  /** The error's kind (its `_tag`: RateLimitError, OverloadedError, TimeoutError, ConnectionError, ...). */
+  readonly errorTag: ApiError["_tag"]
+}
+
+/** A notice as the AgentEvent renderers show (the Agent SDK's error category from the status or the error's kind). */
+export const retryEvent = (notice: RetryNotice): ApiRetry => ({
+  _tag: "ApiRetry",
+  attempt: notice.attempt,
+  maxRetries: notice.maxRetries,
+  retryDelayMs: notice.delayMillis,
+  errorStatus: notice.status,
+  category:
+    notice.status === 401 || notice.errorTag === "AuthenticationError"
+      ? "authentication_failed"
+      : notice.status === 429 || notice.errorTag === "RateLimitError"
+        ? "rate_limit"
+        : (notice.status !== null && notice.status >= 500) || notice.errorTag === "OverloadedError" || notice.errorTag === "ServerError"
+          ? "server_error"
+          : notice.status !== null && notice.status >= 400
+            ? "invalid_request"
+            : "unknown",
+  message: notice.message
+})
+
+export interface StreamOptions {
+  /** Told before each retry's wait (the request has not reached its first byte yet). */
+  readonly onRetry?: (notice: RetryNotice) => Effect.Effect<void>
+}
+
 export interface Interface {
   /** POST /v1/messages with `stream: true`. Interrupting the consumer aborts the HTTP request. */
-  readonly stream: (request: MessagesRequest) => Stream.Stream<StreamEvent, ApiError>
+  readonly stream: (request: MessagesRequest, options?: StreamOptions) => Stream.Stream<StreamEvent, ApiError>
   /** POST /v1/messages/count_tokens. */
   readonly countTokens: (request: MessagesRequest) => Effect.Effect<number, ApiError>
   /** The model used when a request leaves it to the client (ANTHROPIC_MODEL or weft's default). */
@@ -62,18 +104,27 @@ export interface ApiClientConfig {
   readonly authToken?: Secret | undefined
   /** Used when a request's `model` is empty. Default `claude-sonnet-4-5`. */
   readonly defaultModel?: string
-  /** Retries after the first attempt. Default 2, as the SDK. */
+  /** Retries after the first attempt, for 408/409/429/5xx/529 and connection errors. Default 10, as Claude Code. */
   readonly maxRetries?: number
+  /** Retries after an attempt that got no response within `responseTimeout`. Default 2. */
+  readonly maxTimeoutRetries?: number
   /** First backoff, doubled on each retry. Default 0.5 s. */
   readonly initialBackoff?: Duration.DurationInput
-  /** Backoff cap. Default 8 s. */
+  /** Backoff cap. Default 32 s. */
   readonly maxBackoff?: Duration.DurationInput
-  /** A server-given retry-after above this is ignored (backoff is used). Default 60 s. */
+  /**
+   * The longest retry-after (or retry-after-ms) waited out; a longer one fails the request at once with an error
+   * that says when to try again. Default 5 minutes.
+   */
   readonly maxRetryAfter?: Duration.DurationInput
   /**
-   * Waiting this long fails with TimeoutError: for the response headers (retried), and for the next events of a
-   * stream (not retried; time the consumer spends between pulls does not count). Default 60 s: the API sends
-   * `ping` events well within that on a live stream.
+   * How long an attempt may wait for the response headers, connecting included (API_TIMEOUT_MS, as in Claude
+   * Code). A timed-out attempt is retried (see `maxTimeoutRetries`). Default 60 s.
+   */
+  readonly responseTimeout?: Duration.DurationInput
+  /**
+   * How long a started stream may go without a byte before it fails with TimeoutError (not retried; time the
+   * consumer spends between pulls does not count). Default 60 s: the API sends `ping` events well within that.
    */
   readonly idleTimeout?: Duration.DurationInput
   /** `anthropic-beta` values, sent comma-joined. */
@@ -87,6 +138,7 @@ export const defaultModel = "claude-sonnet-4-5"
 /** Pinned: the wire format weft is written against. */
 export const anthropicVersion = "2023-06-01"
 export const defaultIdleTimeout = Duration.seconds(60)
+export const defaultResponseTimeout = Duration.seconds(60)
 /** Error bodies are read up to this many bytes (the API's are under 1 KB; a proxy's HTML page may not be). */
 export const maxErrorBodyBytes = 64 * 1024
 
@@ -116,6 +168,8 @@ interface AttemptFailure {
   readonly header: Retry.HeaderLookup
   /** False for failures no retry can fix (a malformed URL). */
   readonly retryable: boolean
+  /** No response headers within the response timeout. */
+  readonly timedOut?: boolean
 }
 
 const headerLookup =
@@ -152,6 +206,11 @@ export const errorFromBody = (status: number, text: string, headerRequestId: str
   const message = `${status}${errorType ? ` ${errorType}` : ""}: ${detail}${requestId ? ` (request-id ${requestId})` : ""}`
   return fromStatus(errorType === undefined ? { message, status, requestId } : { message, status, requestId, errorType })
 }
+
+const errorInfo = (error: ApiError): ErrorInfo =>
+  error.errorType === undefined
+    ? { message: error.message, status: error.status, requestId: error.requestId }
+    : { message: error.message, status: error.status, requestId: error.requestId, errorType: error.errorType }
 
 const transportFailure = (error: HttpClientError.HttpClientError): AttemptFailure => {
   const cause = error.cause instanceof Error ? `: ${error.cause.message}` : ""
@@ -317,6 +376,7 @@ interface Resolved {
   readonly defaultModel: string
   readonly policy: Retry.RetryPolicy
   readonly idle: Duration.Duration
+  readonly responseTimeout: Duration.Duration
   readonly headers: Readonly<Record<string, string>>
   readonly hasCredentials: boolean
 }
@@ -344,12 +404,14 @@ const resolve = (config: ApiClientConfig): Resolved => {
     defaultModel: config.defaultModel === undefined || config.defaultModel === "" ? defaultModel : config.defaultModel,
     policy: {
       maxRetries: Math.max(0, config.maxRetries ?? Retry.defaultPolicy.maxRetries),
+      maxTimeoutRetries: Math.max(0, config.maxTimeoutRetries ?? Retry.defaultPolicy.maxTimeoutRetries),
       initialBackoffMillis: millis(config.initialBackoff, Retry.defaultPolicy.initialBackoffMillis),
       maxBackoffMillis: millis(config.maxBackoff, Retry.defaultPolicy.maxBackoffMillis),
       maxRetryAfterMillis: millis(config.maxRetryAfter, Retry.defaultPolicy.maxRetryAfterMillis),
       jitter: Retry.defaultPolicy.jitter
     },
     idle: config.idleTimeout === undefined ? defaultIdleTimeout : Duration.decode(config.idleTimeout),
+    responseTimeout: config.responseTimeout === undefined ? defaultResponseTimeout : Duration.decode(config.responseTimeout),
     headers,
     // Local and compatible servers often need no key; the official endpoint always does.
     hasCredentials: apiKey !== undefined || authToken !== undefined || baseUrl !== defaultBaseUrl
@@ -393,16 +455,17 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
       client.execute(request).pipe(
         Effect.mapError(transportFailure),
         Effect.timeoutFail({
-          duration: settings.idle,
+          duration: settings.responseTimeout,
           onTimeout: (): AttemptFailure => ({
             error: new TimeoutError({
-              message: `No response within ${Duration.format(settings.idle)}`,
+              message: `No response from ${settings.baseUrl} within ${Retry.formatMillis(responseMillis)}`,
               status: null,
               requestId: null
             }),
             status: null,
             header: Retry.noHeaders,
-            retryable: true
+            retryable: true,
+            timedOut: true
           })
         }),
         Effect.flatMap((response) => {
@@ -418,27 +481,82 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
         })
       )
 
+    const responseMillis = Duration.toMillis(settings.responseTimeout)
+
+    /** The error a request ends with after `attempts` attempts over `elapsedMillis`: what failed and what to check. */
+    const finalError = (failure: AttemptFailure, attempts: number, elapsedMillis: number): ApiError => {
+      const error = failure.error
+      const tried = attempts > 1 ? ` (${attempts} attempts over ${Retry.formatMillis(elapsedMillis)})` : ""
+      if (failure.timedOut === true) {
+        return new TimeoutError({
+          message:
+            `No response from ${settings.baseUrl}: waited ${Retry.formatMillis(responseMillis)} for each of ` +
+            `${attempts} attempt${attempts > 1 ? "s" : ""}, ${Retry.formatMillis(elapsedMillis)} in all. Check that ` +
+            `ANTHROPIC_BASE_URL names a Messages API server and that it is up (and the proxy, if HTTPS_PROXY or ` +
+            `HTTP_PROXY is set); a slow server needs a larger API_TIMEOUT_MS.`,
+          status: null,
+          requestId: null
+        })
+      }
+      if (error._tag === "ConnectionError") {
+        return new ConnectionError({
+          message:
+            `${error.message}${tried}. Check that ${settings.baseUrl} is reachable from here (ANTHROPIC_BASE_URL, ` +
+            `and HTTPS_PROXY/HTTP_PROXY/NO_PROXY behind a proxy).`,
+          status: null,
+          requestId: null
+        })
+      }
+      return tried === "" ? error : fromStatus({ ...errorInfo(error), message: `${error.message}${tried}` })
+    }
+
+    /** The error when the server asks for a wait longer than weft waits out. */
+    const waitTooLongError = (failure: AttemptFailure, delayMillis: number, retryAtMillis: number): ApiError =>
+      fromStatus({
+        ...errorInfo(failure.error),
+        message:
+          `${failure.error.message}. The server asks to wait ${Retry.formatMillis(delayMillis)} before retrying, ` +
+          `longer than weft waits (${Retry.formatMillis(settings.policy.maxRetryAfterMillis)}): try again after ` +
+          `${new Date(retryAtMillis).toISOString()}.`
+      })
+
     /** Attempts until a 2xx response or the policy gives up; waits on Effect's clock. */
-    const send = (request: HttpClientRequest.HttpClientRequest) =>
+    const send = (request: HttpClientRequest.HttpClientRequest, options: StreamOptions | undefined) =>
       Effect.gen(function* () {
+        const startedAt = yield* Clock.currentTimeMillis
         for (let retry = 0; ; retry++) {
           const result = yield* Effect.either(attempt(request))
           if (result._tag === "Right") return result.right
           const failure = result.left
-          const decision = failure.retryable
-            ? Retry.decide(
-                {
-                  retry,
-                  status: failure.status,
-                  header: failure.header,
-                  nowMillis: yield* Clock.currentTimeMillis,
-                  random: yield* Random.next
-                },
-                settings.policy
-              )
-            : ({ _tag: "GiveUp" } as const)
-          if (decision._tag === "GiveUp") return yield* Effect.fail(failure.error)
-          yield* Effect.logDebug(`ApiClient: retrying in ${decision.delayMillis} ms after: ${failure.error.message}`)
+          const now = yield* Clock.currentTimeMillis
+          if (!failure.retryable) return yield* Effect.fail(failure.error)
+          const decision = Retry.decide(
+            {
+              retry,
+              status: failure.status,
+              header: failure.header,
+              nowMillis: now,
+              random: yield* Random.next,
+              timedOut: failure.timedOut === true
+            },
+            settings.policy
+          )
+          if (decision._tag === "GiveUp") return yield* Effect.fail(finalError(failure, retry + 1, now - startedAt))
+          if (decision._tag === "WaitTooLong") {
+            return yield* Effect.fail(waitTooLongError(failure, decision.delayMillis, decision.retryAtMillis))
+          }
+          const notice: RetryNotice = {
+            attempt: retry + 1,
+            maxRetries: decision.maxRetries,
+            delayMillis: decision.delayMillis,
+            status: failure.status,
+            message: failure.error.message,
+            errorTag: failure.error._tag
+          }
+          yield* Effect.logDebug(
+            `ApiClient: retry ${notice.attempt}/${notice.maxRetries} in ${decision.delayMillis} ms after: ${failure.error.message}`
+          )
+          if (options?.onRetry !== undefined) yield* options.onRetry(notice)
           yield* Effect.sleep(Duration.millis(decision.delayMillis))
         }
       })
@@ -449,13 +567,15 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
       stream
     })
 
-    const openStream = Effect.fn("ApiClient.stream")(function* (request: MessagesRequest) {
+    const openStream = Effect.fn("ApiClient.stream")(function* (request: MessagesRequest, options?: StreamOptions) {
       if (!settings.hasCredentials) return yield* Effect.fail(missingCredentials)
-      const { response, abort } = yield* send(post("/v1/messages", withModel(request, true)))
+      const { response, abort } = yield* send(post("/v1/messages", withModel(request, true)), options)
       const requestId = requestIdOf(response)
       const idleTimeout = () =>
         new TimeoutError({
-          message: `No data for ${Duration.format(settings.idle)} (idle timeout)${requestId ? ` (request-id ${requestId})` : ""}`,
+          message:
+            `The response stopped: no data from the server for ${Retry.formatMillis(Duration.toMillis(settings.idle))} ` +
+            `(the stream's idle timeout, WEFT_STREAM_IDLE_TIMEOUT_MS)${requestId ? ` (request-id ${requestId})` : ""}`,
           status: null,
           requestId
         })
@@ -481,15 +601,15 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
       return yield* guardEvents(events, requestId, settings.idle, abort, idleTimeout)
     })
 
-    const stream = (request: MessagesRequest): Stream.Stream<StreamEvent, ApiError> =>
-      Stream.unwrapScoped(openStream(request))
+    const stream = (request: MessagesRequest, options?: StreamOptions): Stream.Stream<StreamEvent, ApiError> =>
+      Stream.unwrapScoped(openStream(request, options))
 
     const countTokens = Effect.fn("ApiClient.countTokens")(function* (request: MessagesRequest) {
       if (!settings.hasCredentials) return yield* Effect.fail(missingCredentials)
       const { stream: _stream, max_tokens: _maxTokens, ...rest } = withModel(request, false)
       return yield* Effect.scoped(
         Effect.gen(function* () {
-          const { response } = yield* send(post("/v1/messages/count_tokens", rest))
+          const { response } = yield* send(post("/v1/messages/count_tokens", rest), undefined)
           const text = yield* readBounded(response, settings.idle)
           const parsed: unknown = yield* Effect.try({
             try: () => JSON.parse(text),
@@ -514,19 +634,45 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
 const nonEmpty = (name: string) =>
   Config.option(Config.string(name)).pipe(Config.map(Option.filter((value) => value.trim() !== "")))
 
-/** ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL (empty values count as unset). */
+/** A whole number of at least `min` from the environment; empty counts as unset, anything else is an error naming it. */
+const wholeNumber = (name: string, min: number) =>
+  nonEmpty(name).pipe(
+    Config.mapOrFail((value) => {
+      if (Option.isNone(value)) return Either.right(Option.none<number>())
+      const parsed = Number(value.value.trim())
+      return Number.isInteger(parsed) && parsed >= min
+        ? Either.right(Option.some(parsed))
+        : Either.left(
+            ConfigError.InvalidData([], `${name} must be a whole number${min > 0 ? ` of at least ${min}` : ""}, not ${JSON.stringify(value.value)}`)
+          )
+    })
+  )
+
+/**
+ * ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL (empty values count as unset);
+ * API_TIMEOUT_MS (the response timeout, as in Claude Code); WEFT_MAX_RETRIES, else Claude Code's
+ * CLAUDE_CODE_MAX_RETRIES; WEFT_STREAM_IDLE_TIMEOUT_MS (the idle timeout of a started stream).
+ */
 export const configFromEnv: Config.Config<ApiClientConfig> = Config.all({
   apiKey: nonEmpty("ANTHROPIC_API_KEY"),
   authToken: nonEmpty("ANTHROPIC_AUTH_TOKEN"),
   baseUrl: nonEmpty("ANTHROPIC_BASE_URL"),
-  model: nonEmpty("ANTHROPIC_MODEL")
+  model: nonEmpty("ANTHROPIC_MODEL"),
+  responseTimeout: wholeNumber("API_TIMEOUT_MS", 1),
+  maxRetries: wholeNumber("WEFT_MAX_RETRIES", 0),
+  claudeMaxRetries: wholeNumber("CLAUDE_CODE_MAX_RETRIES", 0),
+  idleTimeout: wholeNumber("WEFT_STREAM_IDLE_TIMEOUT_MS", 1)
 }).pipe(
-  Config.map(({ apiKey, authToken, baseUrl, model }): ApiClientConfig => {
+  Config.map((env): ApiClientConfig => {
     const config: { -readonly [K in keyof ApiClientConfig]: ApiClientConfig[K] } = {}
-    if (Option.isSome(apiKey)) config.apiKey = Redacted.make(apiKey.value)
-    if (Option.isSome(authToken)) config.authToken = Redacted.make(authToken.value)
-    if (Option.isSome(baseUrl)) config.baseUrl = baseUrl.value
-    if (Option.isSome(model)) config.defaultModel = model.value
+    if (Option.isSome(env.apiKey)) config.apiKey = Redacted.make(env.apiKey.value)
+    if (Option.isSome(env.authToken)) config.authToken = Redacted.make(env.authToken.value)
+    if (Option.isSome(env.baseUrl)) config.baseUrl = env.baseUrl.value
+    if (Option.isSome(env.model)) config.defaultModel = env.model.value
+    if (Option.isSome(env.responseTimeout)) config.responseTimeout = Duration.millis(env.responseTimeout.value)
+    const maxRetries = Option.orElse(env.maxRetries, () => env.claudeMaxRetries)
+    if (Option.isSome(maxRetries)) config.maxRetries = maxRetries.value
+    if (Option.isSome(env.idleTimeout)) config.idleTimeout = Duration.millis(env.idleTimeout.value)
     return config
   })
 )

@@ -9,24 +9,36 @@
  */
 
 export interface RetryPolicy {
-  /** Retries after the first attempt (so `maxRetries + 1` attempts at most). The SDK's default is 2. */
+  /** Retries after the first attempt (so `maxRetries + 1` attempts at most). Claude Code's default is 10. */
   readonly maxRetries: number
+  /**
+   * Retries after an attempt that got no answer in time (a server that accepted the request and then said
+   * nothing): fewer than `maxRetries`, since each such attempt already waited the whole timeout.
+   */
+  readonly maxTimeoutRetries: number
   /** The first backoff; each retry doubles it. */
   readonly initialBackoffMillis: number
   /** The backoff never grows past this. */
   readonly maxBackoffMillis: number
-  /** A server-given wait (retry-after-ms / retry-after) longer than this is ignored in favour of the backoff. */
+  /**
+   * The longest server-given wait (retry-after-ms / retry-after) that is waited out. A longer one ends the
+   * request at once with an error that says when to try again (a rate limit reset an hour away is no retry).
+   */
   readonly maxRetryAfterMillis: number
   /** Up to this fraction is taken off a backoff at random, so clients that failed together spread out. */
   readonly jitter: number
 }
 
-/** The SDK's numbers: 2 retries, 0.5 s doubling to 8 s, 25% jitter, server waits honoured up to 60 s. */
+/**
+ * Claude Code's numbers: 10 retries, 0.5 s doubling to 32 s, 25% jitter; a server's wait honoured up to 5 minutes;
+ * 2 retries after a timeout.
+ */
 export const defaultPolicy: RetryPolicy = {
-  maxRetries: 2,
+  maxRetries: 10,
+  maxTimeoutRetries: 2,
   initialBackoffMillis: 500,
-  maxBackoffMillis: 8_000,
-  maxRetryAfterMillis: 60_000,
+  maxBackoffMillis: 32_000,
+  maxRetryAfterMillis: 5 * 60_000,
   jitter: 0.25
 }
 
@@ -51,13 +63,9 @@ export const isRetryable = (status: number | null, header: HeaderLookup): boolea
 
 /**
  * The wait the server asked for, in milliseconds: `retry-after-ms` first, then `retry-after` as seconds or an
- * HTTP date (relative to `nowMillis`). Undefined when absent, unparseable, negative, or not under the cap.
+ * HTTP date (relative to `nowMillis`). Undefined when absent, unparseable or negative (a date in the past).
  */
-export const serverDelayMillis = (
-  header: HeaderLookup,
-  nowMillis: number,
-  maxRetryAfterMillis: number = defaultPolicy.maxRetryAfterMillis
-): number | undefined => {
+export const serverDelayMillis = (header: HeaderLookup, nowMillis: number): number | undefined => {
   let millis: number | undefined
   const ms = header("retry-after-ms")
   if (ms !== undefined && ms.trim() !== "") {
@@ -75,7 +83,7 @@ export const serverDelayMillis = (
       }
     }
   }
-  if (millis === undefined || millis < 0 || millis >= maxRetryAfterMillis) return undefined
+  if (millis === undefined || millis < 0) return undefined
   return Math.ceil(millis)
 }
 
@@ -89,8 +97,17 @@ export const backoffMillis = (retry: number, policy: RetryPolicy, random: number
 }
 
 export type Decision =
-  | { readonly _tag: "Retry"; readonly delayMillis: number }
-  | { readonly _tag: "GiveUp" }
+  | {
+      readonly _tag: "Retry"
+      readonly delayMillis: number
+      /** Whether the delay is the server's (retry-after) or weft's backoff. */
+      readonly source: "server" | "backoff"
+      /** The retries allowed for this kind of failure (`maxRetries`, or `maxTimeoutRetries` after a timeout). */
+      readonly maxRetries: number
+    }
+  | { readonly _tag: "GiveUp"; readonly reason: "not_retryable" | "attempts"; readonly maxRetries: number }
+  /** The server asked for a wait longer than `maxRetryAfterMillis`: fail now and say when to try again. */
+  | { readonly _tag: "WaitTooLong"; readonly delayMillis: number; readonly retryAtMillis: number }
 
 export interface Attempt {
   /** Retries already made for this request (0 after the first attempt failed). */
@@ -100,17 +117,41 @@ export interface Attempt {
   readonly header: HeaderLookup
   readonly nowMillis: number
   readonly random: number
+  /** No response arrived within the timeout (retried at most `maxTimeoutRetries` times). */
+  readonly timedOut?: boolean
 }
 
 /** What to do after a failed attempt. */
 export const decide = (attempt: Attempt, policy: RetryPolicy = defaultPolicy): Decision => {
-  if (attempt.retry >= policy.maxRetries) return { _tag: "GiveUp" }
-  if (!isRetryable(attempt.status, attempt.header)) return { _tag: "GiveUp" }
-  const fromServer = serverDelayMillis(attempt.header, attempt.nowMillis, policy.maxRetryAfterMillis)
-  return {
-    _tag: "Retry",
-    delayMillis: fromServer ?? backoffMillis(attempt.retry, policy, attempt.random)
+  const maxRetries = attempt.timedOut === true ? Math.min(policy.maxRetries, policy.maxTimeoutRetries) : policy.maxRetries
+  if (!isRetryable(attempt.status, attempt.header)) return { _tag: "GiveUp", reason: "not_retryable", maxRetries }
+  const fromServer = serverDelayMillis(attempt.header, attempt.nowMillis)
+  if (fromServer !== undefined && fromServer > policy.maxRetryAfterMillis) {
+    return { _tag: "WaitTooLong", delayMillis: fromServer, retryAtMillis: attempt.nowMillis + fromServer }
   }
+  if (attempt.retry >= maxRetries) return { _tag: "GiveUp", reason: "attempts", maxRetries }
+  return fromServer !== undefined
+    ? { _tag: "Retry", delayMillis: fromServer, source: "server", maxRetries }
+    : { _tag: "Retry", delayMillis: backoffMillis(attempt.retry, policy, attempt.random), source: "backoff", maxRetries }
+}
+
+/** A duration for people: `850 ms`, `1.5 s`, `2 min 5 s`, `1 h 3 min`. */
+export const formatMillis = (millis: number): string => {
+  if (millis < 1000) return `${Math.round(millis)} ms`
+  if (millis < 60_000) {
+    const seconds = millis / 1000
+    return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`
+  }
+  const totalSeconds = Math.round(millis / 1000)
+  if (totalSeconds < 3600) {
+    const minutes = Math.floor(totalSeconds / 60)
+    const seconds = totalSeconds % 60
+    return seconds === 0 ? `${minutes} min` : `${minutes} min ${seconds} s`
+  }
+  const totalMinutes = Math.round(totalSeconds / 60)
+  const hours = Math.floor(totalMinutes / 60)
+  const minutes = totalMinutes % 60
+  return minutes === 0 ? `${hours} h` : `${hours} h ${minutes} min`
 }
 
 /** A lookup over a plain record of headers (names compared lower-case). */

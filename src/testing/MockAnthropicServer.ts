@@ -245,6 +245,8 @@ class Core {
     }
     const fault = faultFor(turn, attempt)
     if (fault?._tag === "Status") return this.sendJson(res, fault.status, fault.body, { ...fault.headers })
+    // Silent until the client gives up (close() destroys the socket).
+    if (fault?._tag === "NoResponse") return
 
     const streaming = record.body["stream"] === true
     const delayMillis = turn.options.delay === undefined ? 0 : Duration.toMillis(Duration.decode(turn.options.delay))
@@ -287,7 +289,10 @@ class Core {
     fault: Fault | undefined,
     delayMillis: number
   ): Promise<void> {
-    const stopAt = fault === undefined ? events.length : Math.min(fault._tag === "Status" ? 0 : fault.afterEvents, events.length)
+    const stopAt =
+      fault === undefined
+        ? events.length
+        : Math.min(fault._tag === "Status" || fault._tag === "NoResponse" ? 0 : fault.afterEvents, events.length)
     if (delayMillis === 0) res.cork()
     for (let i = 0; i < stopAt; i++) {
       if (delayMillis > 0) await this.sleep(delayMillis)
@@ -299,6 +304,7 @@ class Core {
     switch (fault?._tag) {
       case undefined:
       case "Status":
+      case "NoResponse":
         res.end()
         return
       case "ErrorEvent":

@@ -51,6 +51,7 @@ export type Fault =
   | { readonly _tag: "Reset"; readonly afterEvents: number }
   | { readonly _tag: "ErrorEvent"; readonly afterEvents: number; readonly errorType: string; readonly message: string }
   | { readonly _tag: "Stall"; readonly afterEvents: number }
+  | { readonly _tag: "NoResponse" }
 
 /** A fault and the number of consecutive attempts it applies to. */
 export interface PlannedFault {
@@ -120,6 +121,11 @@ export const Fault = {
     },
     times: options.times ?? 1
   }),
+  /**
+   * Accept the request and never answer: no status, no headers, the connection kept open (ScriptedModel: wait
+   * forever). What a hung server or a proxy that swallows requests does.
+   */
+  noResponse: (options: Times = {}): PlannedFault => ({ fault: { _tag: "NoResponse" }, times: options.times ?? 1 }),
   /** Send `afterEvents` events, then nothing more while keeping the connection open. */
   stall: (afterEvents: number, options: Times = {}): PlannedFault => ({
     fault: { _tag: "Stall", afterEvents },

@@ -59,6 +59,7 @@ const play = (compiled: CompiledTurn, request: MessagesRequest, model: string): 
   }
   const fault = faultFor(turn, 0)
   if (fault?._tag === "Status") return Stream.fail(statusError(fault.status, fault.headers, fault.body))
+  if (fault?._tag === "NoResponse") return Stream.never
   const source: Effect.Effect<ReadonlyArray<StreamEvent>, ParseError> =
     turn._tag === "Raw"
       ? rawEvents(turn.body)

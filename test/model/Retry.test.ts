@@ -32,10 +32,9 @@ describe("Retry.serverDelayMillis", () => {
     const date = new Date(now + 12_000).toUTCString()
     expect(Retry.serverDelayMillis(h({ "retry-after": date }), now)).toBe(12_000)
   })
-  it("ignores waits at or beyond the cap, negative, past dates and garbage", () => {
-    expect(Retry.serverDelayMillis(h({ "retry-after": "60" }), now)).toBeUndefined()
-    expect(Retry.serverDelayMillis(h({ "retry-after": "61" }), now, 60_000)).toBeUndefined()
-    expect(Retry.serverDelayMillis(h({ "retry-after": "120" }), now, 300_000)).toBe(120_000)
+  it("reads long waits as they are (the policy decides), and ignores negative, past dates and garbage", () => {
+    expect(Retry.serverDelayMillis(h({ "retry-after": "60" }), now)).toBe(60_000)
+    expect(Retry.serverDelayMillis(h({ "retry-after": "3600" }), now)).toBe(3_600_000)
     expect(Retry.serverDelayMillis(h({ "retry-after-ms": "-5" }), now)).toBeUndefined()
     expect(Retry.serverDelayMillis(h({ "retry-after": new Date(now - 5000).toUTCString() }), now)).toBeUndefined()
     expect(Retry.serverDelayMillis(h({ "retry-after": "soon" }), now)).toBeUndefined()
@@ -48,9 +47,9 @@ describe("Retry.serverDelayMillis", () => {
 
 describe("Retry.backoffMillis", () => {
   const policy = Retry.defaultPolicy
-  it("doubles from 0.5 s and caps at 8 s without jitter", () => {
-    expect([0, 1, 2, 3, 4, 5, 10].map((n) => Retry.backoffMillis(n, policy, 0))).toEqual([
-      500, 1000, 2000, 4000, 8000, 8000, 8000
+  it("doubles from 0.5 s and caps at 32 s without jitter", () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 10].map((n) => Retry.backoffMillis(n, policy, 0))).toEqual([
+      500, 1000, 2000, 4000, 8000, 16000, 32000, 32000
     ])
   })
   it("takes off at most 25% as jitter", () => {
@@ -62,28 +61,69 @@ describe("Retry.backoffMillis", () => {
 
 describe("Retry.decide", () => {
   const base = { header: Retry.noHeaders, nowMillis: now, random: 0 }
-  it("gives up after maxRetries", () => {
-    expect(Retry.decide({ ...base, retry: 1, status: 500 })).toEqual({ _tag: "Retry", delayMillis: 1000 })
-    expect(Retry.decide({ ...base, retry: 2, status: 500 })).toEqual({ _tag: "GiveUp" })
+  const retry = (delayMillis: number, source: "server" | "backoff" = "backoff", maxRetries = 10) => ({
+    _tag: "Retry",
+    delayMillis,
+    source,
+    maxRetries
+  })
+  it("retries 429, 529, 5xx and connection errors 10 times, as Claude Code, then gives up", () => {
+    for (const status of [429, 529, 500, 503, null]) {
+      expect(Retry.decide({ ...base, retry: 0, status })).toEqual(retry(500))
+      expect(Retry.decide({ ...base, retry: 9, status })).toEqual(retry(32_000))
+      expect(Retry.decide({ ...base, retry: 10, status })).toEqual({ _tag: "GiveUp", reason: "attempts", maxRetries: 10 })
+    }
     expect(Retry.decide({ ...base, retry: 0, status: 500 }, { ...Retry.defaultPolicy, maxRetries: 0 })).toEqual({
-      _tag: "GiveUp"
+      _tag: "GiveUp",
+      reason: "attempts",
+      maxRetries: 0
+    })
+  })
+  it("retries a timed-out attempt fewer times: each one already waited the whole timeout", () => {
+    expect(Retry.decide({ ...base, retry: 1, status: null, timedOut: true })).toEqual(retry(1000, "backoff", 2))
+    expect(Retry.decide({ ...base, retry: 2, status: null, timedOut: true })).toEqual({
+      _tag: "GiveUp",
+      reason: "attempts",
+      maxRetries: 2
     })
   })
   it("gives up on statuses that are not retried, and when the server forbids it", () => {
-    expect(Retry.decide({ ...base, retry: 0, status: 400 })).toEqual({ _tag: "GiveUp" })
+    expect(Retry.decide({ ...base, retry: 0, status: 400 })._tag).toBe("GiveUp")
     expect(Retry.decide({ ...base, retry: 0, status: 529, header: h({ "x-should-retry": "false" }) })).toEqual({
-      _tag: "GiveUp"
+      _tag: "GiveUp",
+      reason: "not_retryable",
+      maxRetries: 10
     })
   })
-  it("waits what the server says, else backs off", () => {
-    expect(Retry.decide({ ...base, retry: 0, status: 429, header: h({ "retry-after": "3" }) })).toEqual({
-      _tag: "Retry",
-      delayMillis: 3000
-    })
+  it("waits what the server says, a minute and more included, else backs off", () => {
+    expect(Retry.decide({ ...base, retry: 0, status: 429, header: h({ "retry-after": "3" }) })).toEqual(retry(3000, "server"))
+    expect(Retry.decide({ ...base, retry: 1, status: 529, header: h({ "retry-after": "90" }) })).toEqual(retry(90_000, "server"))
+    expect(Retry.decide({ ...base, retry: 1, status: 429, header: h({ "retry-after-ms": "300000" }) })).toEqual(
+      retry(300_000, "server")
+    )
+    expect(Retry.decide({ ...base, retry: 0, status: null })).toEqual(retry(500))
+  })
+  it("fails at once, saying when, when the server asks for more than the bound", () => {
     expect(Retry.decide({ ...base, retry: 1, status: 429, header: h({ "retry-after": "3600" }) })).toEqual({
-      _tag: "Retry",
-      delayMillis: 1000
+      _tag: "WaitTooLong",
+      delayMillis: 3_600_000,
+      retryAtMillis: now + 3_600_000
     })
-    expect(Retry.decide({ ...base, retry: 0, status: null })).toEqual({ _tag: "Retry", delayMillis: 500 })
+    expect(
+      Retry.decide({ ...base, retry: 0, status: 429, header: h({ "retry-after": "3600" }) }, { ...Retry.defaultPolicy, maxRetryAfterMillis: 4_000_000 })
+    ).toEqual(retry(3_600_000, "server"))
+  })
+})
+
+describe("Retry.formatMillis", () => {
+  it("says durations as people do", () => {
+    expect([850, 1500, 60_000, 125_000, 3_600_000, 3_780_000].map(Retry.formatMillis)).toEqual([
+      "850 ms",
+      "1.5 s",
+      "1 min",
+      "2 min 5 s",
+      "1 h",
+      "1 h 3 min"
+    ])
   })
 })
