@@ -212,13 +212,25 @@ const errorInfo = (error: ApiError): ErrorInfo =>
     ? { message: error.message, status: error.status, requestId: error.requestId }
     : { message: error.message, status: error.status, requestId: error.requestId, errorType: error.errorType }
 
+/**
+ * Transport failures no retry can fix: TLS that cannot be set up (a plain-HTTP server behind https://, a certificate
+ * that does not verify) and a host name that does not resolve. Retrying those only delays the message.
+ */
+const permanentTransportCode = /^(EPROTO|ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH|ERR_INVALID_URL|ENOTFOUND)/
+
+const errorCode = (cause: unknown): string | undefined => {
+  if (typeof cause !== "object" || cause === null || !("code" in cause)) return undefined
+  return typeof cause.code === "string" ? cause.code : undefined
+}
+
 const transportFailure = (error: HttpClientError.HttpClientError): AttemptFailure => {
   const cause = error.cause instanceof Error ? `: ${error.cause.message}` : ""
+  const code = errorCode(error.cause)
   return {
     error: new ConnectionError({ message: `Connection failed${cause}`, status: null, requestId: null }),
     status: null,
     header: Retry.noHeaders,
-    retryable: error._tag === "RequestError" && error.reason === "Transport"
+    retryable: error._tag === "RequestError" && error.reason === "Transport" && !(code !== undefined && permanentTransportCode.test(code))
   }
 }
 
@@ -529,7 +541,7 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
           if (result._tag === "Right") return result.right
           const failure = result.left
           const now = yield* Clock.currentTimeMillis
-          if (!failure.retryable) return yield* Effect.fail(failure.error)
+          if (!failure.retryable) return yield* Effect.fail(finalError(failure, retry + 1, now - startedAt))
           const decision = Retry.decide(
             {
               retry,
