@@ -7,3 +7,8 @@ for (const s of process.argv.slice(2)) {
   for (const r of a.redirects) console.log("  redir", r.kind, r.operator, r.target?.value)
   for (const u of a.unanalysable) console.log("  UNANALYSABLE", u.kind, u.message)
 }
+import * as R from "../../src/permissions/ReadOnlyCommands.js"
+for (const s of process.argv.slice(2)) {
+  const a = await Effect.runPromise(ShellCommand.analyze(s))
+  console.log("  readOnly:", JSON.stringify(R.readOnly(a)))
+}

@@ -23,6 +23,7 @@ import { join, resolve } from "node:path"
 import { type Interface as SettingsInterface, type PermissionMode, permissionModes, Settings } from "../context/Settings.js"
 import type { ToolTarget } from "../tools/Tool.js"
 import * as BashCheck from "./BashCheck.js"
+import * as ShellCheck from "./ShellCheck.js"
 import { compilePathPattern, isInsideAny, matchesPath, type PathPattern, protectedReason, realPath } from "./PathGuard.js"
 import { type Interface as PrompterInterface, Prompter, type PromptRequest, unansweredReason } from "./Prompter.js"
 import { type Behavior, collect, fileEditTools, fileReadTools, type Rule, ruleCoversTool, type RuleSource } from "./Rules.js"
@@ -133,7 +134,7 @@ const make = (options: Options): Effect.Effect<Interface> =>
     const home = settings.home
     const cwd = settings.projectDir
     const warnings: Array<string> = []
-    const bash = options.bash ?? BashCheck.unanalysed
+    const bash = options.bash ?? ShellCheck.parsed
     const prompter = options.prompter ?? Prompter.none
     const weftHome = yield* realPath(resolve(options.weftHome ?? join(home, ".weft")))
 

@@ -14,7 +14,7 @@ import {
   type Word
 } from "./ShellCommand.js"
 import { sedScript, sedScripts } from "./ShellExecution.js"
-import { parseOptions, type OptionSpec, type ParsedOption } from "./ShellOptions.js"
+import { isProcessSubstitution, parseOptions, type OptionSpec, type ParsedOption } from "./ShellOptions.js"
 
 /** A path a read-only command reads: `path` is the word's value, or for a glob the directory it searches. */
 export interface ReadPath {
@@ -46,6 +46,9 @@ const gnu = (shortFlags: string, shortValues: string, longFlags: ReadonlyArray<s
   ...rest,
   options: { shortFlags, shortValues, longFlags: [...longFlags, "help", "version"], longValues, abbreviations: false, ...rest.options }
 })
+
+/** A program with no option that writes, runs a program or reads a list of files: a glob may stand anywhere. */
+const harmless = (spec: Spec): Spec => ({ ...spec, options: { ...spec.options, globsAreOperands: true } })
 
 const grepSpec = gnu(
   "EFGPiyvwxclLoqsbHhnTZzaIrRUVu",
@@ -104,15 +107,16 @@ const anything: Spec = { options: {}, anyArguments: true }
 
 /** Commands read-only on their own. */
 const table: Record<string, Spec> = {
-  ls: lsSpec,
-  dir: lsSpec,
-  cat: gnu("AbeEnstTuv", "", ["show-all", "number-nonblank", "show-ends", "number", "squeeze-blank", "show-tabs", "show-nonprinting"], []),
-  tac: gnu("brs", "s", ["before", "regex"], ["separator"]),
-  head: gnu("qvz", "cn", ["quiet", "silent", "verbose", "zero-terminated"], ["bytes", "lines"]),
+  ls: harmless(lsSpec),
+  dir: harmless(lsSpec),
+  cat: harmless(gnu("AbeEnstTuv", "", ["show-all", "number-nonblank", "show-ends", "number", "squeeze-blank", "show-tabs", "show-nonprinting"], [])),
+  tac: harmless(gnu("brs", "s", ["before", "regex"], ["separator"])),
+  // `head -20`: the old form of -n 20.
+  head: harmless(gnu("qvz0123456789", "cn", ["quiet", "silent", "verbose", "zero-terminated"], ["bytes", "lines"])),
   // tail -f only reads (the Bash tool's timeout bounds it).
-  tail: gnu("fFqvz", "cns", ["quiet", "silent", "verbose", "zero-terminated", "retry"], ["bytes", "lines", "sleep-interval", "pid", "max-unchanged-stats"], {
+  tail: harmless(gnu("fFqvz0123456789", "cns", ["quiet", "silent", "verbose", "zero-terminated", "retry"], ["bytes", "lines", "sleep-interval", "pid", "max-unchanged-stats"], {
     options: { longOptionalValues: ["follow"] }
-  }),
+  })),
   wc: gnu("clmwL", "", ["bytes", "chars", "lines", "words", "max-line-length"], ["total"]),
   pwd: none("LP"),
   echo: anything,
@@ -122,9 +126,9 @@ const table: Record<string, Spec> = {
   ":": anything,
   test: anything,
   "[": anything,
-  grep: grepSpec,
-  egrep: grepSpec,
-  fgrep: grepSpec,
+  grep: harmless(grepSpec),
+  egrep: harmless(grepSpec),
+  fgrep: harmless(grepSpec),
   rg: rgSpec,
   sort: gnu(
     "bdfgiMhnRrVcCmsuz",
@@ -133,9 +137,9 @@ const table: Record<string, Spec> = {
     ["key", "buffer-size", "field-separator", "temporary-directory", "parallel", "sort", "check"]
   ),
   uniq: gnu("cdDfisuzw", "fsw", ["count", "repeated", "ignore-case", "unique", "zero-terminated"], ["all-repeated", "skip-fields", "skip-chars", "check-chars", "group"], { maxOperands: 1 }),
-  cut: gnu("bcdfsnz", "bcdf", ["complement", "only-delimited", "zero-terminated"], ["bytes", "characters", "delimiter", "fields", "output-delimiter"]),
+  cut: harmless(gnu("bcdfsnz", "bcdf", ["complement", "only-delimited", "zero-terminated"], ["bytes", "characters", "delimiter", "fields", "output-delimiter"])),
   tr: gnu("cCdst", "", ["complement", "delete", "squeeze-repeats", "truncate-set1"], [], { operands: "none" }),
-  nl: gnu("pb", "bdfhilnsvw", [], []),
+  nl: harmless(gnu("pb", "bdfhilnsvw", [], [])),
   diff: gnu(
     "abBdeEfilNnpqrstTuwyZ",
     "CUIxXFLSD",
@@ -153,7 +157,7 @@ const table: Record<string, Spec> = {
   file: gnu("bcdEhiklLNnprsSvz0", "eFP", ["brief", "dereference", "no-dereference", "mime", "mime-type", "mime-encoding", "keep-going", "no-pad", "no-buffer", "preserve-date", "raw", "special-files", "uncompress", "uncompress-noreport", "print0", "extension", "apple"], ["exclude", "separator", "parameter"], {
     options: { shortFlags: "bdEhiklLNnprsSvz0" }
   }),
-  stat: gnu("LftZ", "c", ["dereference", "file-system", "terse"], ["format", "printf", "cached"]),
+  stat: harmless(gnu("LftZ", "c", ["dereference", "file-system", "terse"], ["format", "printf", "cached"])),
   du: gnu("0abcDhHklLmPsSxt", "dBtX", ["null", "all", "apparent-size", "bytes", "total", "dereference-args", "human-readable", "inodes", "count-links", "dereference", "no-dereference", "separate-dirs", "si", "summarize", "one-file-system", "time"], ["max-depth", "block-size", "threshold", "exclude", "time-style"], {
     pathOptions: ["X", "exclude-from"]
   }),
@@ -176,7 +180,8 @@ const table: Record<string, Spec> = {
   whoami: none(),
   id: gnu("aZgGnruz", "", ["context", "group", "groups", "name", "real", "user", "zero"], [], { operands: "not-paths" }),
   uname: none("asnrvmpio", ["all", "kernel-name", "nodename", "kernel-release", "kernel-version", "machine", "processor", "hardware-platform", "operating-system"]),
-  hostname: none("fsidAI", ["fqdn", "short", "ip-address", "domain", "all-fqdns", "all-ip-addresses"]),
+  // An operand sets the host name.
+  hostname: { ...none("fsidAI", ["fqdn", "short", "ip-address", "domain", "all-fqdns", "all-ip-addresses"]), maxOperands: 0 },
   uptime: none("ps", ["pretty", "since"]),
   nproc: none("", ["all"]),
   arch: none(),
@@ -186,23 +191,23 @@ const table: Record<string, Spec> = {
   seq: anything,
   expr: anything,
   rev: none(),
-  fold: gnu("bs", "w", ["bytes", "spaces"], ["width"]),
+  fold: harmless(gnu("bs", "w", ["bytes", "spaces"], ["width"])),
   fmt: gnu("cstu", "pgw", ["crown-margin", "split-only", "tagged-paragraph", "uniform-spacing"], ["prefix", "goal", "width"]),
   column: gnu("tnexJLR", "cdNoOHrsSWl", ["table", "fillrows", "json", "keep-empty-lines"], ["output-width", "separator", "output-separator", "table-columns", "table-name"]),
   paste: gnu("sz", "d", ["serial", "zero-terminated"], ["delimiters"]),
   join: gnu("ivz", "aejt12o", ["ignore-case", "check-order", "nocheck-order", "header", "zero-terminated"], []),
-  od: gnu("bcdfilosvx", "AjNtSw", ["output-duplicates", "traditional"], ["address-radix", "skip-bytes", "read-bytes", "format", "strings", "width", "endian"]),
-  hexdump: gnu("bcCdovx", "enNs", [], []),
+  od: harmless(gnu("bcdfilosvx", "AjNtSw", ["output-duplicates", "traditional"], ["address-radix", "skip-bytes", "read-bytes", "format", "strings", "width", "endian"])),
+  hexdump: harmless(gnu("bcCdovx", "enNs", [], [])),
   xxd: gnu("aEipsuCbre", "cgnlos", [], [], {
     // `xxd in out` writes out; -r turns a dump back into a file.
     maxOperands: 1,
     options: { shortFlags: "aEipuCbe", shortValues: "cgnlos" }
   }),
-  strings: gnu("afwd", "nteT", ["all", "print-file-name", "include-all-whitespace", "data"], ["bytes", "radix", "encoding", "target", "output-separator"]),
-  md5sum: gnu("bctwz", "", ["binary", "check", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], []),
-  sha1sum: gnu("bctwz", "", ["binary", "check", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], []),
-  sha256sum: gnu("bctwz", "", ["binary", "check", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], []),
-  sha512sum: gnu("bctwz", "", ["binary", "check", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], []),
+  strings: harmless(gnu("afwd", "nteT", ["all", "print-file-name", "include-all-whitespace", "data"], ["bytes", "radix", "encoding", "target", "output-separator"])),
+  md5sum: harmless(gnu("bctwz", "", ["binary", "check", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], [])),
+  sha1sum: harmless(gnu("bctwz", "", ["binary", "check", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], [])),
+  sha256sum: harmless(gnu("bctwz", "", ["binary", "check", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], [])),
+  sha512sum: harmless(gnu("bctwz", "", ["binary", "check", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], [])),
   cksum: gnu("", "a", ["raw", "tag", "untagged", "base64", "check"], ["algorithm", "length"]),
   base64: gnu("diw", "w", ["decode", "ignore-garbage"], ["wrap"], { maxOperands: 1 }),
   jq: gnu("rjacnsSeCMj", "", ["raw-output", "join-output", "ascii-output", "compact-output", "null-input", "slurp", "sort-keys", "exit-status", "color-output", "monochrome-output", "tab", "raw-input", "seq", "stream"], ["arg", "argjson", "indent"], {
@@ -481,9 +486,11 @@ const globDirectory = (pattern: string): string | undefined => {
   return directory === "" ? (pattern.startsWith("/") ? "/" : ".") : directory
 }
 
-const readPaths = (words: ReadonlyArray<Word>): ReadOnlyVerdict => {
+export const readPaths = (words: ReadonlyArray<Word>): ReadOnlyVerdict => {
   const paths: Array<ReadPath> = []
   for (const word of words) {
+    // `<(cmd)`: a pipe from a command analysed on its own.
+    if (isProcessSubstitution(word)) continue
     if (word.tilde) return notReadOnly(`\`${word.source}\` names a home directory`)
     if (word.value === undefined || word.brace) return notReadOnly(`the path \`${word.source}\` is known only when the command runs`)
     if (word.value === "-") continue
@@ -498,15 +505,19 @@ const readPaths = (words: ReadonlyArray<Word>): ReadOnlyVerdict => {
   return { _tag: "ReadOnly", paths }
 }
 
-/** Whether one command only reads; if so, the paths it reads. */
+/**
+ * Whether one command only reads; if so, the paths it reads. Its redirections are not its own doing: files they
+ * write are listed by ShellCommand.writes (checked as edits), and readOnly(analysis) counts them.
+ */
 export const readOnlyCommand = (command: SimpleCommand): ReadOnlyVerdict => {
   if (!command.assignments.every(isInertAssignment)) return notReadOnly("an environment assignment may change what the command does")
   if (command.argv.length === 0) return { _tag: "ReadOnly", paths: [] }
   for (const wrapper of command.wrappers) {
     if (!readOnlyWrappers.has(wrapper.name)) return notReadOnly(`\`${wrapper.name}\` is not a read-only wrapper`)
-  }
-  for (const redirect of command.redirects) {
-    if (redirect.kind === "write") return notReadOnly(`\`${redirect.source}\` writes a file`)
+    // `time -o file` writes its report; `env -C dir` moves the command away from the directory paths are checked in.
+    const options = wrapper.argv.map((word) => literal(word) ?? "")
+    if (wrapper.name === "time" && options.some((option) => /^-[a-z]*[oa]|^--(output|append)/.test(option))) return notReadOnly("`time -o` writes a file")
+    if (wrapper.name === "env" && options.some((option) => /^-[a-zA-Z0-9]*C|^--chdir/.test(option))) return notReadOnly("`env -C` runs the command in another directory")
   }
   const name = command.name
   if (name === undefined) return notReadOnly("the command name is built at run time")
@@ -539,35 +550,47 @@ export const readOnlyCommand = (command: SimpleCommand): ReadOnlyVerdict => {
 const readOnlyWrappers = new Set(["nice", "timeout", "time", "stdbuf", "command", "builtin", "env", "ionice", "nohup"])
 
 /**
+ * Each command of the line with its read-only verdict, in order. Its own `< file` redirections are paths it reads.
+ * After a `cd` (or pushd/popd), a relative path climbing with `..` is refused: the caller resolves paths from the
+ * shell's directory, which the `cd` has moved.
+ */
+export const commandVerdicts = (analysis: Analysis): ReadonlyArray<{ readonly command: SimpleCommand; readonly verdict: ReadOnlyVerdict }> => {
+  let changedDirectory = false
+  return analysis.commands.map((command) => {
+    const own = readOnlyCommand(command)
+    const redirected = readPaths(command.redirects.flatMap((redirect) => (redirect.kind === "read" && redirect.target !== undefined ? [redirect.target] : [])))
+    let verdict: ReadOnlyVerdict = own._tag === "NotReadOnly" ? own : redirected._tag === "NotReadOnly" ? redirected : { _tag: "ReadOnly", paths: [...own.paths, ...redirected.paths] }
+    if (verdict._tag === "ReadOnly" && changedDirectory) {
+      const climbing = verdict.paths.find((path) => !path.path.startsWith("/") && path.path.split("/").includes(".."))
+      if (climbing !== undefined) verdict = notReadOnly(`\`${climbing.word.source}\` climbs out of a directory changed to earlier in the command`)
+    }
+    if (command.name === "cd" || command.name === "pushd" || command.name === "popd") changedDirectory = true
+    return { command, verdict }
+  })
+}
+
+/** Reads by redirections on compound commands (`while ...; done < file`), which no simple command holds. */
+export const compoundReads = (analysis: Analysis): ReadonlyArray<Word> => {
+  const held = new Set(analysis.commands.flatMap((command) => command.redirects))
+  return analysis.redirects.flatMap((redirect) => (redirect.kind === "read" && redirect.target !== undefined && !held.has(redirect) ? [redirect.target] : []))
+}
+
+/**
  * Whether the whole line only reads: analysed, every command read-only, no redirection writes a file. The paths
- * are what the commands read; the caller checks each lies in the workspace. After a `cd`, relative paths with `..`
- * are refused here, since the caller resolves them from the shell's directory.
+ * are what the commands read; the caller checks each lies in the workspace.
  */
 export const readOnly = (analysis: Analysis): ReadOnlyVerdict => {
   if (!isAnalysed(analysis)) return notReadOnly(analysis.unanalysable.map((reason) => reason.message).join(" "))
   const written = writes(analysis)
   if (written.length > 0) return notReadOnly(`the command writes ${written.map((word) => `\`${word.source}\``).join(", ")}`)
   const paths: Array<ReadPath> = []
-  let changedDirectory = false
-  for (const command of analysis.commands) {
-    const verdict = readOnlyCommand(command)
+  for (const { verdict } of commandVerdicts(analysis)) {
     if (verdict._tag === "NotReadOnly") return verdict
-    for (const path of verdict.paths) {
-      if (changedDirectory && !path.path.startsWith("/") && path.path.split("/").includes("..")) {
-        return notReadOnly(`\`${path.word.source}\` climbs out of a directory changed to earlier in the command`)
-      }
-      paths.push(path)
-    }
-    if (command.name === "cd" || command.name === "pushd" || command.name === "popd") changedDirectory = true
+    paths.push(...verdict.paths)
   }
-  for (const redirect of analysis.redirects) {
-    if (redirect.kind === "read" && redirect.target !== undefined) {
-      const verdict = readPaths([redirect.target])
-      if (verdict._tag === "NotReadOnly") return verdict
-      paths.push(...verdict.paths)
-    }
-  }
-  return { _tag: "ReadOnly", paths }
+  const compound = readPaths(compoundReads(analysis))
+  if (compound._tag === "NotReadOnly") return compound
+  return { _tag: "ReadOnly", paths: [...paths, ...compound.paths] }
 }
 
 export const isReadOnly = (analysis: Analysis): boolean => readOnly(analysis)._tag === "ReadOnly"

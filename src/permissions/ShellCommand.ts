@@ -359,11 +359,13 @@ export interface BashRules {
   readonly allow: ReadonlyArray<BashRule>
   readonly ask: ReadonlyArray<BashRule>
   readonly deny: ReadonlyArray<BashRule>
+  /** Deny rules naming Bash exist that did not parse (and so are not in `deny`): unanalysable lines are still denied. */
+  readonly unparsedDeny?: string
 }
 
 export type RuleDecision =
   /** A deny rule may apply to a command, or the line is unanalysable while deny rules exist. */
-  | { readonly _tag: "Deny"; readonly rule: BashRule; readonly command: SimpleCommand | undefined; readonly reason: string }
+  | { readonly _tag: "Deny"; readonly rule: BashRule | undefined; readonly command: SimpleCommand | undefined; readonly reason: string }
   /** An ask rule may apply, or the line is unanalysable: ask (never allow). */
   | { readonly _tag: "Ask"; readonly rule: BashRule | undefined; readonly reason: string }
   /** Every command is covered by an allow rule. `writes` are files written by redirections: check them as edits. */
@@ -380,9 +382,10 @@ const ruleText = (rule: BashRule) => (rule._tag === "Any" && rule.specifier === 
  */
 export const decide = (analysis: Analysis, rules: BashRules): RuleDecision => {
   const firstDeny = rules.deny[0]
-  if (!isAnalysed(analysis) && firstDeny !== undefined) {
+  if (!isAnalysed(analysis) && (firstDeny !== undefined || rules.unparsedDeny !== undefined)) {
     const why = analysis.unanalysable.map((reason) => reason.message).join(" ")
-    return { _tag: "Deny", rule: firstDeny, command: undefined, reason: `${why} A command that cannot be analysed is denied while a deny rule (${ruleText(firstDeny)}) is in force.` }
+    const named = firstDeny === undefined ? `Bash(${rules.unparsedDeny ?? ""})` : ruleText(firstDeny)
+    return { _tag: "Deny", rule: firstDeny, command: undefined, reason: `${why} A command that cannot be analysed is denied while a deny rule (${named}) is in force.` }
   }
   for (const command of analysis.commands) {
     for (const rule of rules.deny) {

@@ -21,6 +21,11 @@ export interface OptionSpec {
   readonly abbreviations?: boolean
   /** Options end at the first operand (POSIX, and every wrapper); otherwise options may follow operands (GNU). */
   readonly stopAtOperand?: boolean
+  /**
+   * The program has no option that writes, runs a program or reads a file list (cat, ls, head...): a glob is an
+   * operand even where it could expand to a name beginning with '-'.
+   */
+  readonly globsAreOperands?: boolean
   /** Single-dash long options (`find -name`, `java -jar`): a word `-name` is one option, not a cluster. */
   readonly singleDashLong?: boolean
 }
@@ -48,16 +53,20 @@ export type ParsedOptions =
 export const mayBeOption = (word: Word): boolean =>
   word.value === undefined || word.brace || word.value.startsWith("-") || (word.glob && /^[*?[@!+]/.test(word.value))
 
+/** `<(cmd)` or `>(cmd)`: the shell puts a /dev/fd path there, never an option. */
+export const isProcessSubstitution = (word: Word): boolean => word.value === undefined && /^[<>]\(.*\)$/s.test(word.source)
+
 const unknown = (word: string, why: string): ParsedOptions => ({ _tag: "Unknown", word, why })
 
 const resolveLong = (
   name: string,
   spec: OptionSpec
 ): { readonly name: string; readonly kind: "flag" | "value" | "optional"; readonly abbreviated: boolean } | "ambiguous" | undefined => {
+  // An option listed both as a flag and with a value (`--color`, `--color=auto`) is the one with a value.
   const all: Array<{ name: string; kind: "flag" | "value" | "optional" }> = [
-    ...(spec.longFlags ?? []).map((long) => ({ name: long, kind: "flag" as const })),
     ...(spec.longValues ?? []).map((long) => ({ name: long, kind: "value" as const })),
-    ...(spec.longOptionalValues ?? []).map((long) => ({ name: long, kind: "optional" as const }))
+    ...(spec.longOptionalValues ?? []).map((long) => ({ name: long, kind: "optional" as const })),
+    ...(spec.longFlags ?? []).map((long) => ({ name: long, kind: "flag" as const }))
   ]
   const exact = all.find((option) => option.name === name)
   if (exact !== undefined) return { ...exact, abbreviated: false }
@@ -86,7 +95,10 @@ export const parseOptions = (words: ReadonlyArray<Word>, spec: OptionSpec): Pars
     if (text === undefined) {
       // A word known only at run time, or a glob or brace expansion: it may stand for an option, or several words.
       // A glob that begins with a pattern may match a file named '-o...' planted in the project.
-      if (mayBeOption(word)) return unknown(word.source, "a word built at run time where an option may stand")
+      const harmlessGlob = spec.globsAreOperands === true && word.glob && word.value !== undefined && !word.value.startsWith("-")
+      if (mayBeOption(word) && !harmlessGlob && !isProcessSubstitution(word)) {
+        return unknown(word.source, "a word built at run time where an option may stand")
+      }
       if (spec.stopAtOperand === true) {
         firstOperand = index
         operands.push(...words.slice(index))

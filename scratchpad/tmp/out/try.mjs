@@ -12494,7 +12494,8 @@ var init_ShellExecution = __esm({
       return scripts;
     };
     findExecutors = /* @__PURE__ */ new Set(["-exec", "-execdir", "-ok", "-okdir"]);
-    executionOf = (name, args2) => {
+    executionOf = (path, args2) => {
+      const name = path.includes("/") ? path.slice(path.lastIndexOf("/") + 1) : path;
       switch (name) {
         case "eval":
           return because("Eval", "`eval` runs a string as shell code, which is not analysed.");
@@ -12868,7 +12869,7 @@ __export(ShellSyntax_exports, {
 });
 import { join as join3 } from "node:path";
 import { Language, Parser } from "web-tree-sitter";
-var wasmPath, loading, loadParser, maxDepth, hiddenCharacterRe, analyseSource, firstError, Walker, isRedirect, describe, operatorOf, descriptorOf, discardTargets, fileRedirect, assignmentOf, resolveWord, piecesOf, unquotedPieces, doubleQuoted, simpleEscapes, ansiC;
+var wasmPath, loading, loadParser, maxDepth, hiddenCharacterRe, analyseSource, hasSplitWord, firstError, Walker, isRedirect, describe, operatorOf, descriptorOf, discardTargets, fileRedirect, assignmentOf, resolveWord, piecesOf, unquotedPieces, doubleQuoted, simpleEscapes, ansiC;
 var init_ShellSyntax = __esm({
   "src/permissions/ShellSyntax.ts"() {
     "use strict";
@@ -12909,12 +12910,32 @@ var init_ShellSyntax = __esm({
         if (tree.rootNode.hasError) {
           walker.reason("ParseError", `The command does not parse cleanly as Bash (${firstError(tree.rootNode)}).`);
         }
+        if (source.includes("\\\n") && hasSplitWord(tree.rootNode, source)) {
+          walker.reason("Unsupported", "A line continuation inside a word (`r\\\u23CEm`) is read one way by this parser and another by Bash.");
+        }
         walker.walk(tree.rootNode, "top", 0);
         walker.finish();
       } finally {
         tree.delete();
       }
       return { source, commands: walker.commands, redirects: walker.redirects, unanalysable: walker.reasons };
+    };
+    hasSplitWord = (root, source) => {
+      const stack = [root];
+      while (stack.length > 0) {
+        const node2 = stack.pop();
+        if (node2 === void 0) break;
+        let previous = null;
+        for (const child of node2.children) {
+          if (previous !== null && previous.isNamed && child.isNamed && child.startIndex > previous.endIndex) {
+            const gap = source.slice(previous.endIndex, child.startIndex);
+            if (/^(\\\n)+$/.test(gap)) return true;
+          }
+          if (child.childCount > 0) stack.push(child);
+          previous = child;
+        }
+      }
+      return false;
     };
     firstError = (root) => {
       const stack = [root];
@@ -13007,6 +13028,11 @@ var init_ShellSyntax = __esm({
       }
       /** Walks what a word may run: its substitutions (and checks arithmetic in it). */
       inside(node2, context2, depth) {
+        if (node2.type === "command_substitution" || node2.type === "process_substitution") return this.walk(node2, context2, depth + 1);
+        if (node2.type === "arithmetic_expansion") this.arithmetic(node2);
+        this.within(node2, context2, depth);
+      }
+      within(node2, context2, depth) {
         if (depth > maxDepth) return this.walk(node2, context2, depth);
         for (const child of node2.namedChildren) {
           switch (child.type) {
@@ -13016,16 +13042,27 @@ var init_ShellSyntax = __esm({
               break;
             case "arithmetic_expansion":
               this.arithmetic(child);
-              this.inside(child, context2, depth + 1);
+              this.within(child, context2, depth + 1);
               break;
             default:
-              this.inside(child, context2, depth + 1);
+              this.within(child, context2, depth + 1);
           }
         }
       }
       arithmetic(node2) {
         if (/['"\\`]/.test(node2.text)) {
           this.reason("ArithmeticSubscript", "Arithmetic holds quoted text, which Bash may evaluate as a command.");
+        }
+      }
+      /**
+       * Static text holding `[...$(...)...]` or a backquote in brackets: stored in a variable and met in arithmetic
+       * (`x='a[$(cmd)]'; echo $((x))`), Bash runs the command in the subscript.
+       */
+      subscripts(words) {
+        for (const word of words) {
+          if (word.value !== void 0 && /\[[^\]]*(\$\(|`)/.test(word.value)) {
+            this.reason("ArithmeticSubscript", `\`${word.source}\` holds a command in a subscript, which Bash runs if the text is evaluated as arithmetic.`);
+          }
         }
       }
       test(node2) {
@@ -13080,6 +13117,7 @@ var init_ShellSyntax = __esm({
           this.inside(assignment, context2, depth + 1);
           return assignmentOf(assignment);
         });
+        this.subscripts(assignments.map((assignment) => assignment.value));
         this.commands.push({ source: node2.text, argv: [], name: void 0, fullArgv: [], wrappers: [], assignments, redirects: [], context: context2 });
       }
       declaration(node2, context2, depth) {
@@ -13118,6 +13156,7 @@ var init_ShellSyntax = __esm({
       }
       /** Sees through wrappers, checks what the command executes and records it (and the commands it runs). */
       add(source, fullArgv, prefix, redirects, context2, depth, outerWrappers = []) {
+        this.subscripts([...fullArgv, ...prefix.map((assignment) => assignment.value)]);
         let argv = fullArgv;
         const wrappers = [...outerWrappers];
         const assignments = [...prefix];
@@ -13325,7 +13364,7 @@ var init_ShellSyntax = __esm({
 });
 
 // src/permissions/ShellCommand.ts
-var literal, unknownWord, maxSourceLength, unanalysableOnly, analyze;
+var literal, unknownWord, maxSourceLength, writes, isAnalysed, unanalysableOnly, analyze, inertNameRe, isInertAssignment;
 var init_ShellCommand = __esm({
   "src/permissions/ShellCommand.ts"() {
     "use strict";
@@ -13333,6 +13372,8 @@ var init_ShellCommand = __esm({
     literal = (word) => word.value !== void 0 && !word.glob && !word.brace && !word.tilde ? word.value : void 0;
     unknownWord = (source) => ({ source, value: void 0, glob: false, brace: false, tilde: false });
     maxSourceLength = 64 * 1024;
+    writes = (analysis) => analysis.redirects.flatMap((redirect) => redirect.kind === "write" && redirect.target !== void 0 ? [redirect.target] : []);
+    isAnalysed = (analysis) => analysis.unanalysable.length === 0;
     unanalysableOnly = (source, kind, message) => ({
       source,
       commands: [],
@@ -13351,16 +13392,890 @@ var init_ShellCommand = __esm({
       }
       return syntax.right(command);
     });
+    inertNameRe = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|COLUMNS|LINES|TERM|CI|DEBUG|NODE_ENV|RUST_LOG|RUST_BACKTRACE|PYTHONUNBUFFERED|PYTHONDONTWRITEBYTECODE|GIT_PAGER_IN_USE)$/;
+    isInertAssignment = (assignment) => inertNameRe.test(assignment.name) || /^[a-z_][a-z0-9_]*$/.test(assignment.name) && !assignment.name.endsWith("_proxy");
   }
 });
 
 // scratchpad/tmp/try.ts
 init_Effect();
 init_ShellCommand();
+
+// src/permissions/ReadOnlyCommands.ts
+init_ShellCommand();
+init_ShellExecution();
+init_ShellOptions();
+var notReadOnly = (reason) => ({ _tag: "NotReadOnly", reason });
+var gnu = (shortFlags, shortValues, longFlags, longValues, rest = {}) => ({
+  ...rest,
+  options: { shortFlags, shortValues, longFlags: [...longFlags, "help", "version"], longValues, abbreviations: false, ...rest.options }
+});
+var grepSpec = gnu(
+  "EFGPiyvwxclLoqsbHhnTZzaIrRUVu",
+  "efmABCdD",
+  [
+    "extended-regexp",
+    "fixed-strings",
+    "basic-regexp",
+    "perl-regexp",
+    "ignore-case",
+    "no-ignore-case",
+    "word-regexp",
+    "line-regexp",
+    "null-data",
+    "no-messages",
+    "invert-match",
+    "byte-offset",
+    "line-number",
+    "line-buffered",
+    "with-filename",
+    "no-filename",
+    "only-matching",
+    "quiet",
+    "silent",
+    "text",
+    "recursive",
+    "dereference-recursive",
+    "files-without-match",
+    "files-with-matches",
+    "count",
+    "initial-tab",
+    "null",
+    "color",
+    "colour"
+  ],
+  [
+    "regexp",
+    "file",
+    "max-count",
+    "label",
+    "binary-files",
+    "directories",
+    "devices",
+    "include",
+    "exclude",
+    "exclude-from",
+    "exclude-dir",
+    "before-context",
+    "after-context",
+    "context"
+  ],
+  { operands: "pattern-then-paths", pathOptions: ["f", "file", "exclude-from"], options: { longOptionalValues: ["color", "colour"] } }
+);
+var rgSpec = gnu(
+  "iSswxvclLnNHIoFPUaquzl.",
+  "egtTABCmMdjr",
+  [
+    "ignore-case",
+    "smart-case",
+    "case-sensitive",
+    "word-regexp",
+    "line-regexp",
+    "invert-match",
+    "count",
+    "count-matches",
+    "files-with-matches",
+    "files-without-match",
+    "follow",
+    "line-number",
+    "no-line-number",
+    "with-filename",
+    "no-filename",
+    "no-heading",
+    "heading",
+    "column",
+    "only-matching",
+    "fixed-strings",
+    "pcre2",
+    "multiline",
+    "multiline-dotall",
+    "text",
+    "quiet",
+    "unrestricted",
+    "hidden",
+    "no-ignore",
+    "no-ignore-vcs",
+    "no-ignore-parent",
+    "no-ignore-dot",
+    "no-ignore-global",
+    "no-ignore-exclude",
+    "no-ignore-files",
+    "files",
+    "json",
+    "vimgrep",
+    "stats",
+    "type-list",
+    "trim",
+    "null",
+    "no-messages",
+    "passthru",
+    "one-file-system",
+    "no-config",
+    "debug",
+    "binary",
+    "no-binary",
+    "crlf",
+    "byte-offset",
+    "sort-files",
+    "max-columns-preview",
+    "glob-case-insensitive",
+    "line-buffered",
+    "block-buffered",
+    "no-unicode",
+    "invert-match",
+    "no-follow"
+  ],
+  [
+    "regexp",
+    "glob",
+    "iglob",
+    "type",
+    "type-not",
+    "type-add",
+    "after-context",
+    "before-context",
+    "context",
+    "max-count",
+    "max-depth",
+    "maxdepth",
+    "max-columns",
+    "max-filesize",
+    "threads",
+    "sort",
+    "sortr",
+    "color",
+    "colors",
+    "replace",
+    "encoding",
+    "engine",
+    "field-match-separator",
+    "field-context-separator",
+    "context-separator",
+    "path-separator",
+    "dfa-size-limit",
+    "regex-size-limit"
+  ],
+  // Not --pre (runs a program on each file), --search-zip/-z (runs decompressors), --hostname-bin, --ignore-file (a path: asked).
+  { operands: "pattern-then-paths", options: { shortFlags: "iSswxvclLnNHIoFPUaq.", longOptionalValues: [] } }
+);
+var lsSpec = gnu(
+  "aAbBcCdfFgGhHiklLmnNopqQrRsStuUvxXZ1",
+  "ITw",
+  [
+    "all",
+    "almost-all",
+    "author",
+    "escape",
+    "ignore-backups",
+    "classify",
+    "file-type",
+    "full-time",
+    "group-directories-first",
+    "no-group",
+    "human-readable",
+    "si",
+    "dereference-command-line",
+    "dereference-command-line-symlink-to-dir",
+    "hyperlink",
+    "inode",
+    "kibibytes",
+    "literal",
+    "numeric-uid-gid",
+    "quote-name",
+    "reverse",
+    "recursive",
+    "size",
+    "context",
+    "directory",
+    "dereference",
+    "hide-control-chars",
+    "show-control-chars",
+    "color"
+  ],
+  ["block-size", "format", "hide", "indicator-style", "ignore", "quoting-style", "sort", "time", "time-style", "tabsize", "width"],
+  { options: { longOptionalValues: ["color", "classify", "hyperlink"] } }
+);
+var none10 = (shortFlags = "", longFlags = []) => gnu(shortFlags, "", longFlags, [], { operands: "none" });
+var anything = { options: {}, anyArguments: true };
+var table = {
+  ls: lsSpec,
+  dir: lsSpec,
+  cat: gnu("AbeEnstTuv", "", ["show-all", "number-nonblank", "show-ends", "number", "squeeze-blank", "show-tabs", "show-nonprinting"], []),
+  tac: gnu("brs", "s", ["before", "regex"], ["separator"]),
+  head: gnu("qvz", "cn", ["quiet", "silent", "verbose", "zero-terminated"], ["bytes", "lines"]),
+  // tail -f only reads (the Bash tool's timeout bounds it).
+  tail: gnu("fFqvz", "cns", ["quiet", "silent", "verbose", "zero-terminated", "retry"], ["bytes", "lines", "sleep-interval", "pid", "max-unchanged-stats"], {
+    options: { longOptionalValues: ["follow"] }
+  }),
+  wc: gnu("clmwL", "", ["bytes", "chars", "lines", "words", "max-line-length"], ["total"]),
+  pwd: none10("LP"),
+  echo: anything,
+  printf: anything,
+  true: anything,
+  false: anything,
+  ":": anything,
+  test: anything,
+  "[": anything,
+  grep: grepSpec,
+  egrep: grepSpec,
+  fgrep: grepSpec,
+  rg: rgSpec,
+  sort: gnu(
+    "bdfgiMhnRrVcCmsuz",
+    "kStT",
+    ["ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort", "reverse", "version-sort", "check", "merge", "stable", "unique", "zero-terminated", "debug"],
+    ["key", "buffer-size", "field-separator", "temporary-directory", "parallel", "sort", "check"]
+  ),
+  uniq: gnu("cdDfisuzw", "fsw", ["count", "repeated", "ignore-case", "unique", "zero-terminated"], ["all-repeated", "skip-fields", "skip-chars", "check-chars", "group"], { maxOperands: 1 }),
+  cut: gnu("bcdfsnz", "bcdf", ["complement", "only-delimited", "zero-terminated"], ["bytes", "characters", "delimiter", "fields", "output-delimiter"]),
+  tr: gnu("cCdst", "", ["complement", "delete", "squeeze-repeats", "truncate-set1"], [], { operands: "none" }),
+  nl: gnu("pb", "bdfhilnsvw", [], []),
+  diff: gnu(
+    "abBdeEfilNnpqrstTuwyZ",
+    "CUIxXFLSD",
+    [
+      "text",
+      "ignore-blank-lines",
+      "ignore-space-change",
+      "ignore-all-space",
+      "ignore-case",
+      "ignore-tab-expansion",
+      "ignore-trailing-space",
+      "minimal",
+      "new-file",
+      "unidirectional-new-file",
+      "report-identical-files",
+      "brief",
+      "recursive",
+      "side-by-side",
+      "suppress-common-lines",
+      "expand-tabs",
+      "initial-tab",
+      "strip-trailing-cr",
+      "normal",
+      "show-c-function",
+      "left-column",
+      "speed-large-files",
+      "suppress-blank-empty",
+      "color"
+    ],
+    ["context", "unified", "ignore-matching-lines", "exclude", "exclude-from", "show-function-line", "label", "starting-file", "width", "tabsize", "to-file", "from-file", "line-format", "new-line-format", "old-line-format", "unchanged-line-format", "horizon-lines"],
+    { pathOptions: ["X", "exclude-from", "to-file", "from-file"], options: { longOptionalValues: ["color", "context", "unified"] } }
+  ),
+  cmp: gnu("bls", "in", ["print-bytes", "verbose", "quiet", "silent"], ["ignore-initial", "bytes"]),
+  comm: gnu("123z", "", ["check-order", "nocheck-order", "zero-terminated", "total"], ["output-delimiter"]),
+  file: gnu("bcdEhiklLNnprsSvz0", "eFP", ["brief", "dereference", "no-dereference", "mime", "mime-type", "mime-encoding", "keep-going", "no-pad", "no-buffer", "preserve-date", "raw", "special-files", "uncompress", "uncompress-noreport", "print0", "extension", "apple"], ["exclude", "separator", "parameter"], {
+    options: { shortFlags: "bdEhiklLNnprsSvz0" }
+  }),
+  stat: gnu("LftZ", "c", ["dereference", "file-system", "terse"], ["format", "printf", "cached"]),
+  du: gnu("0abcDhHklLmPsSxt", "dBtX", ["null", "all", "apparent-size", "bytes", "total", "dereference-args", "human-readable", "inodes", "count-links", "dereference", "no-dereference", "separate-dirs", "si", "summarize", "one-file-system", "time"], ["max-depth", "block-size", "threshold", "exclude", "time-style"], {
+    pathOptions: ["X", "exclude-from"]
+  }),
+  df: gnu("ahHiklPTtvx", "BtxF", ["all", "human-readable", "si", "inodes", "local", "portability", "print-type", "total", "no-sync", "sync"], ["block-size", "type", "exclude-type", "output"], {
+    options: { longOptionalValues: ["output"] }
+  }),
+  which: none10("as"),
+  whereis: gnu("bmsu", "BMSf", [], [], { operands: "not-paths" }),
+  type: { options: { shortFlags: "afptP", abbreviations: false }, operands: "not-paths" },
+  basename: anything,
+  dirname: anything,
+  realpath: gnu("eLmPqsz", "", ["canonicalize-existing", "canonicalize-missing", "logical", "physical", "quiet", "strip", "no-symlinks", "zero"], ["relative-to", "relative-base"], { operands: "not-paths" }),
+  readlink: gnu("efmnqsvz", "", ["canonicalize", "canonicalize-existing", "canonicalize-missing", "no-newline", "quiet", "silent", "verbose", "zero"], [], { operands: "not-paths" }),
+  date: gnu("uRI", "d", ["utc", "universal", "rfc-email", "debug"], ["date", "iso-8601", "rfc-3339"], {
+    operands: "none",
+    // An operand other than +FORMAT sets the clock.
+    check: (_options, operands) => operands.every((word) => literal(word)?.startsWith("+") === true) ? void 0 : "`date` with an operand other than +FORMAT sets the clock",
+    options: { shortOptionalValues: "I", longOptionalValues: ["iso-8601"] }
+  }),
+  whoami: none10(),
+  id: gnu("aZgGnruz", "", ["context", "group", "groups", "name", "real", "user", "zero"], [], { operands: "not-paths" }),
+  uname: none10("asnrvmpio", ["all", "kernel-name", "nodename", "kernel-release", "kernel-version", "machine", "processor", "hardware-platform", "operating-system"]),
+  hostname: none10("fsidAI", ["fqdn", "short", "ip-address", "domain", "all-fqdns", "all-ip-addresses"]),
+  uptime: none10("ps", ["pretty", "since"]),
+  nproc: none10("", ["all"]),
+  arch: none10(),
+  tty: none10("s", ["silent", "quiet"]),
+  locale: none10("ackm", ["all-locales", "charmaps", "category-name", "keyword-name"]),
+  printenv: { options: { shortFlags: "0", longFlags: ["null"], abbreviations: false }, operands: "not-paths" },
+  seq: anything,
+  expr: anything,
+  rev: none10(),
+  fold: gnu("bs", "w", ["bytes", "spaces"], ["width"]),
+  fmt: gnu("cstu", "pgw", ["crown-margin", "split-only", "tagged-paragraph", "uniform-spacing"], ["prefix", "goal", "width"]),
+  column: gnu("tnexJLR", "cdNoOHrsSWl", ["table", "fillrows", "json", "keep-empty-lines"], ["output-width", "separator", "output-separator", "table-columns", "table-name"]),
+  paste: gnu("sz", "d", ["serial", "zero-terminated"], ["delimiters"]),
+  join: gnu("ivz", "aejt12o", ["ignore-case", "check-order", "nocheck-order", "header", "zero-terminated"], []),
+  od: gnu("bcdfilosvx", "AjNtSw", ["output-duplicates", "traditional"], ["address-radix", "skip-bytes", "read-bytes", "format", "strings", "width", "endian"]),
+  hexdump: gnu("bcCdovx", "enNs", [], []),
+  xxd: gnu("aEipsuCbre", "cgnlos", [], [], {
+    // `xxd in out` writes out; -r turns a dump back into a file.
+    maxOperands: 1,
+    options: { shortFlags: "aEipuCbe", shortValues: "cgnlos" }
+  }),
+  strings: gnu("afwd", "nteT", ["all", "print-file-name", "include-all-whitespace", "data"], ["bytes", "radix", "encoding", "target", "output-separator"]),
+  md5sum: gnu("bctwz", "", ["binary", "check", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], []),
+  sha1sum: gnu("bctwz", "", ["binary", "check", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], []),
+  sha256sum: gnu("bctwz", "", ["binary", "check", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], []),
+  sha512sum: gnu("bctwz", "", ["binary", "check", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], []),
+  cksum: gnu("", "a", ["raw", "tag", "untagged", "base64", "check"], ["algorithm", "length"]),
+  base64: gnu("diw", "w", ["decode", "ignore-garbage"], ["wrap"], { maxOperands: 1 }),
+  jq: gnu("rjacnsSeCMj", "", ["raw-output", "join-output", "ascii-output", "compact-output", "null-input", "slurp", "sort-keys", "exit-status", "color-output", "monochrome-output", "tab", "raw-input", "seq", "stream"], ["arg", "argjson", "indent"], {
+    operands: "pattern-then-paths"
+  }),
+  tree: gnu("adfgilpsuDFhqQNrtvxACJXL", "PILH", ["noreport", "dirsfirst", "du", "prune", "charset", "filelimit", "timefmt", "gitignore", "matchdirs", "ignore-case", "info"], ["charset", "filelimit", "timefmt", "sort"], {
+    options: { shortFlags: "adfgilpsuDFhqQNrtvxACJX", shortValues: "PILH" }
+  }),
+  cd: {
+    options: { shortFlags: "LPe@", abbreviations: false, stopAtOperand: true },
+    // `cd` alone goes home, `cd -` to the previous directory: both outside what can be checked here.
+    check: (_options, operands) => operands.length === 1 && literal(operands[0] ?? { source: "", value: void 0, glob: false, brace: false, tilde: false }) !== "-" ? void 0 : "`cd` without a directory, or `cd -`, leaves for a directory not named"
+  },
+  sed: gnu("nrEsuz", "el", ["quiet", "silent", "regexp-extended", "separate", "unbuffered", "null-data", "posix", "debug", "sandbox", "follow-symlinks"], ["expression", "line-length"], {
+    // No -i/--in-place (writes), no -f (a script file not read here).
+    operands: "pattern-then-paths",
+    check: (options, operands) => {
+      const scripts = sedScripts([
+        ...options.flatMap((option2) => option2.name === "e" || option2.name === "expression" ? [{ source: "-e", value: "-e", glob: false, brace: false, tilde: false }, wordOfOption(option2)] : []),
+        ...operands
+      ]);
+      if (scripts === void 0) return "its script is not static";
+      const verdicts = scripts.map(sedScript);
+      if (verdicts.includes("executes")) return "its script runs commands (`e`)";
+      if (verdicts.includes("writes")) return "its script writes files (`w`, `W` or the `w` flag)";
+      if (verdicts.includes("unknown")) return "its script holds commands this check does not read as printing only (`r`, `R` or unknown)";
+      return void 0;
+    }
+  }),
+  awk: {
+    options: { shortValues: "Fv", abbreviations: false },
+    operands: "pattern-then-paths",
+    check: (_options, operands) => {
+      const program = operands[0] === void 0 ? void 0 : literal(operands[0]);
+      if (program === void 0) return "its program is not static";
+      return /[>|]|\bsystem\s*\(|\bgetline\b|\bfflush\b|@/.test(program) ? "its program writes, pipes or runs commands" : void 0;
+    }
+  }
+};
+var wordOfOption = (option2) => {
+  const value = option2.value;
+  if (value === void 0) return { source: "", value: "", glob: false, brace: false, tilde: false };
+  return typeof value === "string" ? { source: value, value, glob: false, brace: false, tilde: false } : value;
+};
+var findPredicates = {
+  "-name": 1,
+  "-iname": 1,
+  "-path": 1,
+  "-ipath": 1,
+  "-wholename": 1,
+  "-iwholename": 1,
+  "-regex": 1,
+  "-iregex": 1,
+  "-regextype": 1,
+  "-type": 1,
+  "-xtype": 1,
+  "-size": 1,
+  "-mtime": 1,
+  "-mmin": 1,
+  "-atime": 1,
+  "-amin": 1,
+  "-ctime": 1,
+  "-cmin": 1,
+  "-used": 1,
+  "-user": 1,
+  "-group": 1,
+  "-uid": 1,
+  "-gid": 1,
+  "-perm": 1,
+  "-maxdepth": 1,
+  "-mindepth": 1,
+  "-links": 1,
+  "-inum": 1,
+  "-lname": 1,
+  "-ilname": 1,
+  "-printf": 1,
+  "-fstype": 1,
+  "-context": 1,
+  "-newer": 1,
+  "-anewer": 1,
+  "-cnewer": 1,
+  "-samefile": 1,
+  "-empty": 0,
+  "-print": 0,
+  "-print0": 0,
+  "-ls": 0,
+  "-prune": 0,
+  "-not": 0,
+  "!": 0,
+  "-o": 0,
+  "-or": 0,
+  "-a": 0,
+  "-and": 0,
+  "(": 0,
+  ")": 0,
+  ",": 0,
+  "-follow": 0,
+  "-depth": 0,
+  "-xdev": 0,
+  "-mount": 0,
+  "-readable": 0,
+  "-writable": 0,
+  "-executable": 0,
+  "-true": 0,
+  "-false": 0,
+  "-quit": 0,
+  "-daystart": 0,
+  "-noleaf": 0,
+  "-nouser": 0,
+  "-nogroup": 0,
+  "-ignore_readdir_race": 0,
+  "-noignore_readdir_race": 0,
+  "-warn": 0,
+  "-nowarn": 0
+};
+var findPathPredicates = /* @__PURE__ */ new Set(["-newer", "-anewer", "-cnewer", "-samefile"]);
+var findCheck = (args2) => {
+  const paths = [];
+  let index = 0;
+  while (index < args2.length) {
+    const text = literal(args2[index] ?? { source: "", value: void 0, glob: false, brace: false, tilde: false });
+    if (text === "-H" || text === "-L" || text === "-P" || text === "-O0" || text === "-O1" || text === "-O2" || text === "-O3") {
+      index++;
+      continue;
+    }
+    if (text === "-D") {
+      index += 2;
+      continue;
+    }
+    break;
+  }
+  while (index < args2.length) {
+    const word = args2[index];
+    if (word === void 0) break;
+    const text = word.value;
+    if (text !== void 0 && (text.startsWith("-") || text === "(" || text === "!" || text === ")" || text === ",")) break;
+    paths.push(word);
+    index++;
+  }
+  while (index < args2.length) {
+    const word = args2[index];
+    if (word === void 0) break;
+    const text = literal(word);
+    if (text === void 0) return notReadOnly("`find` is given a word built at run time where its expression stands");
+    const arity = Object.hasOwn(findPredicates, text) ? findPredicates[text] : /^-newer[amcBt][amcBt]$/.test(text) ? 1 : void 0;
+    if (arity === void 0) return notReadOnly(`\`find ${text}\` is not known to be read-only`);
+    if (findPathPredicates.has(text) && args2[index + 1] !== void 0) paths.push(args2[index + 1]);
+    index += 1 + arity;
+  }
+  if (paths.length === 0) paths.push({ source: ".", value: ".", glob: false, brace: false, tilde: false });
+  return readPaths(paths);
+};
+var gitLogLike = [
+  "stat",
+  "numstat",
+  "shortstat",
+  "name-only",
+  "name-status",
+  "oneline",
+  "patch",
+  "no-patch",
+  "cached",
+  "staged",
+  "no-color",
+  "ignore-space-change",
+  "ignore-all-space",
+  "ignore-space-at-eol",
+  "ignore-blank-lines",
+  "ignore-cr-at-eol",
+  "summary",
+  "graph",
+  "all",
+  "reverse",
+  "first-parent",
+  "merges",
+  "no-merges",
+  "abbrev-commit",
+  "no-abbrev-commit",
+  "follow",
+  "pickaxe-all",
+  "patch-with-stat",
+  "minimal",
+  "histogram",
+  "patience",
+  "raw",
+  "full-index",
+  "binary",
+  "no-prefix",
+  "exit-code",
+  "quiet",
+  "check",
+  "left-right",
+  "cherry-pick",
+  "cherry-mark",
+  "boundary",
+  "topo-order",
+  "date-order",
+  "author-date-order",
+  "no-walk",
+  "notes",
+  "no-notes",
+  "expand-tabs",
+  "no-expand-tabs",
+  "no-renames",
+  "text",
+  "function-context",
+  "color-words",
+  "no-ext-diff",
+  "no-textconv",
+  "ita-invisible-in-index",
+  "merge-base",
+  "branches",
+  "tags",
+  "remotes",
+  "full-history",
+  "simplify-merges",
+  "ancestry-path",
+  "source",
+  "use-mailmap",
+  "log-size",
+  "parents",
+  "children",
+  "relative-date",
+  "show-linear-break",
+  "no-decorate",
+  "decorate",
+  "name-rev",
+  "irreversible-delete",
+  "numbered",
+  "ignore-submodules",
+  "find-renames",
+  "find-copies",
+  "find-copies-harder",
+  "compact-summary",
+  "combined-all-paths",
+  "cc",
+  "remerge-diff",
+  "dense-combined",
+  "no-standard-notes",
+  "standard-notes",
+  "show-pulls",
+  "regexp-ignore-case",
+  "basic-regexp",
+  "extended-regexp",
+  "fixed-strings",
+  "perl-regexp",
+  "all-match",
+  "invert-grep",
+  "no-min-parents",
+  "no-max-parents",
+  "show-notes-by-default",
+  "unified",
+  "word-diff",
+  "color",
+  "dirstat",
+  "relative",
+  "submodule",
+  "stdin",
+  "only-matching"
+];
+var gitLogLikeValues = [
+  "format",
+  "pretty",
+  "max-count",
+  "skip",
+  "since",
+  "after",
+  "until",
+  "before",
+  "author",
+  "committer",
+  "grep",
+  "date",
+  "diff-filter",
+  "src-prefix",
+  "dst-prefix",
+  "line-prefix",
+  "abbrev",
+  "decorate-refs",
+  "decorate-refs-exclude",
+  "min-parents",
+  "max-parents",
+  "encoding",
+  "inter-hunk-context",
+  "diff-algorithm",
+  "word-diff-regex",
+  "color-moved",
+  "color-moved-ws",
+  "anchored",
+  "ignore-matching-lines",
+  "stat-width",
+  "stat-name-width",
+  "stat-count",
+  "stat-graph-width",
+  "exclude",
+  "glob",
+  "show-notes",
+  "notes-ref",
+  "break-rewrites",
+  "find-object",
+  "output-indicator-new",
+  "output-indicator-old",
+  "output-indicator-context",
+  "rotate-to",
+  "skip-to",
+  "diff-merges",
+  "orderfile"
+];
+var gitLogSpec = {
+  shortFlags: "psuwbRzaWtimMCBDrnv0123456789",
+  shortValues: "USGLOlnX",
+  longFlags: gitLogLike,
+  longValues: gitLogLikeValues,
+  longOptionalValues: ["color", "decorate", "word-diff", "dirstat", "relative", "submodule", "abbrev", "find-renames", "find-copies", "unified", "pretty", "notes", "color-moved", "show-notes", "break-rewrites"],
+  abbreviations: false
+};
+var gitSubcommands = {
+  status: {
+    shortFlags: "sbuvz",
+    longFlags: ["short", "branch", "show-stash", "porcelain", "long", "verbose", "null", "ahead-behind", "no-ahead-behind", "renames", "no-renames", "untracked-files", "ignored", "ignore-submodules"],
+    longOptionalValues: ["porcelain", "untracked-files", "ignored", "ignore-submodules", "column", "find-renames"],
+    shortOptionalValues: "u",
+    abbreviations: false
+  },
+  diff: gitLogSpec,
+  log: gitLogSpec,
+  show: gitLogSpec,
+  shortlog: { shortFlags: "nsec", longFlags: ["numbered", "summary", "email", "committer", "all"], longValues: ["format", "group", "since", "until"], abbreviations: false },
+  whatchanged: gitLogSpec,
+  "diff-tree": gitLogSpec,
+  "diff-index": gitLogSpec,
+  "diff-files": gitLogSpec,
+  "rev-parse": {
+    shortFlags: "q",
+    longFlags: [
+      "show-toplevel",
+      "show-prefix",
+      "show-cdup",
+      "git-dir",
+      "git-common-dir",
+      "absolute-git-dir",
+      "is-inside-work-tree",
+      "is-inside-git-dir",
+      "is-bare-repository",
+      "is-shallow-repository",
+      "verify",
+      "quiet",
+      "symbolic",
+      "symbolic-full-name",
+      "all",
+      "branches",
+      "tags",
+      "remotes",
+      "local-env-vars",
+      "show-superproject-working-tree",
+      "sq",
+      "not",
+      "revs-only",
+      "no-revs",
+      "flags",
+      "no-flags",
+      "default"
+    ],
+    longValues: ["short", "abbrev-ref", "git-path", "resolve-git-dir", "since", "until", "path-format", "show-object-format", "after", "before"],
+    longOptionalValues: ["short", "abbrev-ref", "show-object-format"],
+    abbreviations: false
+  },
+  "ls-files": { shortFlags: "cdmoiskuzftvl", shortValues: "xX", longFlags: ["cached", "deleted", "modified", "others", "ignored", "stage", "killed", "unmerged", "exclude-standard", "directory", "no-empty-directory", "full-name", "recurse-submodules", "error-unmatch", "eol", "deduplicate", "sparse", "debug", "resolve-undo", "abbrev"], longValues: ["exclude", "with-tree", "format"], abbreviations: false },
+  "ls-tree": { shortFlags: "dlrtz", longFlags: ["long", "name-only", "name-status", "object-only", "full-name", "full-tree", "abbrev"], longValues: ["format"], abbreviations: false },
+  "cat-file": { shortFlags: "tspe", longFlags: ["batch-check", "batch", "batch-all-objects", "follow-symlinks", "unordered", "allow-unknown-type", "mailmap", "no-mailmap"], abbreviations: false },
+  blame: { shortFlags: "bclnpsteflwM0123456789C", shortValues: "LS", longFlags: ["root", "show-stats", "porcelain", "line-porcelain", "incremental", "show-name", "show-number", "show-email", "minimal"], longValues: ["date", "abbrev", "ignore-rev", "ignore-revs-file"], abbreviations: false },
+  "merge-base": { shortFlags: "a", longFlags: ["all", "octopus", "independent", "is-ancestor", "fork-point"], abbreviations: false },
+  "name-rev": { longFlags: ["name-only", "no-undefined", "always", "all", "annotate-stdin"], longValues: ["tags", "refs", "exclude"], abbreviations: false },
+  "for-each-ref": { longFlags: ["shell", "perl", "python", "tcl", "ignore-case", "omit-empty", "stdin"], longValues: ["count", "sort", "format", "points-at", "merged", "no-merged", "contains", "no-contains", "exclude"], abbreviations: false },
+  "show-ref": { shortFlags: "dsq", longFlags: ["head", "heads", "branches", "tags", "dereference", "quiet", "verify", "exists"], longValues: ["hash", "abbrev"], longOptionalValues: ["hash", "abbrev"], abbreviations: false },
+  "count-objects": { shortFlags: "vH", longFlags: ["verbose", "human-readable"], abbreviations: false },
+  "rev-list": { ...gitLogSpec, longFlags: [...gitLogLike, "count", "objects", "objects-edge", "left-only", "right-only", "bisect", "timestamp", "header", "in-commit-order"] },
+  describe: { longFlags: ["all", "tags", "contains", "long", "always", "first-parent", "exact-match", "debug"], longValues: ["abbrev", "candidates", "match", "exclude", "dirty", "broken"], longOptionalValues: ["dirty", "broken", "abbrev"], abbreviations: false },
+  "check-ignore": { shortFlags: "qvnz", longFlags: ["quiet", "verbose", "non-matching", "no-index", "stdin"], abbreviations: false },
+  "check-attr": { shortFlags: "az", longFlags: ["all", "cached", "stdin"], longValues: ["source"], abbreviations: false },
+  grep: { shortFlags: "aiIwvhHEGFPnlLcoqzrW0123456789", shortValues: "efABCm", longFlags: ["cached", "untracked", "no-index", "recurse-submodules", "text", "ignore-case", "word-regexp", "invert-match", "full-name", "extended-regexp", "basic-regexp", "fixed-strings", "perl-regexp", "line-number", "column", "files-with-matches", "name-only", "files-without-match", "count", "null", "break", "heading", "show-function", "function-context", "all-match", "quiet", "and", "or", "not", "only-matching"], longValues: ["max-depth", "context", "after-context", "before-context", "threads", "max-count"], abbreviations: false, check: (options) => options.some((option2) => option2.name === "no-index" || option2.name === "f") ? "`git grep --no-index` or `-f` reads files outside the repository" : void 0 },
+  version: { abbreviations: false },
+  branch: {
+    shortFlags: "arlv",
+    longFlags: ["all", "remotes", "list", "verbose", "show-current", "ignore-case", "omit-empty", "no-column", "no-color"],
+    longValues: ["merged", "no-merged", "contains", "no-contains", "points-at", "sort", "format", "abbrev"],
+    longOptionalValues: ["color", "column", "merged", "no-merged", "contains", "no-contains", "abbrev"],
+    abbreviations: false,
+    // Operands name a branch to create unless listing (`--list <pattern>`).
+    check: (options, operands) => operands.length === 0 || options.some((option2) => option2.name === "l" || option2.name === "list") ? void 0 : "`git branch <name>` creates a branch"
+  },
+  tag: {
+    shortFlags: "ln",
+    longFlags: ["list", "ignore-case", "omit-empty", "no-column"],
+    longValues: ["sort", "format", "contains", "no-contains", "merged", "no-merged", "points-at"],
+    longOptionalValues: ["color", "column", "contains", "merged", "no-merged"],
+    abbreviations: false,
+    check: (options, operands) => operands.length === 0 || options.some((option2) => option2.name === "l" || option2.name === "list") ? void 0 : "`git tag <name>` creates a tag"
+  },
+  remote: {
+    shortFlags: "v",
+    longFlags: ["verbose"],
+    abbreviations: false,
+    check: (_options, operands) => {
+      const first2 = operands[0] === void 0 ? void 0 : literal(operands[0]);
+      return operands.length === 0 || first2 === "get-url" ? void 0 : "`git remote` with a subcommand changes or contacts remotes";
+    }
+  },
+  stash: {
+    abbreviations: false,
+    check: (_options, operands) => {
+      const first2 = operands[0] === void 0 ? void 0 : literal(operands[0]);
+      return first2 === "list" || first2 === "show" ? void 0 : "`git stash` other than list or show changes the working tree";
+    },
+    ...gitLogSpec
+  },
+  worktree: { abbreviations: false, longFlags: ["porcelain", "verbose"], shortFlags: "vz", check: (_options, operands) => operands.length === 1 && literal(operands[0] ?? { source: "", value: void 0, glob: false, brace: false, tilde: false }) === "list" ? void 0 : "only `git worktree list` is read-only" },
+  reflog: { ...gitLogSpec, check: (_options, operands) => operands.length === 0 || literal(operands[0] ?? { source: "", value: void 0, glob: false, brace: false, tilde: false }) === "show" ? void 0 : "`git reflog` other than show changes the reflog" },
+  config: {
+    shortFlags: "lz",
+    longFlags: ["list", "get", "get-all", "get-regexp", "get-urlmatch", "global", "system", "local", "worktree", "show-origin", "show-scope", "name-only", "null", "includes", "no-includes", "bool", "int", "path", "bool-or-int", "expiry-date"],
+    longValues: ["type", "default"],
+    abbreviations: false,
+    check: (options, operands) => options.some((option2) => ["l", "list", "get", "get-all", "get-regexp", "get-urlmatch"].includes(option2.name)) || operands.length > 0 && ["get", "list"].includes(literal(operands[0] ?? { source: "", value: void 0, glob: false, brace: false, tilde: false }) ?? "") ? operands.length <= 3 ? void 0 : "`git config` given a value sets it" : "`git config` other than --get/--list sets a value"
+  }
+};
+var gitGlobal = {
+  shortFlags: "Pp",
+  shortValues: "C",
+  longFlags: ["no-pager", "paginate", "no-replace-objects", "no-optional-locks", "literal-pathspecs", "glob-pathspecs", "noglob-pathspecs", "icase-pathspecs", "bare", "no-lazy-fetch", "no-advice", "version", "help"],
+  longValues: ["git-dir", "work-tree", "namespace"],
+  abbreviations: false,
+  stopAtOperand: true
+};
+var gitCheck = (args2) => {
+  const global = parseOptions(args2, gitGlobal);
+  if (global._tag === "Unknown") return notReadOnly(`\`git ${global.word}\` is not known to be read-only (${global.why})`);
+  const paths = [];
+  for (const option2 of global.options) {
+    if (option2.name === "C" || option2.name === "git-dir" || option2.name === "work-tree") paths.push(wordOfOption(option2));
+  }
+  const subcommandWord = args2[global.firstOperand];
+  if (subcommandWord === void 0) return readPaths(paths);
+  const subcommand = literal(subcommandWord);
+  if (subcommand === void 0) return notReadOnly("`git`'s subcommand is built at run time");
+  const spec = Object.hasOwn(gitSubcommands, subcommand) ? gitSubcommands[subcommand] : void 0;
+  if (spec === void 0) return notReadOnly(`\`git ${subcommand}\` is not known to be read-only`);
+  const rest = args2.slice(global.firstOperand + 1);
+  const dashDash = rest.findIndex((word) => literal(word) === "--");
+  const parsed = parseOptions(dashDash === -1 ? rest : rest.slice(0, dashDash), { ...spec, stopAtOperand: false });
+  if (parsed._tag === "Unknown") return notReadOnly(`\`git ${subcommand} ${parsed.word}\` is not known to be read-only (${parsed.why})`);
+  const problem = spec.check?.(parsed.options, parsed.operands);
+  if (problem !== void 0) return notReadOnly(problem);
+  return readPaths(paths);
+};
+var globDirectory = (pattern) => {
+  const components = pattern.split("/");
+  const fixed = [];
+  let seenGlob = false;
+  for (const component of components) {
+    const isGlob = /[*?[]/.test(component);
+    if (isGlob && (component.startsWith(".") || component.startsWith("[") || component.includes("."))) {
+      if (/^\.[*?[]/.test(component) || component.startsWith("[")) return void 0;
+    }
+    if (isGlob) seenGlob = true;
+    if (!seenGlob) fixed.push(component);
+  }
+  const directory = fixed.join("/");
+  return directory === "" ? pattern.startsWith("/") ? "/" : "." : directory;
+};
+var readPaths = (words) => {
+  const paths = [];
+  for (const word of words) {
+    if (word.tilde) return notReadOnly(`\`${word.source}\` names a home directory`);
+    if (word.value === void 0 || word.brace) return notReadOnly(`the path \`${word.source}\` is known only when the command runs`);
+    if (word.value === "-") continue;
+    if (word.glob) {
+      const directory = globDirectory(word.value);
+      if (directory === void 0) return notReadOnly(`the pattern \`${word.source}\` may match \`..\``);
+      paths.push({ word, path: directory });
+    } else {
+      paths.push({ word, path: word.value });
+    }
+  }
+  return { _tag: "ReadOnly", paths };
+};
+var readOnlyCommand = (command) => {
+  if (!command.assignments.every(isInertAssignment)) return notReadOnly("an environment assignment may change what the command does");
+  if (command.argv.length === 0) return { _tag: "ReadOnly", paths: [] };
+  for (const wrapper of command.wrappers) {
+    if (!readOnlyWrappers.has(wrapper.name)) return notReadOnly(`\`${wrapper.name}\` is not a read-only wrapper`);
+  }
+  for (const redirect of command.redirects) {
+    if (redirect.kind === "write") return notReadOnly(`\`${redirect.source}\` writes a file`);
+  }
+  const name = command.name;
+  if (name === void 0) return notReadOnly("the command name is built at run time");
+  const args2 = command.argv.slice(1);
+  if (name === "git") return gitCheck(args2);
+  if (name === "find") return findCheck(args2);
+  if (name === "command" && args2.length > 0 && ["-v", "-V"].includes(literal(args2[0]) ?? "")) return { _tag: "ReadOnly", paths: [] };
+  const spec = Object.hasOwn(table, name) ? table[name] : void 0;
+  if (spec === void 0) return notReadOnly(`\`${name}\` is not a known read-only command`);
+  if (spec.anyArguments === true) return { _tag: "ReadOnly", paths: [] };
+  const parsed = parseOptions(args2, spec.options);
+  if (parsed._tag === "Unknown") return notReadOnly(`\`${name} ${parsed.word}\` is not known to be read-only (${parsed.why})`);
+  const problem = spec.check?.(parsed.options, parsed.operands);
+  if (problem !== void 0) return notReadOnly(`\`${name}\`: ${problem}`);
+  if (spec.maxOperands !== void 0 && parsed.operands.length > spec.maxOperands) return notReadOnly(`\`${name}\` with ${parsed.operands.length} operands writes the last`);
+  const pathWords = [];
+  for (const option2 of parsed.options) {
+    if (spec.pathOptions?.includes(option2.name) === true) pathWords.push(wordOfOption(option2));
+  }
+  const operands = spec.operands ?? "paths";
+  if (operands === "paths") pathWords.push(...parsed.operands);
+  if (operands === "pattern-then-paths") {
+    const patternGiven = parsed.options.some((option2) => ["e", "f", "regexp", "file", "expression"].includes(option2.name));
+    pathWords.push(...patternGiven ? parsed.operands : parsed.operands.slice(1));
+  }
+  return readPaths(pathWords);
+};
+var readOnlyWrappers = /* @__PURE__ */ new Set(["nice", "timeout", "time", "stdbuf", "command", "builtin", "env", "ionice", "nohup"]);
+var readOnly = (analysis) => {
+  if (!isAnalysed(analysis)) return notReadOnly(analysis.unanalysable.map((reason) => reason.message).join(" "));
+  const written = writes(analysis);
+  if (written.length > 0) return notReadOnly(`the command writes ${written.map((word) => `\`${word.source}\``).join(", ")}`);
+  const paths = [];
+  let changedDirectory = false;
+  for (const command of analysis.commands) {
+    const verdict = readOnlyCommand(command);
+    if (verdict._tag === "NotReadOnly") return verdict;
+    for (const path of verdict.paths) {
+      if (changedDirectory && !path.path.startsWith("/") && path.path.split("/").includes("..")) {
+        return notReadOnly(`\`${path.word.source}\` climbs out of a directory changed to earlier in the command`);
+      }
+      paths.push(path);
+    }
+    if (command.name === "cd" || command.name === "pushd" || command.name === "popd") changedDirectory = true;
+  }
+  for (const redirect of analysis.redirects) {
+    if (redirect.kind === "read" && redirect.target !== void 0) {
+      const verdict = readPaths([redirect.target]);
+      if (verdict._tag === "NotReadOnly") return verdict;
+      paths.push(...verdict.paths);
+    }
+  }
+  return { _tag: "ReadOnly", paths };
+};
+var readOnlyCommandNames = [...Object.keys(table), "git", "find"].sort();
+
+// scratchpad/tmp/try.ts
 for (const s of process.argv.slice(2)) {
   const a = await runPromise(analyze(s));
   console.log("== " + s);
   for (const c of a.commands) console.log("  cmd", JSON.stringify(c.argv.map((w) => literal(w) ?? `<${w.source}>`)), c.wrappers.map((w) => w.name).join(","), c.context, c.assignments.map((x) => x.name).join(","));
   for (const r of a.redirects) console.log("  redir", r.kind, r.operator, r.target?.value);
   for (const u of a.unanalysable) console.log("  UNANALYSABLE", u.kind, u.message);
+}
+for (const s of process.argv.slice(2)) {
+  const a = await runPromise(analyze(s));
+  console.log("  readOnly:", JSON.stringify(readOnly(a)));
 }

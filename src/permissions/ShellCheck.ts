@@ -1,0 +1,66 @@
+/**
+ * BashCheck on the parser: Bash rules decided on the parsed line (ShellCommand.decide), and for the commands no
+ * rule covers, the read-only table's verdict with the paths each reads. The parser and the table load on the first
+ * call to `check` (a lazy `import()`), so a session that never checks a Bash call never loads them.
+ */
+import * as Effect from "effect/Effect"
+import type * as BashCheck from "./BashCheck.js"
+import * as ShellCommand from "./ShellCommand.js"
+
+const rulesOf = (specifiers: ReadonlyArray<string | undefined>): ReadonlyArray<ShellCommand.BashRule> =>
+  specifiers.flatMap((specifier) => {
+    const parsed = ShellCommand.parseRule(specifier)
+    // A rule that does not parse is reported by validate (a warning naming it) and matches nothing; a deny rule
+    // that does not parse still names Bash, so unanalysable lines stay denied (unparsedDeny).
+    return parsed._tag === "Rule" ? [parsed.rule] : []
+  })
+
+const textOf = (word: ShellCommand.Word): string | undefined => ShellCommand.literal(word)
+
+export const check = Effect.fn("ShellCheck.check")(function* (command: string, rules: BashCheck.BashRuleSet) {
+  const analysis = yield* ShellCommand.analyze(command)
+  const unparsedDeny = rules.deny.find((specifier) => ShellCommand.parseRule(specifier)._tag === "Invalid")
+  const decision = ShellCommand.decide(analysis, {
+    allow: rulesOf(rules.allow),
+    ask: rulesOf(rules.ask),
+    deny: rulesOf(rules.deny),
+    ...(unparsedDeny === undefined ? {} : { unparsedDeny })
+  })
+  switch (decision._tag) {
+    case "Deny":
+      return { _tag: "Deny", reason: decision.reason } satisfies BashCheck.BashVerdict
+    case "Ask":
+      return { _tag: "Ask", reason: decision.reason, unanalysable: !ShellCommand.isAnalysed(analysis) } satisfies BashCheck.BashVerdict
+    case "Allow":
+      return { _tag: "Allow", writes: decision.writes.map(textOf) } satisfies BashCheck.BashVerdict
+    case "NoRule": {
+      const ReadOnlyCommands = yield* Effect.promise(() => import("./ReadOnlyCommands.js"))
+      const verdicts = new Map(ReadOnlyCommands.commandVerdicts(analysis).map(({ command, verdict }) => [command, verdict]))
+      const uncovered: Array<BashCheck.UncoveredCommand> = decision.uncovered.map((command) => {
+        const verdict = verdicts.get(command) ?? { _tag: "NotReadOnly", reason: "not analysed" }
+        return {
+          source: command.source,
+          readOnly: verdict._tag === "ReadOnly" ? { _tag: "ReadOnly", paths: verdict.paths.map((path) => path.path) } : verdict
+        }
+      })
+      // Files read by redirections on compound commands (`while ...; done < file`): paths to check like any other.
+      const compound = ReadOnlyCommands.readPaths(ReadOnlyCommands.compoundReads(analysis))
+      if (compound._tag === "NotReadOnly" || compound.paths.length > 0) {
+        uncovered.push({
+          source: "<redirection>",
+          readOnly: compound._tag === "ReadOnly" ? { _tag: "ReadOnly", paths: compound.paths.map((path) => path.path) } : compound
+        })
+      }
+      return { _tag: "NoRule", uncovered, writes: decision.writes.map(textOf) } satisfies BashCheck.BashVerdict
+    }
+  }
+})
+
+/** Why a Bash rule specifier does not parse, or undefined. */
+export const validate = (specifier: string): string | undefined => {
+  const parsed = ShellCommand.parseRule(specifier)
+  return parsed._tag === "Invalid" ? parsed.message : undefined
+}
+
+/** BashCheck backed by the tree-sitter parse. */
+export const parsed: BashCheck.Interface = { validate, check }
