@@ -1,124 +1,58 @@
 /**
- * weft's command line (@effect/cli): `weft -p "prompt"` runs one prompt non-interactively (the print mode of
- * Claude Code, with its flags), `weft demo` runs a scripted session against the built-in mock server.
+ * weft's command line as an @effect/cli command, generated from the options table (CliOptions.ts). The binary
+ * reads its arguments with CommandLine.ts and comes here only for @effect/cli's own options (`--completions
+ * bash|zsh|fish|sh`, `--wizard`, `--log-level`); like CommandLine.ts, the command only gathers each option's raw
+ * values, and the same `toInvocation` decodes them (test/cli/CommandLine.test.ts checks that both read alike).
  */
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
-import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
 import * as Options from "@effect/cli/Options"
+import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
 import type * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import type { PrintCommandOptions } from "./PrintCommand.js"
-import { outputFormats, splitToolRules } from "./PrintArgs.js"
+import { type OptionSpec, printOptions } from "./CliOptions.js"
+import { type Invocation, toInvocation } from "./CommandLine.js"
+import { type CliError, isCliError, Outcome } from "./Outcome.js"
 import { version } from "./Version.js"
 
-const print = Options.boolean("print").pipe(
-  Options.withAlias("p"),
-  Options.withDescription("Run the prompt non-interactively and print the result, then exit.")
-)
-const outputFormat = Options.choice("output-format", outputFormats).pipe(
-  Options.withDefault("text"),
-  Options.withDescription(
-    "With -p: text (the answer), json (one result object), stream-json (one JSON frame per line as it happens)."
-  )
-)
-const verbose = Options.boolean("verbose").pipe(
-  Options.withDescription("Text: show each tool call on stderr. json: print every frame, not only the result.")
-)
-const includePartialMessages = Options.boolean("include-partial-messages").pipe(
-  Options.withDescription("stream-json: also emit the model's raw streaming events (stream_event frames).")
-)
-const model = Options.text("model").pipe(
-  Options.optional,
-  Options.withDescription("The model to use (default: $ANTHROPIC_MODEL, or weft's default).")
-)
-const maxTurns = Options.integer("max-turns").pipe(
-  Options.optional,
-  Options.withDescription("Stop after this many model turns (the result is then error_max_turns).")
-)
-const allowedTools = Options.text("allowedTools").pipe(
-  Options.withAlias("allowed-tools"),
-  Options.repeated,
-  Options.withDescription('Tools allowed without asking, e.g. "Read" "Bash(npm test)" (repeat, or separate with commas).')
-)
-const disallowedTools = Options.text("disallowedTools").pipe(
-  Options.withAlias("disallowed-tools"),
-  Options.repeated,
-  Options.withDescription('Tools denied, e.g. "WebFetch" "Bash(rm -rf /)" (repeat, or separate with commas). Deny always wins.')
-)
-const systemPrompt = Options.text("system-prompt").pipe(
-  Options.optional,
-  Options.withDescription("Replace weft's system prompt.")
-)
-const appendSystemPrompt = Options.text("append-system-prompt").pipe(
-  Options.optional,
-  Options.withDescription("Append text to the system prompt.")
-)
-const addDir = Options.directory("add-dir").pipe(
-  Options.repeated,
-  Options.withDescription("An additional directory the tools may work in (repeat for several).")
-)
-const prompt = Args.text({ name: "prompt" }).pipe(
-  Args.optional,
-  Args.withDescription("The prompt. With -p and no prompt, it is read from stdin.")
-)
-
-const demo = Command.make("demo", {}, () =>
-  Effect.promise(() => import("./Demo.js")).pipe(Effect.flatMap((module) => module.runDemo))
-).pipe(
-  Command.withDescription(
-    "Run a scripted session end to end against weft's built-in mock of the Messages API, in a temporary sample project. No API key needed."
-  )
-)
-
-const rootConfig = {
-  print,
-  outputFormat,
-  verbose,
-  includePartialMessages,
-  model,
-  maxTurns,
-  allowedTools,
-  disallowedTools,
-  systemPrompt,
-  appendSystemPrompt,
-  addDir,
-  prompt
+/** One option of the table as @effect/cli's: its raw values (`""` for each time a flag was given). */
+const toEffectOption = (spec: OptionSpec<unknown>): Options.Options<ReadonlyArray<string>> => {
+  const withAliases = <A>(option: Options.Options<A>) =>
+    spec.aliases.reduce((named, alias) => Options.withAlias(named, alias), option).pipe(Options.withDescription(spec.description))
+  if (spec.placeholder === undefined) {
+    return withAliases(Options.boolean(spec.name)).pipe(Options.map((given): ReadonlyArray<string> => (given ? [""] : [])))
+  }
+  // Text, not @effect/cli's choice or integer: the table's decoding judges the values, with its own messages.
+  return withAliases(Options.text(spec.name)).pipe(Options.repeated)
 }
 
-/** What the print command receives, from @effect/cli's parse of the options above. */
-const toPrintOptions = (config: Command.Command.ParseConfig<typeof rootConfig>): PrintCommandOptions => ({
-  print: config.print,
-  outputFormat: config.outputFormat,
-  verbose: config.verbose,
-  includePartialMessages: config.includePartialMessages,
-  model: Option.getOrUndefined(config.model),
-  maxTurns: Option.getOrUndefined(config.maxTurns),
-  allowedTools: splitToolRules(config.allowedTools),
-  disallowedTools: splitToolRules(config.disallowedTools),
-  systemPrompt: Option.getOrUndefined(config.systemPrompt),
-  appendSystemPrompt: Option.getOrUndefined(config.appendSystemPrompt),
-  addDirs: config.addDir,
-  prompt: Option.getOrUndefined(config.prompt)
-})
+const options = Options.all(Object.fromEntries(Object.entries(printOptions).map(([key, spec]) => [key, toEffectOption(spec)])))
+const prompt = Args.text({ name: "prompt" }).pipe(Args.repeated)
 
-/** The command line, with `print` as what the root command does with its options (tests pass their own). */
-export const cliWith = <E, R>(print: (options: PrintCommandOptions) => Effect.Effect<void, E, R>) =>
-  Command.run(
-    Command.make("weft", rootConfig, (config) => print(toPrintOptions(config))).pipe(
-      Command.withDescription("weft: an agent runtime in the shape of Claude Code. Use -p to run a prompt non-interactively."),
-      Command.withSubcommands([demo])
-    ),
-    { name: "weft", version }
-  )
-
-export const cli = cliWith((options) =>
-  Effect.promise(() => import("./PrintCommand.js")).pipe(Effect.flatMap((module) => module.runPrint(options)))
+const valueOptions = new Set(
+  Object.values(printOptions).flatMap((spec) => (spec.placeholder === undefined ? [] : [spec.name, ...spec.aliases]))
 )
 
+/** `--name=value` as `--name value`: @effect/cli's repeated options read only the second form. */
+const splitInlineValues = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const end = argv.indexOf("--")
+  return argv.flatMap((arg, index) => {
+    const inline = /^--([^=]+)=(.*)$/s.exec(arg)
+    return inline !== null && (end === -1 || index < end) && valueOptions.has(inline[1] ?? "") ? [`--${inline[1]}`, inline[2] ?? ""] : [arg]
+  })
+}
+
+/** The command line, with what it does with the invocation it read (tests pass their own). */
+export const cliWith = <E, R>(handle: (invocation: Invocation) => Effect.Effect<void, E, R>) => {
+  const run = Command.run(
+    Command.make("weft", { options, prompt }, (config) => handle(toInvocation(config.options, config.prompt))),
+    { name: "weft", version }
+  )
+  return (argv: ReadonlyArray<string>) => run(splitInlineValues(argv))
+}
+
 // @effect/cli renders its help and its errors with ANSI styles: kept for a terminal, dropped when the stream is a
-// pipe or a file (`weft --help | less`, a program reading the help) or when NO_COLOR is set (no-color.org).
+// pipe or a file or when NO_COLOR is set (no-color.org).
 const ansiStyles = /\u001b\[[0-9;]*m/g
 const withoutStyles = (args: ReadonlyArray<unknown>) =>
   args.map((arg) => (typeof arg === "string" ? arg.replace(ansiStyles, "") : arg))
@@ -134,10 +68,24 @@ export const plainConsole = (base: Console.Console, plain: { readonly stdout: bo
 
 const styled = (stream: NodeJS.WriteStream) => stream.isTTY === true && (process.env.NO_COLOR ?? "") === ""
 
-/** `cli` on Node's terminal (which help, errors and prompts write to). */
-export const run = (argv: ReadonlyArray<string>) =>
-  Effect.consoleWith((console) =>
-    cli(argv).pipe(
-      Effect.withConsole(plainConsole(console, { stdout: !styled(process.stdout), stderr: !styled(process.stderr) }))
+/**
+ * The command line on Node's terminal, for @effect/cli's own options: it prints what they ask for (completions), or
+ * hands `dispatch` the invocation they built (the wizard).
+ */
+export const run = <R>(
+  argv: ReadonlyArray<string>,
+  dispatch: (invocation: Invocation) => Effect.Effect<Outcome, CliError, R>
+) =>
+  Effect.gen(function* () {
+    let outcome: Outcome = Outcome.Succeeded()
+    const console = yield* Effect.console
+    yield* cliWith((invocation) => Effect.map(dispatch(invocation), (ended) => void (outcome = ended)))(argv).pipe(
+      Effect.withConsole(plainConsole(console, { stdout: !styled(process.stdout), stderr: !styled(process.stderr) })),
+      // @effect/cli has printed what was wrong with the arguments.
+      Effect.catchIf(
+        (error): error is Exclude<typeof error, CliError> => !isCliError(error),
+        () => Effect.sync(() => void (outcome = Outcome.Failed()))
+      )
     )
-  ).pipe(Effect.provide(NodeTerminal.layer))
+    return outcome
+  }).pipe(Effect.provide(NodeTerminal.layer))

@@ -9,6 +9,10 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Effect from "effect/Effect"
+import { commands } from "./CliOptions.js"
+import { renderCommandHelp } from "./Help.js"
+import { type CliError, Outcome, UsageError } from "./Outcome.js"
+import * as Output from "./Output.js"
 import { startMockAnthropicServer } from "../testing/MockAnthropicServer.js"
 import { text, textTurn, toolUse, ScriptTurn } from "../testing/Script.js"
 
@@ -84,9 +88,26 @@ export const runDemo = Effect.promise(async () => {
         "To use a real model: export ANTHROPIC_API_KEY=... (or ANTHROPIC_BASE_URL for any Anthropic-compatible\n" +
         'server) and run weft -p "..." in your project.\n'
     )
-    process.exitCode = code
+    return code
   } finally {
     await server.close()
     await rm(root, { recursive: true, force: true })
   }
 })
+
+/** `weft demo [--help]`. */
+export const main = (args: ReadonlyArray<string>): Effect.Effect<Outcome, CliError> => {
+  if (args.includes("--help") || args.includes("-h")) {
+    const summary = commands.find((command) => command.name === "demo")?.summary ?? ""
+    return Output.stdout(renderCommandHelp({ title: "weft demo", summary, usage: ["weft demo"] })).pipe(
+      Effect.as(Outcome.Succeeded()),
+      Effect.catchTag("OutputClosed", () => Effect.succeed(Outcome.OutputClosed()))
+    )
+  }
+  if (args.length > 0) {
+    return Effect.fail(
+      new UsageError({ message: `weft demo takes no arguments (given ${JSON.stringify(args[0])}). See weft demo --help.` })
+    )
+  }
+  return Effect.map(runDemo, (code) => (code === 0 ? Outcome.Succeeded() : Outcome.Failed()))
+}

@@ -10,16 +10,19 @@ import * as Stream from "effect/Stream"
 import type { AgentEvent, Result } from "../domain/AgentEvent.js"
 import type { ToolResultBlock } from "../domain/Content.js"
 import * as Content from "../domain/ContentGuards.js"
-import type { OutputFormat } from "./PrintArgs.js"
+import type { OutputFormat } from "./CliOptions.js"
+import type { OutputClosed } from "./Output.js"
 import { type Frame, type FrameOptions, toFrame } from "./StreamJson.js"
 
-export type { OutputFormat } from "./PrintArgs.js"
+export type { OutputFormat } from "./CliOptions.js"
 
 export interface PrintOptions extends FrameOptions {
   readonly outputFormat: OutputFormat
   readonly verbose: boolean
-  readonly write: (text: string) => void
-  readonly writeError: (text: string) => void
+  /** Writes to stdout; fails when its reader has gone, which stops the run. */
+  readonly write: (text: string) => Effect.Effect<void, OutputClosed>
+  /** Writes to stderr, likewise. */
+  readonly writeError: (text: string) => Effect.Effect<void, OutputClosed>
 }
 
 const oneLine = (text: string, max: number) => {
@@ -89,39 +92,33 @@ export const print = <E, R>(events: Stream.Stream<AgentEvent, E, R>, options: Pr
     let sessionId = ""
     let result: Result | undefined
     const frames: Array<Frame> = []
-    yield* Stream.runForEach(events, (event) =>
-      Effect.sync(() => {
-        if (event._tag === "SessionStarted") sessionId = event.sessionId
-        if (event._tag === "Result") result = event
-        switch (options.outputFormat) {
-          case "stream-json": {
-            const frame = toFrame(event, sessionId, options)
-            if (frame) options.write(`${JSON.stringify(frame)}\n`)
-            return
-          }
-          case "json": {
-            const frame = toFrame(event, sessionId, options)
-            if (frame && (options.verbose || frame["type"] === "result")) frames.push(frame)
-            return
-          }
-          case "text": {
-            // What a hook tells the user is shown whatever the verbosity, on stderr (stdout is the answer).
-            if (event._tag === "HookNotice") options.writeError(`${event.hookEvent} hook: ${event.text}\n`)
-            if (options.verbose) {
-              const text = renderVerbose(event)
-              if (text) options.writeError(text)
-            }
-            return
-          }
+    yield* Stream.runForEach(events, (event) => {
+      if (event._tag === "SessionStarted") sessionId = event.sessionId
+      if (event._tag === "Result") result = event
+      switch (options.outputFormat) {
+        case "stream-json": {
+          const frame = toFrame(event, sessionId, options)
+          return frame ? options.write(`${JSON.stringify(frame)}\n`) : Effect.void
         }
-      })
-    )
+        case "json": {
+          const frame = toFrame(event, sessionId, options)
+          if (frame && (options.verbose || frame["type"] === "result")) frames.push(frame)
+          return Effect.void
+        }
+        case "text": {
+          // What a hook tells the user is shown whatever the verbosity, on stderr (stdout is the answer).
+          const notice = event._tag === "HookNotice" ? `${event.hookEvent} hook: ${event.text}\n` : ""
+          const text = `${notice}${(options.verbose ? renderVerbose(event) : undefined) ?? ""}`
+          return text !== "" ? options.writeError(text) : Effect.void
+        }
+      }
+    })
     if (options.outputFormat === "json") {
-      options.write(`${JSON.stringify(options.verbose ? frames : (frames[0] ?? null))}\n`)
+      yield* options.write(`${JSON.stringify(options.verbose ? frames : (frames[0] ?? null))}\n`)
     }
     if (options.outputFormat === "text" && result) {
-      if (result.isError) options.writeError(`Error: ${result.result}\n`)
-      else options.write(result.result.endsWith("\n") ? result.result : `${result.result}\n`)
+      if (result.isError) yield* options.writeError(`Error: ${result.result}\n`)
+      else yield* options.write(result.result.endsWith("\n") ? result.result : `${result.result}\n`)
     }
     return result
   })

@@ -3,6 +3,8 @@
  * prints its stream (Print). Ctrl-C (SIGINT) or SIGTERM stops the run gracefully: work in flight is interrupted,
  * running processes are killed, and the output still ends with a result; a second signal stops at once.
  */
+import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as Path from "@effect/platform/Path"
 import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
@@ -16,25 +18,16 @@ import * as Memory from "../context/Memory.js"
 import * as Credentials from "../platform/Credentials.js"
 import * as SystemPrompt from "../context/SystemPrompt.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
-import { type OutputFormat, print } from "./Print.js"
+import type { PrintOptions } from "./CliOptions.js"
+import { type CliError, Outcome, RunError, UsageError } from "./Outcome.js"
+import * as Output from "./Output.js"
+import { print } from "./Print.js"
 import * as SessionServices from "./SessionServices.js"
 import * as Stdin from "./Stdin.js"
 import { version } from "./Version.js"
 
-export interface PrintCommandOptions {
-  readonly print: boolean
-  readonly outputFormat: OutputFormat
-  readonly verbose: boolean
-  readonly includePartialMessages: boolean
-  readonly model: string | undefined
-  readonly maxTurns: number | undefined
-  readonly allowedTools: ReadonlyArray<string>
-  readonly disallowedTools: ReadonlyArray<string>
-  readonly systemPrompt: string | undefined
-  readonly appendSystemPrompt: string | undefined
-  readonly addDirs: ReadonlyArray<string>
-  readonly prompt: string | undefined
-}
+/** The print command's options, as the options table declares them (CliOptions.ts). */
+export type PrintCommandOptions = PrintOptions
 
 /** Bounds what stdin may bring. */
 const maxStdinBytes = 10 * 1024 * 1024
@@ -56,35 +49,24 @@ const redactingLogger = Logger.replace(
   Logger.withConsoleLog(Logger.map(Logger.stringLogger, (line) => credentials.redact(line)))
 )
 
-const fail = (message: string) =>
-  Effect.sync(() => {
-    process.stderr.write(credentials.redact(`weft: ${message}\n`))
-    process.exitCode = 1
-  })
-
-export const runPrint = (options: PrintCommandOptions) =>
+/** Runs the prompt and prints the run; how it ended is the Outcome (main.ts makes it the exit code). */
+export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, CliError, FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function* () {
-    if (!options.print) {
-      return yield* fail(
-        'the interactive mode is not available yet. Run a prompt with -p, e.g. weft -p "explain this project", or try `weft demo`.'
-      )
-    }
     // stdin, when it is not a terminal: the prompt itself, or (with a prompt given) input that goes with it.
-    const stdin = yield* Effect.either(
-      Stdin.readProcessStdin({
-        maxBytes: maxStdinBytes,
-        ...(options.prompt === undefined ? {} : { firstDataWithin: stdinWait })
-      })
-    )
-    if (stdin._tag === "Left") return yield* fail(`could not read stdin: ${stdin.left.message}`)
-    if (stdin.right._tag === "Silent") {
-      process.stderr.write(
+    const stdin = yield* Stdin.readProcessStdin({
+      maxBytes: maxStdinBytes,
+      ...(options.prompt === undefined ? {} : { firstDataWithin: stdinWait })
+    })
+    if (stdin._tag === "Silent") {
+      yield* Output.stderr(
         `weft: nothing came on stdin within ${stdinWait}; going on with the prompt alone (give stdin </dev/null to skip the wait).\n`
-      )
+      ).pipe(Effect.ignore)
     }
-    const prompt = Stdin.combinePrompt(options.prompt, stdin.right._tag === "Piped" ? stdin.right.text : undefined)
+    const prompt = Stdin.combinePrompt(options.prompt, stdin._tag === "Piped" ? stdin.text : undefined)
     if (prompt === "") {
-      return yield* fail('no prompt. Give one as an argument (weft -p "...") or on stdin (echo "..." | weft -p).')
+      return yield* new UsageError({
+        message: 'no prompt. Give one as an argument (weft -p "...") or on stdin (echo "..." | weft -p).'
+      })
     }
 
     const cwd = process.cwd()
@@ -125,8 +107,8 @@ export const runPrint = (options: PrintCommandOptions) =>
         includePartialMessages: options.includePartialMessages,
         apiKeySource: apiKeySource(),
         version,
-        write: (text) => void process.stdout.write(credentials.redact(text)),
-        writeError: (text) => void process.stderr.write(credentials.redact(text))
+        write: (text) => Output.stdout(credentials.redact(text)),
+        writeError: (text) => Output.stderr(credentials.redact(text))
       })
     }).pipe(Effect.provide(sessionLayer))
 
@@ -143,13 +125,14 @@ export const runPrint = (options: PrintCommandOptions) =>
       () => Effect.sync(() => process.off("SIGINT", onSignal).off("SIGTERM", onSignal))
     )
     const exit = yield* Fiber.await(fiber)
-    if (exit._tag === "Failure") {
-      // An expected failure says what it is; anything else is a bug, shown whole.
-      const failure = Cause.failureOption(exit.cause)
-      return yield* fail(
-        signals > 1 ? "stopped." : Option.isSome(failure) ? failure.value.message : `unexpected failure: ${String(exit.cause)}`
-      )
+    if (exit._tag === "Success") {
+      return exit.value === undefined || exit.value.isError ? Outcome.Failed() : Outcome.Succeeded()
     }
-    const result = exit.value
-    process.exitCode = result === undefined || result.isError ? 1 : 0
+    // The reader of the output went away: the run has stopped (its processes killed, its transcript flushed).
+    const failure = Cause.failureOption(exit.cause)
+    if (Option.isSome(failure) && failure.value._tag === "OutputClosed") return Outcome.OutputClosed()
+    // An expected failure says what it is; anything else is a bug, shown whole.
+    const message =
+      signals > 1 ? "stopped." : Option.isSome(failure) ? failure.value.message : `unexpected failure: ${String(exit.cause)}`
+    return yield* new RunError({ message: credentials.redact(message) })
   }).pipe(Effect.scoped, Effect.provide(redactingLogger))

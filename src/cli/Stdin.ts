@@ -3,6 +3,7 @@
  * `cat build.log | weft -p "why did this fail?"` (stdin goes with the prompt). Bounded, so a runaway pipe cannot
  * exhaust memory.
  */
+import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -10,6 +11,14 @@ import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import { fstatSync, readSync } from "node:fs"
 import { isatty } from "node:tty"
+
+/** stdin could not be read, or brought more than the bound. */
+export class StdinError extends Data.TaggedError("StdinError")<{ readonly message: string }> {}
+
+const tooLarge = (maxBytes: number) => new StdinError({ message: `the input on stdin is larger than ${maxBytes} bytes` })
+
+const unreadable = (error: unknown) =>
+  new StdinError({ message: `could not read stdin: ${error instanceof Error ? error.message : String(error)}` })
 
 export interface ReadOptions {
   /** More than this many bytes fails the read. */
@@ -23,10 +32,10 @@ export interface ReadOptions {
 }
 
 /** The whole of `stream` as UTF-8 text, or undefined when `firstDataWithin` passed with nothing. */
-export const readAll = (stream: NodeJS.ReadableStream, options: ReadOptions): Effect.Effect<string | undefined, Error> =>
+export const readAll = (stream: NodeJS.ReadableStream, options: ReadOptions): Effect.Effect<string | undefined, StdinError> =>
   Effect.gen(function* () {
     const started = yield* Deferred.make<void>()
-    const reading = Effect.async<string, Error>((resume) => {
+    const reading = Effect.async<string, StdinError>((resume) => {
       const chunks: Array<Buffer> = []
       let size = 0
       const onData = (chunk: Buffer | string) => {
@@ -35,7 +44,7 @@ export const readAll = (stream: NodeJS.ReadableStream, options: ReadOptions): Ef
         size += bytes.length
         if (size > options.maxBytes) {
           cleanup()
-          resume(Effect.fail(new Error(`the input on stdin is larger than ${options.maxBytes} bytes`)))
+          resume(Effect.fail(tooLarge(options.maxBytes)))
         } else chunks.push(bytes)
       }
       const onEnd = () => {
@@ -46,7 +55,7 @@ export const readAll = (stream: NodeJS.ReadableStream, options: ReadOptions): Ef
       const onError = (error: Error) => {
         Deferred.unsafeDone(started, Effect.void)
         cleanup()
-        resume(Effect.fail(error))
+        resume(Effect.fail(unreadable(error)))
       }
       const cleanup = () => {
         stream.off("data", onData).off("end", onEnd).off("error", onError)
@@ -91,31 +100,39 @@ const sourceOf = (fd: number): "terminal" | "file" | "stream" | "closed" => {
   }
 }
 
-/** Reads a file or device to its end, synchronously: it never waits on another process. */
-const readToEnd = (fd: number, maxBytes: number): string => {
-  const chunks: Array<Buffer> = []
-  const buffer = Buffer.allocUnsafe(64 * 1024)
-  let size = 0
-  for (;;) {
-    const read = readSync(fd, buffer, 0, buffer.length, null)
-    if (read === 0) return Buffer.concat(chunks).toString("utf8")
-    size += read
-    if (size > maxBytes) throw new Error(`the input on stdin is larger than ${maxBytes} bytes`)
-    chunks.push(Buffer.from(buffer.subarray(0, read)))
+/** One read of `fd` into `buffer`: the byte count (0 at the end), or what went wrong. */
+const readChunk = (fd: number, buffer: Buffer): number | StdinError => {
+  try {
+    return readSync(fd, buffer, 0, buffer.length, null)
+  } catch (error) {
+    return unreadable(error)
   }
 }
 
+/** Reads a file or device to its end, synchronously: it never waits on another process. */
+const readToEnd = (fd: number, maxBytes: number): Effect.Effect<string, StdinError> =>
+  Effect.suspend(() => {
+    const chunks: Array<Buffer> = []
+    const buffer = Buffer.allocUnsafe(64 * 1024)
+    let size = 0
+    for (;;) {
+      const read = readChunk(fd, buffer)
+      if (typeof read !== "number") return Effect.fail(read)
+      if (read === 0) return Effect.succeed(Buffer.concat(chunks).toString("utf8"))
+      size += read
+      if (size > maxBytes) return Effect.fail(tooLarge(maxBytes))
+      chunks.push(Buffer.from(buffer.subarray(0, read)))
+    }
+  })
+
 /** The process's stdin: a file (or /dev/null) is read at once, a pipe or socket as a stream, a terminal not at all. */
-export const readProcessStdin = (options: ReadOptions): Effect.Effect<Input, Error> => {
+export const readProcessStdin = (options: ReadOptions): Effect.Effect<Input, StdinError> => {
   switch (sourceOf(0)) {
     case "terminal":
     case "closed":
       return Effect.succeed({ _tag: "None" })
     case "file":
-      return Effect.try({
-        try: (): Input => ({ _tag: "Piped", text: readToEnd(0, options.maxBytes) }),
-        catch: (error) => (error instanceof Error ? error : new Error(String(error)))
-      })
+      return Effect.map(readToEnd(0, options.maxBytes), (text): Input => ({ _tag: "Piped", text }))
     case "stream":
       return Effect.map(readAll(process.stdin, options), (text): Input => (text === undefined ? { _tag: "Silent" } : { _tag: "Piped", text }))
   }

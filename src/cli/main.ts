@@ -1,58 +1,73 @@
 /**
- * weft's application: the command line (@effect/cli, Commands.ts) over Node's file system and paths. A
- * plain `weft -p ...` (PrintArgs.ts) runs the print command without loading @effect/cli at all. The build bundles
- * it into one CommonJS file, `dist/bin/weft-app.cjs`, which the `weft` launcher (bin.ts) runs through V8's code
- * cache; the modules of each command (print, demo) are initialized only when that command runs.
+ * weft's application: reads the arguments (CommandLine.ts, from the options table of CliOptions.ts), runs what they
+ * ask for over Node's file system and paths, and turns how it ended (an Outcome, or a CliError with its message)
+ * into the exit code, here and nowhere else. The build bundles it into one CommonJS file, `dist/bin/weft-app.cjs`,
+ * which the `weft` launcher (bin.ts) runs through V8's code cache; the modules of each command (print, demo, help,
+ * @effect/cli's completions) are initialized only when that command runs.
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
+import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { parsePrintArgs, unknownOption } from "./PrintArgs.js"
+import { type Invocation, parse } from "./CommandLine.js"
+import { type CliError, exitCode, Outcome, UsageError } from "./Outcome.js"
+import * as Output from "./Output.js"
+import { version } from "./Version.js"
 
-const args = process.argv.slice(2)
-const plainPrint = parsePrintArgs(args)
-const unknown = plainPrint === undefined ? unknownOption(args) : undefined
+/** Prints `text` on stdout; a reader that went away (`weft --help | head -1`) is no error. */
+const show = (text: string) =>
+  Output.stdout(text).pipe(
+    Effect.as(Outcome.Succeeded()),
+    Effect.catchTag("OutputClosed", () => Effect.succeed(Outcome.OutputClosed()))
+  )
 
-const fullCommandLine = Effect.promise(() => import("./Commands.js")).pipe(
-  Effect.flatMap(({ run }) => run(process.argv)),
-  // @effect/cli has already printed what was wrong with the arguments.
-  Effect.catchAll(() => Effect.sync(() => void (process.exitCode = 1)))
+const dispatch = (invocation: Invocation): Effect.Effect<Outcome, CliError, FileSystem.FileSystem | Path.Path> => {
+  switch (invocation._tag) {
+    case "Print":
+      return Effect.promise(() => import("./PrintCommand.js")).pipe(
+        Effect.flatMap((module) => module.runPrint(invocation.options))
+      )
+    case "Help":
+      return Effect.promise(() => import("./Help.js")).pipe(Effect.flatMap((module) => show(module.renderHelp())))
+    case "Version":
+      return show(`${version} (weft)\n`)
+    case "Command":
+      return Effect.promise(invocation.command.load).pipe(Effect.flatMap((module) => module.main(invocation.args)))
+    case "EffectCli":
+      return Effect.promise(() => import("./Commands.js")).pipe(Effect.flatMap(({ run }) => run(process.argv, dispatch)))
+    case "Invalid":
+      return Effect.fail(new UsageError({ message: invocation.message }))
+  }
+}
+
+const program = dispatch(parse(process.argv.slice(2))).pipe(
+  Effect.map(exitCode),
+  Effect.catchAll((error) => Output.stderr(`weft: ${error.message}\n`).pipe(Effect.ignore, Effect.as(exitCode(error)))),
+  Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer))
 )
-
-const command =
-  plainPrint !== undefined
-    ? Effect.promise(() => import("./PrintCommand.js")).pipe(Effect.flatMap((module) => module.runPrint(plainPrint)))
-    : unknown !== undefined
-      ? Effect.sync(() => {
-          process.stderr.write(
-            `weft: unknown option '${unknown}'. Run weft --help for the options; a prompt that starts with "-" goes after --.\n`
-          )
-          process.exitCode = 1
-        })
-      : fullCommandLine
-
-const program = command.pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)))
 
 /**
  * Once the command is done its scopes are closed (processes ended, the transcript written): exit as soon as stdout
  * and stderr have taken everything, rather than wait for what Node still winds down (V8's pending GC tasks, closing
- * sockets: about 10 ms of a print run).
+ * sockets: about 10 ms of a print run). A stream whose reader has gone is not waited for.
  */
-const exitWhenFlushed = () => {
-  let pending = 2
-  const flushed = () => {
-    pending -= 1
-    if (pending === 0) process.exit()
+const exitWhenFlushed = (code: number) => {
+  const open = [process.stdout, process.stderr].filter((stream) => !Output.isClosed(stream))
+  let pending = open.length
+  if (pending === 0) process.exit(code)
+  for (const stream of open) {
+    stream.write("", () => {
+      pending -= 1
+      if (pending === 0) process.exit(code)
+    })
   }
-  process.stdout.write("", flushed)
-  process.stderr.write("", flushed)
 }
 
 Effect.runFork(program).addObserver((exit) => {
-  if (exit._tag === "Failure") {
-    process.stderr.write(`weft: ${String(exit.cause)}\n`)
-    process.exitCode = 1
-  }
-  exitWhenFlushed()
+  if (exit._tag === "Success") return exitWhenFlushed(exit.value)
+  // A defect: a bug, reported as such.
+  if (!Output.isClosed(process.stderr)) process.stderr.write(`weft: unexpected failure: ${String(exit.cause)}\n`)
+  exitWhenFlushed(1)
 })

@@ -1,0 +1,293 @@
+/**
+ * weft's command-line options, declared once. Both argument parsers are generated from `printOptions`: the fast
+ * one of CommandLine.ts (node:util, which every run goes through, so a plain `weft -p` never loads @effect/cli) and
+ * the @effect/cli command of Commands.ts (shell completions); both only gather each option's raw values, and
+ * `decodeOptions` below turns them into the print command's options, so a value is accepted or refused with the
+ * same message whichever parser read it. The help (`weft --help`) is rendered from the same table.
+ *
+ * To add an option: one entry in `printOptions` (its key is the field the print command receives). Kinds:
+ * `flag` (boolean), `text` (one value), `choice` (one of a list, with a default), `count` (a whole number with a
+ * minimum), `list` (repeatable; optionally split on commas and spaces, optionally checked). To add a command (`weft
+ * <name> ...`): one entry in `commands`, whose module is loaded only when it runs.
+ *
+ * Built-ins only (node:fs) and effect's Either: this runs before anything else is loaded.
+ */
+import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as Path from "@effect/platform/Path"
+import type * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import { statSync } from "node:fs"
+import type { CliError, Outcome } from "./Outcome.js"
+
+/** One option as the parsers and the help see it; `A` is what the print command receives. */
+export interface OptionSpec<A> {
+  /** The long name, without the dashes. */
+  readonly name: string
+  /** Other names: one letter is a short option (`-p`), more is a long one (`--allowed-tools`). */
+  readonly aliases: ReadonlyArray<string>
+  /** For an option that takes a value: its name in the help (`format`). Undefined for a flag. */
+  readonly placeholder: string | undefined
+  /** The values it accepts, in words, for errors and the help ("one of text, json, stream-json"). */
+  readonly accepts: string
+  /** For completions: the values it accepts, when they are a fixed list. */
+  readonly choices: ReadonlyArray<string> | undefined
+  /** Given several times, its values add up; otherwise giving it twice is an error. */
+  readonly repeatable: boolean
+  readonly description: string
+  /** The values given (`""` for each time a flag was given), in order, to the value or what is wrong with them. */
+  readonly decode: (given: ReadonlyArray<string>) => Either.Either<A, string>
+}
+
+interface Common {
+  readonly name: string
+  readonly aliases?: ReadonlyArray<string>
+  readonly description: string
+}
+
+const base = (spec: Common) => ({ name: spec.name, aliases: spec.aliases ?? [], description: spec.description })
+
+/** A single value: given twice is an error. */
+const single = (given: ReadonlyArray<string>): Either.Either<string | undefined, string> =>
+  given.length > 1
+    ? Either.left(`is given ${given.length} times (${given.map((value) => JSON.stringify(value)).join(", ")}): give it once`)
+    : Either.right(given[0])
+
+export const flag = (spec: Common): OptionSpec<boolean> => ({
+  ...base(spec),
+  placeholder: undefined,
+  accepts: "no value",
+  choices: undefined,
+  repeatable: false,
+  decode: (given) => Either.right(given.length > 0)
+})
+
+export const text = (spec: Common & { readonly placeholder: string; readonly accepts: string }): OptionSpec<string | undefined> => ({
+  ...base(spec),
+  placeholder: spec.placeholder,
+  accepts: spec.accepts,
+  choices: undefined,
+  repeatable: false,
+  decode: single
+})
+
+export const choice = <const C extends string>(
+  spec: Common & { readonly placeholder: string; readonly choices: ReadonlyArray<C>; readonly default: C }
+): OptionSpec<C> => {
+  const accepts = `one of ${spec.choices.join(", ")}`
+  const isChoice = (value: string): value is C => spec.choices.some((choice) => choice === value)
+  return {
+    ...base(spec),
+    placeholder: spec.placeholder,
+    accepts,
+    choices: spec.choices,
+    repeatable: false,
+    decode: (given) =>
+      Either.flatMap(single(given), (value) =>
+        value === undefined
+          ? Either.right(spec.default)
+          : isChoice(value)
+            ? Either.right(value)
+            : Either.left(`must be ${accepts}, not ${JSON.stringify(value)}`)
+      )
+  }
+}
+
+export const count = (spec: Common & { readonly placeholder: string; readonly min: number }): OptionSpec<number | undefined> => {
+  const accepts = `a whole number, ${spec.min} or more`
+  return {
+    ...base(spec),
+    placeholder: spec.placeholder,
+    accepts,
+    choices: undefined,
+    repeatable: false,
+    decode: (given) =>
+      Either.flatMap(single(given), (value) => {
+        if (value === undefined) return Either.right(undefined)
+        const number = /^[0-9]{1,9}$/.test(value.trim()) ? Number(value) : Number.NaN
+        return number >= spec.min ? Either.right(number) : Either.left(`must be ${accepts}, not ${JSON.stringify(value)}`)
+      })
+  }
+}
+
+export const list = (
+  spec: Common & {
+    readonly placeholder: string
+    readonly accepts: string
+    /** Also split each value on commas and spaces outside parentheses (`"Read,Bash(git log)"`). */
+    readonly split?: boolean
+    /** What is wrong with one value, if anything. */
+    readonly check?: (value: string) => string | undefined
+  }
+): OptionSpec<ReadonlyArray<string>> => ({
+  ...base(spec),
+  placeholder: spec.placeholder,
+  accepts: spec.accepts,
+  choices: undefined,
+  repeatable: true,
+  decode: (given) => {
+    const values = spec.split === true ? splitToolRules(given) : given
+    for (const value of values) {
+      const problem = spec.check?.(value)
+      if (problem !== undefined) return Either.left(problem)
+    }
+    return Either.right(values)
+  }
+})
+
+/** Splits `--allowedTools "Read,Bash(git log)" Grep` values on commas and spaces outside parentheses. */
+export const splitToolRules = (values: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  for (const value of values) {
+    let depth = 0
+    let current = ""
+    for (const char of value) {
+      if (char === "(") depth++
+      if (char === ")") depth = Math.max(0, depth - 1)
+      if (depth === 0 && (char === "," || char === " ")) {
+        if (current.trim() !== "") out.push(current.trim())
+        current = ""
+      } else current += char
+    }
+    if (current.trim() !== "") out.push(current.trim())
+  }
+  return out
+}
+
+/** What is wrong with `path` as a directory to work in, if anything. */
+const notADirectory = (path: string): string | undefined => {
+  try {
+    return statSync(path).isDirectory() ? undefined : `${JSON.stringify(path)} is not a directory`
+  } catch {
+    return `${JSON.stringify(path)} does not exist`
+  }
+}
+
+export const outputFormats = ["text", "json", "stream-json"] as const
+export type OutputFormat = (typeof outputFormats)[number]
+
+/** The options of `weft [-p] [prompt]`, in the order of the help. */
+export const printOptions = {
+  print: flag({
+    name: "print",
+    aliases: ["p"],
+    description: "Run the prompt non-interactively and print the result, then exit."
+  }),
+  outputFormat: choice({
+    name: "output-format",
+    placeholder: "format",
+    choices: outputFormats,
+    default: "text",
+    description:
+      "text (the answer; the default), json (one result object) or stream-json (one JSON frame per line as it happens)."
+  }),
+  verbose: flag({
+    name: "verbose",
+    description: "text: show each tool call on stderr. json: print every frame, not only the result."
+  }),
+  includePartialMessages: flag({
+    name: "include-partial-messages",
+    description: "stream-json: also emit the model's raw streaming events (stream_event frames)."
+  }),
+  model: text({
+    name: "model",
+    placeholder: "model",
+    accepts: "a model name, e.g. claude-sonnet-4-5",
+    description: "The model to use (default: $ANTHROPIC_MODEL, or weft's default)."
+  }),
+  maxTurns: count({
+    name: "max-turns",
+    placeholder: "n",
+    min: 1,
+    description: "Stop after this many model turns (the result is then error_max_turns)."
+  }),
+  allowedTools: list({
+    name: "allowedTools",
+    aliases: ["allowed-tools"],
+    placeholder: "tools",
+    accepts: 'tool rules, e.g. "Read" "Bash(npm test)"',
+    split: true,
+    description: 'Tools allowed without asking, e.g. "Read" "Bash(npm test)" (repeat, or separate with commas).'
+  }),
+  disallowedTools: list({
+    name: "disallowedTools",
+    aliases: ["disallowed-tools"],
+    placeholder: "tools",
+    accepts: 'tool rules, e.g. "WebFetch" "Bash(rm -rf /)"',
+    split: true,
+    description: 'Tools denied, e.g. "WebFetch" "Bash(rm -rf /)" (repeat, or separate with commas). Deny always wins.'
+  }),
+  systemPrompt: text({
+    name: "system-prompt",
+    placeholder: "text",
+    accepts: "the system prompt's text",
+    description: "Replace weft's system prompt."
+  }),
+  appendSystemPrompt: text({
+    name: "append-system-prompt",
+    placeholder: "text",
+    accepts: "text to append",
+    description: "Append text to the system prompt."
+  }),
+  addDirs: list({
+    name: "add-dir",
+    placeholder: "directory",
+    accepts: "an existing directory",
+    check: notADirectory,
+    description: "An additional directory the tools may work in (repeat for several)."
+  })
+}
+
+type Table = Readonly<Record<string, OptionSpec<unknown>>>
+
+/** What a table's options decode to, key by key. */
+export type Values<T extends Table> = { readonly [K in keyof T]: T[K] extends OptionSpec<infer A> ? A : never }
+
+/** What the print command receives. */
+export type PrintOptions = Values<typeof printOptions> & { readonly prompt: string | undefined }
+
+/** The raw values each option was given (keys of the table), as either parser gathers them. */
+export type RawValues = Readonly<Record<string, ReadonlyArray<string>>>
+
+/** The display name of an option: `--name` (or `-p` for a one-letter name). */
+export const dashed = (name: string) => (name.length === 1 ? `-${name}` : `--${name}`)
+
+/** Decodes every option of `table` from `raw`: the values, or the first problem, naming its option. */
+export function decodeOptions<T extends Table>(table: T, raw: RawValues): Either.Either<Values<T>, string>
+export function decodeOptions(table: Table, raw: RawValues): Either.Either<Record<string, unknown>, string> {
+  const values: Record<string, unknown> = {}
+  for (const [key, spec] of Object.entries(table)) {
+    const decoded = spec.decode(raw[key] ?? [])
+    if (Either.isLeft(decoded)) return Either.left(`${dashed(spec.name)} ${decoded.left}.`)
+    values[key] = decoded.right
+  }
+  return Either.right(values)
+}
+
+/** A command, `weft <name> ...`: its module is imported only when it runs. */
+export interface CommandSpec {
+  readonly name: string
+  readonly summary: string
+  /** The command's module; its `main` gets the arguments after the command's name. */
+  readonly load: () => Promise<{
+    readonly main: (args: ReadonlyArray<string>) => Effect.Effect<Outcome, CliError, FileSystem.FileSystem | Path.Path>
+  }>
+}
+
+export const commands: ReadonlyArray<CommandSpec> = [
+  {
+    name: "demo",
+    summary: "Run a scripted session against weft's built-in mock of the Messages API, in a temporary sample project. No API key needed.",
+    load: () => import("./Demo.js")
+  }
+]
+
+/** The environment variables the help lists. */
+export const environment: ReadonlyArray<readonly [name: string, description: string]> = [
+  ["ANTHROPIC_API_KEY", "API key, sent as x-api-key."],
+  ["ANTHROPIC_AUTH_TOKEN", "Bearer token, sent as Authorization: Bearer (instead of a key)."],
+  ["ANTHROPIC_BASE_URL", "The Messages API's address (default https://api.anthropic.com); a local server needs no key."],
+  ["ANTHROPIC_MODEL", "The default model (--model overrides it)."],
+  ["API_TIMEOUT_MS", "How long to wait for the API, in milliseconds."],
+  ["HTTPS_PROXY, HTTP_PROXY, NO_PROXY", "The proxy to reach the API and the web through, and the hosts to reach directly."],
+  ["WEFT_HOME", "Where sessions and caches are kept (default ~/.weft)."]
+]

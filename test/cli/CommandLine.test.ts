@@ -1,0 +1,111 @@
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
+import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { describe, expect, it } from "vitest"
+import { printOptions, splitToolRules } from "../../src/cli/CliOptions.js"
+import { type Invocation, parse } from "../../src/cli/CommandLine.js"
+import { cliWith } from "../../src/cli/Commands.js"
+import { renderHelp } from "../../src/cli/Help.js"
+
+/** What @effect/cli's command (Commands.ts, generated from the same table) reads in `args`; undefined if it refuses them. */
+const viaEffectCli = (args: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    let seen: Invocation | undefined
+    const cli = cliWith((invocation) => Effect.sync(() => void (seen = invocation)))
+    yield* Effect.either(cli(["node", "weft", ...args]))
+    return seen
+  }).pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer)), Effect.runPromise)
+
+const valid: ReadonlyArray<ReadonlyArray<string>> = [
+  ["-p", "hi"],
+  ["--print", "hi"],
+  ["hi", "-p"],
+  ["-p"],
+  ["--model", "claude-x", "-p", "hi"],
+  ["-p", "hi", "--model", "claude-x", "--verbose"],
+  ["-p", "--output-format", "json", "hi"],
+  ["-p", "--output-format=json", "hi"],
+  ["-p", "--model=claude-x", "--max-turns=2", "--allowedTools=Read,Grep", "hi"],
+  ["-p", "--output-format", "stream-json", "--include-partial-messages", "--verbose", "hi"],
+  ["-p", "--max-turns", "3", "hi"],
+  ["-p", "--max-turns", "05", "hi"],
+  ["-p", "--allowedTools", "Read,Bash(git log)", "--allowed-tools", "Grep Glob", "--allowedTools", "Edit", "hi"],
+  ["-p", "--disallowedTools", "Bash(rm -rf /)", "--disallowed-tools", "WebFetch", "hi"],
+  ["-p", "--system-prompt", "be terse", "--append-system-prompt", "and kind", "hi"],
+  ["-p", "--add-dir", "/tmp", "--add-dir", ".", "hi"],
+  ["-p", "a prompt with spaces, commas, and (parentheses)"],
+  ["-p", "--", "-starts with a dash"]
+]
+
+/** Refused by both, each for the reason given (the message names the option and what it accepts). */
+const invalid: ReadonlyArray<readonly [ReadonlyArray<string>, RegExp]> = [
+  [["-p", "one", "two"], /one prompt is expected, but "one" is followed by "two"\. Quote .*weft -p "one two"/],
+  [["-p", "--output-format", "xml", "hi"], /--output-format must be one of text, json, stream-json, not "xml"/],
+  [["-p", "--max-turns", "many", "hi"], /--max-turns must be a whole number, 1 or more, not "many"/],
+  [["-p", "--max-turns", "0", "hi"], /--max-turns must be a whole number, 1 or more, not "0"/],
+  [["-p", "--model", "a", "--model", "b", "hi"], /--model is given 2 times \("a", "b"\): give it once/],
+  [["-p", "--add-dir", "/no/such/dir", "hi"], /--add-dir "\/no\/such\/dir" does not exist/],
+  [["-p", "--add-dir", "package.json", "hi"], /--add-dir "package.json" is not a directory/],
+  [["mcp"], /"mcp" is not a weft command \(the commands: demo\).*weft -p "mcp"/],
+  [[], /the interactive mode is not available yet/]
+]
+
+describe("CommandLine.parse and the @effect/cli command, both generated from CliOptions", () => {
+  it.each(valid)("read %j alike", async (...args) => {
+    const fast = parse(args)
+    expect(fast._tag).toBe("Print")
+    expect(await viaEffectCli(args)).toEqual(fast)
+  })
+
+  it.each(invalid)("refuse %j alike, naming what is wrong", async (args, message) => {
+    const fast = parse(args)
+    expect(fast).toMatchObject({ _tag: "Invalid", message: expect.stringMatching(message) })
+    expect(await viaEffectCli(args)).toEqual(fast)
+  })
+
+  it("refuses, naming the option: an unknown one, a missing value, a value given to a flag", () => {
+    expect(parse(["-p", "--bogus", "hi"])).toMatchObject({ message: expect.stringContaining("unknown option '--bogus'") })
+    expect(parse(["-p", "-x"])).toMatchObject({ message: expect.stringContaining("unknown option '-x'") })
+    expect(parse(["--model"])).toMatchObject({ message: "--model needs a value: a model name, e.g. claude-sonnet-4-5." })
+    expect(parse(["-p", "--output-format"])).toMatchObject({
+      message: "--output-format needs a value: one of text, json, stream-json."
+    })
+    expect(parse(["-p", "--model", "--verbose", "hi"])).toMatchObject({ message: expect.stringMatching(/^--model needs a value/) })
+    expect(parse(["-p", "--verbose=yes"])).toMatchObject({ message: '--verbose takes no value (given "yes").' })
+    expect(parse(["-p", "--max-turns", "-1"])).toMatchObject({ message: expect.stringMatching(/not "-1"/) })
+  })
+
+  it("help, version, commands and @effect/cli's own options", () => {
+    expect(parse(["--help"])).toEqual({ _tag: "Help" })
+    expect(parse(["-p", "hi", "-h"])).toEqual({ _tag: "Help" })
+    expect(parse(["--bogus", "--help"])).toEqual({ _tag: "Help" })
+    expect(parse(["-v"])).toEqual({ _tag: "Version" })
+    expect(parse(["demo", "--help"])).toMatchObject({ _tag: "Command", command: { name: "demo" }, args: ["--help"] })
+    expect(parse(["-p", "demo"])).toMatchObject({ _tag: "Print", options: { prompt: "demo" } })
+    expect(parse(["--completions", "bash"])).toEqual({ _tag: "EffectCli" })
+    expect(parse(["--wizard"])).toEqual({ _tag: "EffectCli" })
+  })
+
+  it("splits tool rules on commas and spaces outside parentheses", () => {
+    expect(splitToolRules(["Read,Bash(git log --oneline)", " Grep  Glob ", "Bash(a, b)"])).toEqual([
+      "Read",
+      "Bash(git log --oneline)",
+      "Grep",
+      "Glob",
+      "Bash(a, b)"
+    ])
+  })
+})
+
+describe("Help", () => {
+  it("lists every option of the table with its aliases, and nothing of @effect/cli's", () => {
+    const help = renderHelp()
+    const listed = new Set([...help.matchAll(/(?<=\s)--[A-Za-z][A-Za-z-]*/g)].map((match) => match[0]))
+    const declared = Object.values(printOptions).flatMap((spec) => [spec.name, ...spec.aliases].filter((name) => name.length > 1))
+    expect([...listed].sort()).toEqual([...declared.map((name) => `--${name}`), "--help", "--version"].sort())
+    expect(help).toContain("-p, --print")
+    expect(help).not.toMatch(/--wizard|--completions|--log-level/)
+  })
+})
