@@ -13,8 +13,8 @@ import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import * as Agent from "../agent/Agent.js"
-import * as Environment from "../context/Environment.js"
-import * as Memory from "../context/Memory.js"
+import { Environment } from "../context/Environment.js"
+import { Memory } from "../context/Memory.js"
 import * as Credentials from "../platform/Credentials.js"
 import * as SystemPrompt from "../context/SystemPrompt.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
@@ -70,15 +70,14 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
     }
 
     const cwd = process.cwd()
-    const environment = yield* Environment.make({ cwd, additionalDirectories: options.addDirs })
-    const memory = yield* Memory.load({ cwd })
     // A tool named bare in --disallowedTools is removed from the model's view, as in Claude Code; rules with a
     // specifier stay in Permissions, where deny wins over everything.
     const removed = new Set(options.disallowedTools.filter(isToolName))
     const abort = yield* Deferred.make<void>()
-    const sessionLayer = SessionServices.layer({
+    const session = SessionServices.make({
       cwd,
       version,
+      additionalDirectories: options.addDirs,
       removedTools: removed,
       deniedRules: options.disallowedTools,
       credentials
@@ -86,8 +85,8 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
     const printing = Effect.gen(function* () {
       const registry = yield* ToolRegistry
       const systemPrompt = SystemPrompt.build({
-        environment,
-        memory,
+        environment: yield* Environment,
+        memory: (yield* Memory).files,
         toolNames: registry.tools.map((tool) => tool.name),
         ...(options.systemPrompt === undefined ? {} : { customSystemPrompt: options.systemPrompt }),
         ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt })
@@ -110,7 +109,10 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
         write: (text) => Output.stdout(credentials.redact(text)),
         writeError: (text) => Output.stderr(credentials.redact(text))
       })
-    }).pipe(Effect.provide(sessionLayer))
+    }).pipe(
+      (program) => Effect.flatMap(session, (services) => Effect.provide(program, services)),
+      Effect.scoped
+    )
 
     const fiber = yield* Effect.fork(printing)
     const runtime = yield* Effect.runtime<never>()

@@ -1,30 +1,37 @@
 /**
- * The services a CLI session runs on: the built-in tools' registry, the API client (from the environment, over
- * node:http), permissions, hooks and the transcript (JSONL under `$WEFT_HOME`). The same services as the
- * Layer.mergeAll of each one's layer, made by one Effect from each service's constructor, in order, in the
- * session's scope (closed in reverse: the transcript is flushed before the session store closes its files).
+ * The composition root of a session: every service a run needs, as the list of parts a library user would
+ * compose (Credentials, Settings, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, Permissions, Hooks, ToolRegistry), each
+ * overridable by a Layer (a test's fake, an SDK host's own permissions or model). The list is written once
+ * (`composition`); `layer` is its Layer form, and `make` the Effect the CLI runs: the same constructors, in order,
+ * without the cost of building a graph of layers (see src/platform/Composition.ts). Resources are released in
+ * reverse order when the scope closes: the transcript is flushed before the session store closes its files, and
+ * background shells end.
  *
- * Why not that mergeAll: building a graph of layers costs about 150 effect operations per layer (memo map, scopes,
- * a fiber per branch) and as much again to tear it down; the ~20 layers of a session came to ~6,300 operations
- * and 10-15 ms of every `weft -p` (measured with the session bench, scratchpad/bench/session.mjs). Library users
- * still compose the layers; this is the CLI's composition root.
+ * A new service joins the session as one more `.add(...)` in `composition`, after the services it needs.
  */
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as Path from "@effect/platform/Path"
 import type * as ConfigError from "effect/ConfigError"
-import * as Context from "effect/Context"
+import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
+import type * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
+import type { InvalidShellEnvironmentPolicy } from "../platform/ShellEnvironmentPolicy.js"
 import { Transcript } from "../agent/Transcript.js"
+import * as EnvironmentModule from "../context/Environment.js"
+import { Environment } from "../context/Environment.js"
+import { Settings } from "../context/Settings.js"
+import * as MemoryModule from "../context/Memory.js"
+import { Memory } from "../context/Memory.js"
 import { Hooks } from "../hooks/Hooks.js"
 import { ApiClient } from "../model/ApiClient.js"
 import * as NodeApiClient from "../model/NodeApiClient.js"
 import { Permissions } from "../permissions/Permissions.js"
-import { Settings } from "../context/Settings.js"
-import * as ChildEnvironment from "../platform/ChildEnvironment.js"
-import * as Credentials from "../platform/Credentials.js"
-import type { InvalidShellEnvironmentPolicy } from "../platform/ShellEnvironmentPolicy.js"
+import * as ChildEnvironmentModule from "../platform/ChildEnvironment.js"
+import { ChildEnvironment } from "../platform/ChildEnvironment.js"
+import * as Composition from "../platform/Composition.js"
+import * as CredentialsModule from "../platform/Credentials.js"
+import { Credentials } from "../platform/Credentials.js"
 import { SessionStore } from "../session/SessionStore.js"
 import * as Builtin from "../tools/builtin/index.js"
 import { filterTools, ToolRegistry } from "../tools/ToolRegistry.js"
@@ -33,52 +40,118 @@ export interface Options {
   readonly cwd: string
   /** weft's version, recorded in the transcript. */
   readonly version: string
-  /** Tools the model does not see (`--disallowedTools Name`). */
+  /** `--add-dir` directories, relative to `cwd` unless absolute. */
+  readonly additionalDirectories?: ReadonlyArray<string>
+  /** Tools the model does not see (`--disallowedTools Name`), whichever registry provides them. */
   readonly removedTools?: ReadonlySet<string>
   /** Rules that deny calls (every `--disallowedTools` entry; deny wins over everything). */
   readonly deniedRules?: ReadonlyArray<string>
   /** weft's credentials (default: from this process's environment): withheld from children, redacted from the transcript. */
-  readonly credentials?: Credentials.Interface
+  readonly credentials?: CredentialsModule.Interface
   /** The merged settings (default: loaded for `cwd`). */
   readonly settings?: Settings["Type"]
 }
 
-export type Services = ToolRegistry | ApiClient | Permissions | Hooks | Transcript
+/** What the session's parts may need from outside: the platform. */
+export type Platform = FileSystem.FileSystem | Path.Path
 
-export const make = (
-  options: Options
-): Effect.Effect<
-  Context.Context<Services>,
-  ConfigError.ConfigError | InvalidShellEnvironmentPolicy,
-  FileSystem.FileSystem | Path.Path | Scope.Scope
-> =>
-  Effect.gen(function* () {
-    const removed = options.removedTools ?? new Set<string>()
-    const credentials = options.credentials ?? Credentials.make(Credentials.valuesFromEnv(process.env))
-    const settings = options.settings ?? (yield* Settings.make({ cwd: options.cwd }))
-    const childEnvironment = yield* ChildEnvironment.makeFromSettings().pipe(
-      Effect.provideService(Credentials.Credentials, credentials),
-      Effect.provideService(Settings, settings)
-    )
-    const registry = filterTools(
-      yield* Builtin.make({ cwd: options.cwd }).pipe(Effect.provideService(ChildEnvironment.ChildEnvironment, childEnvironment)),
-      (name) => !removed.has(name)
-    )
-    const api = yield* NodeApiClient.make
-    const store = yield* SessionStore.makeJsonl().pipe(Effect.provideService(Credentials.Credentials, credentials))
-    const transcript = yield* Transcript.make({ cwd: options.cwd, version: options.version }).pipe(
-      Effect.provideService(SessionStore, store)
-    )
-    return Context.make(ToolRegistry, registry).pipe(
-      Context.add(ApiClient, api),
-      Context.add(Permissions, Permissions.permissive({ deniedRules: options.deniedRules ?? [] })),
-      Context.add(Hooks, Hooks.none),
-      Context.add(Transcript, transcript)
-    )
-  })
+/** What every part may use: the platform, weft's credentials and the merged settings (the first two parts). */
+export type Base = Platform | Credentials | Settings
 
-/** `make` as one layer. */
-export const layer = (
-  options: Options
-): Layer.Layer<Services, ConfigError.ConfigError | InvalidShellEnvironmentPolicy, FileSystem.FileSystem | Path.Path> =>
-  Layer.scopedContext(make(options))
+/**
+ * Replacements for the default parts, each a Layer on the `Base` services (provide anything else it needs before
+ * giving it). The default parts after them use what comes before them in `composition` (the Transcript writes to
+ * the SessionStore, overridden or not).
+ */
+export interface Overrides<E = never> {
+  readonly settings?: Layer.Layer<Settings, E, Platform | Credentials>
+  readonly environment?: Layer.Layer<Environment, E, Base>
+  readonly memory?: Layer.Layer<Memory, E, Base>
+  readonly sessionStore?: Layer.Layer<SessionStore, E, Base>
+  readonly transcript?: Layer.Layer<Transcript, E, Base>
+  readonly apiClient?: Layer.Layer<ApiClient, E, Base>
+  readonly permissions?: Layer.Layer<Permissions, E, Base>
+  readonly hooks?: Layer.Layer<Hooks, E, Base>
+  /** The tools offered (before `removedTools` is applied). */
+  readonly tools?: Layer.Layer<ToolRegistry, E, Base>
+}
+
+export type Services =
+  | Credentials
+  | Settings
+  | ChildEnvironment
+  | Environment
+  | Memory
+  | SessionStore
+  | Transcript
+  | ApiClient
+  | Permissions
+  | Hooks
+  | ToolRegistry
+
+/** The session's parts, in order; what each default part needs comes from the platform and the parts before it. */
+export const composition = <E = never>(options: Options, overrides: Overrides<E> = {}) => {
+  const removed = options.removedTools ?? new Set<string>()
+  return Composition.empty
+    .add(
+      Composition.succeed(
+        Credentials,
+        options.credentials ?? CredentialsModule.make(CredentialsModule.valuesFromEnv(process.env))
+      )
+    )
+    .add(
+      Composition.orElse(overrides.settings, () =>
+        options.settings === undefined
+          ? Composition.service(Settings, Settings.make({ cwd: options.cwd }))
+          : Composition.succeed(Settings, options.settings)
+      )
+    )
+    .add(Composition.service(ChildEnvironment, ChildEnvironmentModule.makeFromSettings()))
+    .add(
+      Composition.orElse(overrides.environment, () =>
+        Composition.service(
+          Environment,
+          EnvironmentModule.make({ cwd: options.cwd, additionalDirectories: options.additionalDirectories ?? [] })
+        )
+      )
+    )
+    .add(
+      Composition.orElse(overrides.memory, () =>
+        Composition.service(Memory, Effect.map(MemoryModule.load({ cwd: options.cwd }), (files) => ({ files })))
+      )
+    )
+    .add(Composition.orElse(overrides.sessionStore, () => Composition.service(SessionStore, SessionStore.makeJsonl())))
+    .add(
+      Composition.orElse(overrides.transcript, () =>
+        Composition.service(Transcript, Transcript.make({ cwd: options.cwd, version: options.version }))
+      )
+    )
+    .add(Composition.orElse(overrides.apiClient, () => Composition.service(ApiClient, NodeApiClient.make)))
+    .add(
+      Composition.orElse(overrides.permissions, () =>
+        Composition.succeed(Permissions, Permissions.permissive({ deniedRules: options.deniedRules ?? [] }))
+      )
+    )
+    .add(Composition.orElse(overrides.hooks, () => Composition.succeed(Hooks, Hooks.none)))
+    .add(Composition.orElse(overrides.tools, () => Composition.service(ToolRegistry, Builtin.make({ cwd: options.cwd }))))
+    .add(
+      Composition.service(
+        ToolRegistry,
+        Effect.map(ToolRegistry, (registry) => filterTools(registry, (name) => !removed.has(name)))
+      )
+    )
+}
+
+/** The session as a Layer: what a library user composes. */
+export const layer = <E = never, R = never>(
+  options: Options,
+  overrides: Overrides<E> = {}
+): Layer.Layer<Services, E | ConfigError.ConfigError | InvalidShellEnvironmentPolicy, Platform> =>
+  composition(options, overrides).layer
+
+/** The session built in the current scope, as one Effect (the CLI's fast path: the same parts as `layer`). */
+export const make = <E = never, R = never>(
+  options: Options,
+  overrides: Overrides<E> = {}
+): Effect.Effect<Context.Context<Services>, E | ConfigError.ConfigError | InvalidShellEnvironmentPolicy, Platform | Scope.Scope> =>
+  composition(options, overrides).build

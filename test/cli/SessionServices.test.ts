@@ -12,15 +12,21 @@ import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { Transcript } from "../../src/agent/Transcript.js"
 import * as SessionServices from "../../src/cli/SessionServices.js"
+import { Environment } from "../../src/context/Environment.js"
+import { Settings } from "../../src/context/Settings.js"
+import { Memory } from "../../src/context/Memory.js"
 import { Hooks } from "../../src/hooks/Hooks.js"
 import { ApiClient } from "../../src/model/ApiClient.js"
 import { Permissions } from "../../src/permissions/Permissions.js"
+import { ChildEnvironment } from "../../src/platform/ChildEnvironment.js"
+import { Credentials } from "../../src/platform/Credentials.js"
 import { SessionStore } from "../../src/session/SessionStore.js"
+import { textTurn } from "../../src/testing/Script.js"
+import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
 import * as Builtin from "../../src/tools/builtin/index.js"
 import { isRunning, sleepLive } from "../../src/tools/shell/ProcessGroup.js"
-import { Credentials } from "../../src/platform/Credentials.js"
 import { ToolRegistry } from "../../src/tools/ToolRegistry.js"
-import { tempDir } from "../support/TempFiles.js"
+import { tempDir, write } from "../support/TempFiles.js"
 
 const platform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)
 
@@ -35,75 +41,126 @@ const environment = (home: string) =>
 
 const user = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }] })
 
-describe("SessionServices.make", () => {
-  it.live("makes a session's services in its scope: tools, API client, permissions, hooks, transcript", () => {
+/** The two forms of the same composition: the Layer a library user composes, and the CLI's one Effect. */
+const forms = {
+  layer: <E>(options: SessionServices.Options, overrides?: SessionServices.Overrides<E>) =>
+    Layer.build(SessionServices.layer(options, overrides)),
+  make: <E>(options: SessionServices.Options, overrides?: SessionServices.Overrides<E>) =>
+    SessionServices.make(options, overrides)
+}
+
+const serviceKeys = (context: Context.Context<never>) => [...context.unsafeMap.keys()].sort()
+
+describe("SessionServices", () => {
+  for (const [form, build] of Object.entries(forms)) {
+    it.live(`${form}: a session's services in its scope, closed in order (shells end, the transcript is written)`, () => {
+      const home = tempDir()
+      const cwd = tempDir()
+      write(nodePath.join(cwd, "CLAUDE.md"), "Use tabs.")
+      const sessionId = "0b7e8f3a-1111-4c4c-8888-000000000001"
+      return Effect.gen(function* () {
+        const scope = yield* Scope.make()
+        const context = yield* build({
+          cwd,
+          version: "test",
+          additionalDirectories: ["extra"],
+          removedTools: new Set(["WebFetch"]),
+          deniedRules: ["WebFetch", "Bash(rm -rf /)"]
+        }).pipe(Scope.extend(scope))
+
+        const registry = Context.get(context, ToolRegistry)
+        expect(registry.tools.map((tool) => tool.name)).toEqual(
+          Builtin.all.map((tool) => tool.name).filter((name) => name !== "WebFetch")
+        )
+        expect(registry.definitions.map((definition) => definition.name)).toEqual(registry.tools.map((tool) => tool.name))
+        expect(Context.get(context, ApiClient).defaultModel).toBe("claude-test-model")
+        expect(Context.get(context, Environment).cwd).toBe(cwd)
+        expect(Context.get(context, Environment).additionalDirectories).toEqual([nodePath.join(cwd, "extra")])
+        expect(Context.get(context, Memory).files.map((file) => file.content)).toContain("Use tabs.")
+        const permissions = Context.get(context, Permissions)
+        const denied = yield* permissions.check({
+          toolName: "Bash",
+          toolUseId: "t1",
+          input: { command: "rm -rf /" },
+          target: { _tag: "Command", command: "rm -rf /" },
+          readOnly: false
+        })
+        expect(denied._tag).toBe("Deny")
+        expect(yield* Context.get(context, Hooks).userPromptSubmit({ sessionId, cwd, prompt: "hi" })).toEqual({})
+
+        // A background shell started through the registry belongs to the session's scope.
+        const bash = yield* registry.get("Bash")
+        const call = yield* bash.prepare(
+          { command: "echo $$ > pid; sleep 1000", run_in_background: true },
+          { toolUseId: "t2", sessionId, cwd }
+        )
+        yield* Stream.runDrain(call.run())
+        const pidFile = nodePath.join(cwd, "pid")
+        for (let attempt = 0; attempt < 1000 && !fs.existsSync(pidFile); attempt++) yield* sleepLive(10)
+        const pid = Number(fs.readFileSync(pidFile, "utf8").trim())
+        expect(isRunning(pid)).toBe(true)
+
+        // The transcript writes in the background; closing the scope flushes it before the store closes its files.
+        const transcript = Context.get(context, Transcript)
+        const first = yield* transcript.user(sessionId, user("one"))
+        const second = yield* transcript.user(sessionId, user("two"))
+        yield* Scope.close(scope, Exit.void)
+
+        expect(isRunning(pid), `pid ${pid} still running`).toBe(false)
+        const entries = yield* Effect.scoped(
+          Effect.flatMap(SessionStore.makeJsonl({ home }), (store) => store.load(sessionId))
+        ).pipe(Effect.provide(Credentials.layerNone))
+        expect(entries.map((entry) => entry.uuid)).toEqual([first, second])
+      }).pipe(Effect.provide(platform), Effect.withConfigProvider(environment(home)))
+    })
+
+    it.live(`${form}: overrides replace their part; removed tools are removed from an overriding registry too`, () => {
+      const home = tempDir()
+      const cwd = tempDir()
+      return Effect.gen(function* () {
+        const asked: Array<string> = []
+        const context = yield* build(
+          { cwd, version: "test", removedTools: new Set(["Read"]) },
+          {
+            apiClient: ScriptedModel.layer([textTurn("scripted")], { defaultModel: "claude-scripted" }),
+            permissions: Permissions.layerPermissive({ mode: "plan" }),
+            hooks: Hooks.layerWith({
+              userPromptSubmit: (input) => Effect.sync(() => void asked.push(input.prompt)).pipe(Effect.as({}))
+            }),
+            sessionStore: SessionStore.layerMemory,
+            tools: ToolRegistry.layer(Builtin.ReadTool, Builtin.GlobTool).pipe(Layer.provide(Builtin.services({ cwd })))
+          }
+        )
+        expect(Context.get(context, ApiClient).defaultModel).toBe("claude-scripted")
+        expect(Context.get(context, Permissions).mode).toBe("plan")
+        yield* Context.get(context, Hooks).userPromptSubmit({ sessionId: "s", cwd, prompt: "hello" })
+        expect(asked).toEqual(["hello"])
+        expect(Context.get(context, ToolRegistry).tools.map((tool) => tool.name)).toEqual(["Glob"])
+        // The default Transcript writes to the overriding store.
+        const uuid = yield* Context.get(context, Transcript).user("s1", user("kept in memory"))
+        yield* Context.get(context, Transcript).flush
+        const entries = yield* Context.get(context, SessionStore).load("s1")
+        expect(entries.map((entry) => entry.uuid)).toEqual([uuid])
+        expect(fs.existsSync(nodePath.join(home, "projects"))).toBe(false)
+      }).pipe(Effect.scoped, Effect.provide(platform), Effect.withConfigProvider(environment(home)))
+    })
+  }
+
+  it.live("the layer and the fast path provide the same services", () => {
     const home = tempDir()
     const cwd = tempDir()
-    const sessionId = "0b7e8f3a-1111-4c4c-8888-000000000001"
+    const options = { cwd, version: "test", removedTools: new Set(["Bash"]) }
     return Effect.gen(function* () {
-      const scope = yield* Scope.make()
-      const context = yield* SessionServices.make({
-        cwd,
-        version: "test",
-        removedTools: new Set(["WebFetch"]),
-        deniedRules: ["WebFetch", "Bash(rm -rf /)"]
-      }).pipe(Scope.extend(scope))
-
-      const registry = Context.get(context, ToolRegistry)
-      expect(registry.tools.map((tool) => tool.name)).toEqual(
-        Builtin.all.map((tool) => tool.name).filter((name) => name !== "WebFetch")
+      const fromLayer = yield* forms.layer(options)
+      const fromMake = yield* forms.make(options)
+      expect(serviceKeys(fromMake)).toEqual(serviceKeys(fromLayer))
+      expect(serviceKeys(fromMake)).toEqual(
+        [Credentials, Settings, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, Permissions, Hooks, ToolRegistry].map((tag) => tag.key).sort()
       )
-      expect(registry.definitions.map((definition) => definition.name)).toEqual(registry.tools.map((tool) => tool.name))
-      expect(Context.get(context, ApiClient).defaultModel).toBe("claude-test-model")
-      const permissions = Context.get(context, Permissions)
-      const denied = yield* permissions.check({
-        toolName: "Bash",
-        toolUseId: "t1",
-        input: { command: "rm -rf /" },
-        target: { _tag: "Command", command: "rm -rf /" },
-        readOnly: false
-      })
-      expect(denied._tag).toBe("Deny")
-      expect(yield* Context.get(context, Hooks).userPromptSubmit({ sessionId, cwd, prompt: "hi" })).toEqual({})
-
-      // A background shell started through the registry belongs to the session's scope.
-      const bash = yield* registry.get("Bash")
-      const call = yield* bash.prepare(
-        { command: "echo $$ > pid; sleep 1000", run_in_background: true },
-        { toolUseId: "t2", sessionId, cwd }
-      )
-      yield* Stream.runDrain(call.run())
-      const pidFile = nodePath.join(cwd, "pid")
-      for (let attempt = 0; attempt < 1000 && !fs.existsSync(pidFile); attempt++) yield* sleepLive(10)
-      const pid = Number(fs.readFileSync(pidFile, "utf8").trim())
-      expect(isRunning(pid)).toBe(true)
-
-      // The transcript writes in the background; closing the scope flushes it before the store closes its files.
-      const transcript = Context.get(context, Transcript)
-      const first = yield* transcript.user(sessionId, user("one"))
-      const second = yield* transcript.user(sessionId, user("two"))
-      yield* Scope.close(scope, Exit.void)
-
-      expect(isRunning(pid), `pid ${pid} still running`).toBe(false)
-      const entries = yield* Effect.scoped(
-        Effect.flatMap(SessionStore.makeJsonl({ home }), (store) => store.load(sessionId))
-      ).pipe(Effect.provide(Credentials.layerNone))
-      expect(entries.map((entry) => entry.uuid)).toEqual([first, second])
-    }).pipe(Effect.provide(platform), Effect.withConfigProvider(environment(home)))
-  })
-
-  it.live("as a layer, provides the same services", () => {
-    const home = tempDir()
-    const cwd = tempDir()
-    return Effect.gen(function* () {
-      const registry = yield* ToolRegistry
-      const api = yield* ApiClient
-      expect(registry.tools.map((tool) => tool.name)).toEqual(Builtin.all.map((tool) => tool.name))
-      expect(api.defaultModel).toBe("claude-test-model")
-    }).pipe(
-      Effect.provide(SessionServices.layer({ cwd, version: "test" })),
-      Effect.provide(platform),
-      Effect.withConfigProvider(environment(home))
-    )
+      const names = (context: Context.Context<ToolRegistry>) => Context.get(context, ToolRegistry).tools.map((tool) => tool.name)
+      expect(names(fromMake)).toEqual(names(fromLayer))
+      expect(Context.get(fromMake, Environment)).toEqual(Context.get(fromLayer, Environment))
+      expect(Context.get(fromMake, Permissions).mode).toBe(Context.get(fromLayer, Permissions).mode)
+    }).pipe(Effect.scoped, Effect.provide(platform), Effect.withConfigProvider(environment(home)))
   })
 })
