@@ -97,15 +97,26 @@ export const defaultShell = (): string => {
 }
 
 /**
- * The script run for a foreground command: stderr merged into stdout, and the final directory written to
- * `cwdFile`, with the command's own exit status kept: by a line after the command (which holds when the command
- * sets an EXIT trap of its own) and by an EXIT trap (which holds when it calls `exit`). `pwd` stays quiet when the
- * directory is gone.
+ * Runs the command given as the script's first argument. The command never becomes part of the wrapper's own text:
+ * it is parsed by `eval` as a whole, so whatever it ends with (a backslash, an open quote, a heredoc without its
+ * end, a comment) it cannot join or swallow the wrapper's next line. The wrapper's variable is unset before the
+ * command runs, and the command sees no positional parameters.
  */
-export const foregroundScript = (command: string, cwdFile: string): string => {
+const runArgument = `__weft_command=$1; shift\neval "unset __weft_command\n$__weft_command"`
+
+/**
+ * The script run for a foreground command (passed as the first argument): stderr merged into stdout, and the final
+ * directory written to `cwdFile`, with the command's own exit status kept: by a line after the command (which
+ * holds when the command sets an EXIT trap of its own) and by an EXIT trap (which holds when it calls `exit`). `pwd`
+ * stays quiet when the directory is gone.
+ */
+export const foregroundScript = (cwdFile: string): string => {
   const record = `pwd -P >| ${quote(cwdFile)} 2>/dev/null`
-  return `exec 2>&1; trap ${quote(record)} EXIT\n${command}\n__weft_status=$?; ${record}; exit "$__weft_status"`
+  return `exec 2>&1; trap ${quote(record)} EXIT\n${runArgument}\n__weft_status=$?; ${record}; exit "$__weft_status"`
 }
+
+/** The script run for a background command (passed as the first argument). */
+export const backgroundScript = `exec 2>&1\n${runArgument}`
 
 const isDirectory = (path: string): boolean => {
   try {
@@ -166,7 +177,8 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
           const child = yield* ProcessGroup.start({
             shell,
             env: yield* childEnvironment.shell,
-            script: foregroundScript(command, cwdFile),
+            script: foregroundScript(cwdFile),
+            args: [command],
             cwd,
             graceMs,
             onOutput: (text) => {
@@ -215,7 +227,8 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
       const child = yield* ProcessGroup.start({
         shell,
         env: yield* childEnvironment.shell,
-        script: `exec 2>&1\n${command}`,
+        script: backgroundScript,
+        args: [command],
         cwd: isDirectory(cwd) ? cwd : options.cwd,
         graceMs,
         onOutput: (text) => entry.buffer.append(text)

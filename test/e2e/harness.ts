@@ -140,3 +140,20 @@ export const resultFrame = (stdout: string) => {
   expect(last?.["type"]).toBe("result")
   return last ?? {}
 }
+
+/** The text of every tool result the model was sent, by tool_use id. */
+export const toolResults = (stdout: string): Record<string, string> => {
+  const results: Record<string, string> = {}
+  for (const frame of frames(stdout)) {
+    if (frame["type"] !== "user") continue
+    const message = frame["message"]
+    const content = typeof message === "object" && message !== null && "content" in message ? message.content : []
+    if (!Array.isArray(content)) continue
+    for (const block of content) {
+      if (block?.type !== "tool_result") continue
+      const text = typeof block.content === "string" ? block.content : block.content.map((part: { text?: string }) => part.text ?? "").join("")
+      results[block.tool_use_id] = text
+    }
+  }
+  return results
+}

@@ -7,7 +7,7 @@ import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { startMockAnthropicServer } from "../../src/testing/MockAnthropicServer.js"
 import { errorBody, ScriptTurn, textTurn, toolUse } from "../../src/testing/Script.js"
-import { frames, makeProject, runWeft } from "./harness.js"
+import { makeProject, runWeft, toolResults } from "./harness.js"
 
 const KEY = "sk-ant-e2e-secret-0123456789abcdef"
 const TOKEN = "e2e-bearer-token-fedcba9876543210"
@@ -24,23 +24,6 @@ const setup = async (files: Readonly<Record<string, string>>, script: Parameters
   cleanups.push(server.close)
   const env = { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: KEY, ANTHROPIC_AUTH_TOKEN: TOKEN, WEFT_HOME: project.home }
   return { ...project, server, env }
-}
-
-/** The text of every tool result the model was sent, by tool_use id. */
-const toolResults = (stdout: string): Record<string, string> => {
-  const results: Record<string, string> = {}
-  for (const frame of frames(stdout)) {
-    if (frame["type"] !== "user") continue
-    const message = frame["message"]
-    const content = typeof message === "object" && message !== null && "content" in message ? message.content : []
-    if (!Array.isArray(content)) continue
-    for (const block of content) {
-      if (block?.type !== "tool_result") continue
-      const text = typeof block.content === "string" ? block.content : block.content.map((part: { text?: string }) => part.text ?? "").join("")
-      results[block.tool_use_id] = text
-    }
-  }
-  return results
 }
 
 describe("weft's credentials and the commands the model runs", () => {

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { ScriptTurn, text, textTurn, toolUse } from "../../src/testing/Script.js"
-import { frames, resultFrame, runWeft, useSessions } from "./harness.js"
+import { frames, resultFrame, runWeft, toolResults, useSessions } from "./harness.js"
 
 const { setup } = useSessions()
 
@@ -77,5 +77,50 @@ describe("weft -p: tools", () => {
     expect(init?.["tools"]).not.toContain("Bash")
     expect(init?.["tools"]).not.toContain("WebFetch")
     expect(init?.["tools"]).toContain("Read")
+  })
+})
+
+describe("weft -p: tool edge cases", () => {
+  it("Write of empty content creates an empty file; an Edit that empties a file leaves it empty", async () => {
+    const { dir, env } = await setup({ "full.txt": "only line" }, (dir) => ({
+      script: [
+        ScriptTurn.blocks([toolUse("Write", { file_path: join(dir, "empty.txt"), content: "" }, "write")]),
+        ScriptTurn.blocks([toolUse("Read", { file_path: join(dir, "full.txt") }, "read")]),
+        ScriptTurn.blocks([toolUse("Edit", { file_path: join(dir, "full.txt"), old_string: "only line", new_string: "" }, "edit")]),
+        textTurn("done")
+      ]
+    }))
+    const out = await runWeft(["-p", "empty them", "--output-format", "stream-json", "--verbose"], { cwd: dir, env })
+    expect(out.code).toBe(0)
+    const results = toolResults(out.stdout)
+    expect(results["write"]).not.toMatch(/bytes written|error/i)
+    expect(results["edit"]).not.toMatch(/bytes written|error/i)
+    expect(await readFile(join(dir, "empty.txt"), "utf8")).toBe("")
+    expect(await readFile(join(dir, "full.txt"), "utf8")).toBe("")
+  })
+
+  it("no command text changes how the shell wrapper runs: a trailing backslash, an open quote, a heredoc, a comment", async () => {
+    const commands: Record<string, string> = {
+      backslash: "echo ok \\",
+      quote: "echo 'unclosed",
+      heredoc: "cat <<EOF\nhello from heredoc",
+      comment: "echo before # a comment",
+      cd: "mkdir -p sub && cd sub # a comment ending in \\",
+      after: "pwd"
+    }
+    const { dir, env } = await setup({}, () => ({
+      script: [...Object.entries(commands).map(([id, command]) => ScriptTurn.blocks([toolUse("Bash", { command }, id)])), textTurn("done")]
+    }))
+    const out = await runWeft(["-p", "shell", "--output-format", "stream-json", "--verbose"], { cwd: dir, env })
+    expect(out.code).toBe(0)
+    const results = toolResults(out.stdout)
+    for (const text of Object.values(results)) expect(text).not.toContain("__weft")
+    expect(results["backslash"]).toBe("ok \\")
+    expect(results["quote"]).toMatch(/unexpected EOF[^\n]*\nExit code 2$/)
+    expect(results["heredoc"]).toMatch(/^[^\n]*here-document[^\n]*\nhello from heredoc$/)
+    expect(results["comment"]).toBe("before")
+    // A comment ending in a backslash continues nothing: the cd still takes effect for the next command.
+    expect(results["cd"]).toBe("(No output)")
+    expect(results["after"]).toMatch(/\/sub$/)
   })
 })

@@ -49,7 +49,8 @@ export const writeFileAtomic = (
   const write = Effect.scoped(
     Effect.gen(function* () {
       const file = yield* fs.open(temp, { flag: "wx", mode: mode ?? 0o666 })
-      yield* file.writeAll(data)
+      // An empty file is a file: writeAll of no bytes fails ("write returned 0 bytes written"), so skip it.
+      if (data.length > 0) yield* file.writeAll(data)
       yield* file.sync
     })
   ).pipe(

@@ -135,6 +135,8 @@ export interface ShellProcess {
 export interface StartOptions {
   readonly shell: string
   readonly script: string
+  /** The script's positional parameters ($1...; $0 is the shell). */
+  readonly args?: ReadonlyArray<string>
   readonly cwd: string
   /** The child's whole environment (see ChildEnvironment: never this process's own as is). */
   readonly env: Readonly<Record<string, string>>
@@ -158,7 +160,7 @@ export const start = (options: StartOptions): Effect.Effect<ShellProcess, ToolFa
       Effect.async<ChildProcess, ToolFailed>((resume) => {
         let child: ChildProcess
         try {
-          child = spawn(options.shell, ["-c", options.script], {
+          child = spawn(options.shell, ["-c", options.script, options.shell, ...(options.args ?? [])], {
             cwd: options.cwd,
             // Own process group, so the whole tree can be signalled at once.
             detached: true,
