@@ -29,6 +29,7 @@ import * as ModelUsage from "../model/ModelUsage.js"
 import * as Pricing from "../model/Pricing.js"
 import { Permissions } from "../permissions/Permissions.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
+import * as HookReport from "./HookReport.js"
 import { Transcript } from "./Transcript.js"
 import { type CallOutcome, executeTurn } from "./ToolExecution.js"
 
@@ -56,6 +57,9 @@ export interface RunOptions {
 }
 
 export const defaultMaxTokens = 32_000
+
+/** How many times in a run a blocking Stop hook is honoured before the run may stop anyway (Claude Code: 9). */
+export const maxStopHookBlocks = 9
 
 /** Bound on events waiting for a slow consumer; the loop waits when it is full (raw SSE events dominate). */
 const eventBuffer = 1024
@@ -99,6 +103,7 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
     const maxTurns = options.maxTurns ?? Number.POSITIVE_INFINITY
     const streamDeltas = options.streamDeltas ?? true
     const context = { sessionId, cwd: options.cwd, emit }
+    const permissionMode = permissions.mode
 
     const history: Array<MessageParam> = [...(options.history ?? [])]
     const denials: Array<PermissionDenial> = []
@@ -126,7 +131,10 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
           permissionDenials: denials,
           ...(lastAssistant ? { content: lastAssistant.content } : {})
         }
-        yield* hooks.sessionEnd({ sessionId, cwd: options.cwd, reason: isError ? subtype : "complete" })
+        // Claude Code's reason for a session that ends because its work is done (under -p): "other".
+        yield* Effect.flatMap(hooks.sessionEnd({ sessionId, cwd: options.cwd, reason: "other" }), (ended) =>
+          HookReport.report(emit, "SessionEnd", ended ?? {})
+        )
         // The record is complete when the Result is out (a `--resume` right after sees the whole session).
         yield* transcript.flush
         yield* emit(result)
@@ -148,27 +156,40 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
       mcpServers: options.mcpServers ?? [],
       permissionMode: permissions.mode
     })
-    yield* hooks.sessionStart({ sessionId, cwd: options.cwd, source: options.history ? "resume" : "startup" })
+    const source = options.history ? "resume" : "startup"
+    const started = yield* hooks.sessionStart({ sessionId, cwd: options.cwd, source })
+    yield* HookReport.report(emit, "SessionStart", started)
+    if (started.stopRun !== undefined) return yield* finish("success", started.stopRun, false)
 
     const promptText = typeof options.prompt === "string" ? options.prompt : Content.joinText(options.prompt)
-    const submitted = yield* hooks.userPromptSubmit({ sessionId, cwd: options.cwd, prompt: promptText })
-    if (submitted.blocked !== undefined) {
-      return yield* finish("error_during_execution", `Prompt blocked by a UserPromptSubmit hook: ${submitted.blocked}`, true)
+    const submitted = yield* hooks.userPromptSubmit({ sessionId, cwd: options.cwd, permissionMode, prompt: promptText })
+    yield* HookReport.report(emit, "UserPromptSubmit", submitted)
+    // A blocked prompt is erased: nothing is sent or recorded, and the user is told why (Claude Code's result is a success).
+    const refusal = submitted.blocked ?? submitted.stopRun
+    if (refusal !== undefined) {
+      yield* emit({ _tag: "HookNotice", hookEvent: "UserPromptSubmit", text: `blocked the prompt: ${refusal}` })
+      return yield* finish("success", `Prompt blocked by a UserPromptSubmit hook: ${refusal}`, false)
     }
     const promptBlocks: ReadonlyArray<ContentBlock> =
       typeof options.prompt === "string" ? [Content.text(options.prompt)] : options.prompt
     const userMessage: MessageParam = {
       role: "user",
-      content:
-        submitted.additionalContext === undefined
-          ? promptBlocks
-          : [...promptBlocks, Content.text(submitted.additionalContext)]
+      content: [
+        ...(started.additionalContext === undefined
+          ? []
+          : [Content.text(HookReport.additionalContext(`SessionStart:${source}`, started.additionalContext))]),
+        ...promptBlocks,
+        ...(submitted.additionalContext === undefined
+          ? []
+          : [Content.text(HookReport.additionalContext("UserPromptSubmit", submitted.additionalContext))])
+      ]
     }
     history.push(userMessage)
     yield* transcript.user(sessionId, userMessage)
 
     const tools = registry.definitions
     let stopHookActive = false
+    let stopHookBlocks = 0
 
     /** One model request, folded; returns the message and the calls whose input was cut or malformed. */
     const modelTurn = Effect.gen(function* () {
@@ -221,10 +242,20 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
 
         const uses = message.content.filter(Content.isToolUse)
         if (uses.length === 0) {
-          const stop = yield* hooks.stop({ sessionId, cwd: options.cwd, stopHookActive })
-          if (stop.continueWith !== undefined && !stopHookActive) {
+          const stop = yield* hooks.stop({
+            sessionId,
+            cwd: options.cwd,
+            permissionMode,
+            stopHookActive,
+            lastAssistantMessage: Content.joinText(message.content)
+          })
+          yield* HookReport.report(emit, "Stop", stop)
+          // A Stop hook that blocks makes the loop go on, a bounded number of times (a hook that always blocks would
+          // otherwise hold the session for ever); `stop_hook_active` tells it that it already did.
+          if (stop.stopRun === undefined && stop.continueWith !== undefined && stopHookBlocks < maxStopHookBlocks) {
             stopHookActive = true
-            const nudge: MessageParam = { role: "user", content: [Content.text(stop.continueWith)] }
+            stopHookBlocks++
+            const nudge: MessageParam = { role: "user", content: [Content.text(`Stop hook feedback:\n${stop.continueWith}`)] }
             history.push(nudge)
             yield* transcript.user(sessionId, nudge)
             continue
@@ -256,7 +287,14 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
           if (item.denial) denials.push(item.denial)
           if (item.data !== undefined) data[item.block.tool_use_id] = item.data
         }
-        const results: MessageParam = { role: "user", content: outcomes.map((item) => item.block) }
+        // Hooks' texts for the model follow the tool results, in the same user message.
+        const results: MessageParam = {
+          role: "user",
+          content: [
+            ...outcomes.map((item) => item.block),
+            ...outcomes.flatMap((item) => item.context ?? []).map((reminder) => Content.text(reminder))
+          ]
+        }
         history.push(results)
         const resultsUuid = yield* transcript.user(sessionId, results, Object.keys(data).length > 0 ? data : undefined)
         yield* emit({ _tag: "ToolResults", uuid: resultsUuid, message: results, data })
@@ -265,6 +303,8 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
           if (todos !== undefined) yield* emit({ _tag: "TodosUpdated", todos })
         }
         if (outcome._tag === "Left") return yield* finish("error_during_execution", "Interrupted by the user.", true)
+        const stopped = outcomes.find((item) => item.stopRun !== undefined)
+        if (stopped?.stopRun !== undefined) return yield* finish("success", stopped.stopRun, false)
       }
     })
     yield* turns$.pipe(

@@ -12,14 +12,19 @@ import * as Stream from "effect/Stream"
 import type { ToolResultBlock, ToolUseBlock } from "../domain/Content.js"
 import type { AgentEvent, PermissionDenial } from "../domain/AgentEvent.js"
 import { Hooks } from "../hooks/Hooks.js"
-import { Permissions } from "../permissions/Permissions.js"
+import { allow, deny, Permissions } from "../permissions/Permissions.js"
 import type { PreparedCall, ToolContext, ToolResult } from "../tools/Tool.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
+import * as HookReport from "./HookReport.js"
 
 export interface CallOutcome {
   readonly block: ToolResultBlock
   readonly data: unknown
   readonly denial?: PermissionDenial
+  /** Text for the model from hooks (system reminders), sent after the turn's tool results. */
+  readonly context?: ReadonlyArray<string>
+  /** A hook stopped the run (`continue: false`): its reason, for the user. The loop ends after this turn. */
+  readonly stopRun?: string
 }
 
 export interface ExecutionContext {
@@ -38,17 +43,10 @@ const errorResult = (toolUseId: string, message: string): ToolResultBlock => ({
   is_error: true
 })
 
-const toBlock = (toolUseId: string, result: ToolResult, additionalContext: string | undefined): ToolResultBlock => {
-  const content =
-    additionalContext === undefined
-      ? result.content
-      : typeof result.content === "string"
-        ? `${result.content}\n\n${additionalContext}`
-        : [...result.content, { type: "text" as const, text: additionalContext }]
-  return result.isError
-    ? { type: "tool_result", tool_use_id: toolUseId, content, is_error: true }
-    : { type: "tool_result", tool_use_id: toolUseId, content }
-}
+const toBlock = (toolUseId: string, result: ToolResult): ToolResultBlock =>
+  result.isError
+    ? { type: "tool_result", tool_use_id: toolUseId, content: result.content, is_error: true }
+    : { type: "tool_result", tool_use_id: toolUseId, content: result.content }
 
 /** Runs a prepared call's stream: progress goes out as events, the last ToolResult is the outcome. */
 const runPrepared = (call: PreparedCall, use: ToolUseBlock, context: ExecutionContext) =>
@@ -64,71 +62,136 @@ const runPrepared = (call: PreparedCall, use: ToolUseBlock, context: ExecutionCo
     Effect.map(Option.getOrElse((): ToolResult => ({ _tag: "ToolResult", content: `${use.name} produced no result.`, isError: true })))
   )
 
+/** The text of a result's content, as a PostToolUseFailure hook's `error`. */
+const contentText = (content: ToolResult["content"]): string =>
+  typeof content === "string" ? content : content.map((item) => (item.type === "text" ? item.text : `[${item.type}]`)).join("\n")
+
 /** One call, start to end; never fails: every failure becomes an `is_error` tool_result. */
 export const executeCall = Effect.fn("ToolExecution.executeCall")(function* (use: ToolUseBlock, context: ExecutionContext) {
   const registry = yield* ToolRegistry
   const permissions = yield* Permissions
   const hooks = yield* Hooks
   const toolContext: ToolContext = { toolUseId: use.id, sessionId: context.sessionId, cwd: context.cwd }
-  const hookBase = { sessionId: context.sessionId, cwd: context.cwd, toolName: use.name, toolUseId: use.id }
+  const hookBase = {
+    sessionId: context.sessionId,
+    cwd: context.cwd,
+    permissionMode: permissions.mode,
+    toolName: use.name,
+    toolUseId: use.id
+  }
+  const label = use.name
+  // Texts for the model from hooks (system reminders), sent after the turn's tool results.
+  const reminders: Array<string> = []
+  const outcome = (block: ToolResultBlock, data: unknown, extra: Partial<Pick<CallOutcome, "denial" | "stopRun">> = {}): CallOutcome => ({
+    block,
+    data,
+    ...extra,
+    ...(reminders.length > 0 ? { context: reminders } : {})
+  })
 
   const tool = yield* Effect.either(registry.get(use.name))
-  if (tool._tag === "Left") return { block: errorResult(use.id, tool.left.message), data: undefined }
+  if (tool._tag === "Left") return outcome(errorResult(use.id, tool.left.message), undefined)
 
   let prepared = yield* Effect.either(tool.right.prepare(use.input, toolContext))
-  if (prepared._tag === "Left") return { block: errorResult(use.id, prepared.left.message), data: undefined }
+  if (prepared._tag === "Left") return outcome(errorResult(use.id, prepared.left.message), undefined)
 
   const pre = yield* hooks.preToolUse({ ...hookBase, toolInput: prepared.right.input })
-  if (pre.blocked !== undefined) {
-    return { block: errorResult(use.id, `PreToolUse hook blocked this call: ${pre.blocked}`), data: undefined }
+  yield* HookReport.report(context.emit, "PreToolUse", pre)
+  if (pre.additionalContext !== undefined) reminders.push(HookReport.additionalContext(`PreToolUse:${label}`, pre.additionalContext))
+  if (pre.stopRun !== undefined) {
+    return outcome(errorResult(use.id, `PreToolUse:${label} hook stopped the run: ${pre.stopRun}`), undefined, { stopRun: pre.stopRun })
   }
+  if (pre.blocked !== undefined) return outcome(errorResult(use.id, `PreToolUse:${label} hook error: ${pre.blocked}`), undefined)
+  if (pre.permissionDecision === "deny") {
+    return outcome(
+      errorResult(use.id, `PreToolUse:${label} hook denied this call${pre.permissionDecisionReason === undefined ? "." : `: ${pre.permissionDecisionReason}`}`),
+      undefined,
+      { denial: { tool_name: use.name, tool_use_id: use.id, tool_input: prepared.right.input } }
+    )
+  }
+  // The whole input is replaced (not merged), then decoded and checked like the model's own.
   if (pre.updatedInput !== undefined) {
     prepared = yield* Effect.either(tool.right.prepare(pre.updatedInput, toolContext))
-    if (prepared._tag === "Left") return { block: errorResult(use.id, prepared.left.message), data: undefined }
+    if (prepared._tag === "Left") return outcome(errorResult(use.id, prepared.left.message), undefined)
   }
-  const call = prepared.right
+  let call = prepared.right
+
+  const requestOf = (call: PreparedCall) => ({
+    toolName: use.name,
+    toolUseId: use.id,
+    input: call.input,
+    target: call.target,
+    readOnly: tool.right.readOnly
+  })
+  /**
+   * A call that would be asked about: PermissionRequest hooks may answer in place of a person (an allow with a new
+   * input has that input checked again, where a deny rule still wins); else the user is notified and the Prompter
+   * asked (nobody answers under -p: the call is refused with the reason).
+   */
+  const ask = (reason: string) =>
+    Effect.gen(function* () {
+      const answer = yield* hooks.permissionRequest({ ...hookBase, toolInput: call.input })
+      yield* HookReport.report(context.emit, "PermissionRequest", answer)
+      const decision = answer.decision
+      if (decision?.behavior === "deny") {
+        return deny(decision.message ?? `A PermissionRequest hook denied permission to use ${use.name}.`)
+      }
+      if (decision?.behavior === "allow") {
+        if (decision.updatedInput === undefined) return allow
+        const again = yield* Effect.either(tool.right.prepare(decision.updatedInput, toolContext))
+        if (again._tag === "Left") return deny(again.left.message)
+        call = again.right
+        const checked = yield* permissions.check(requestOf(call))
+        return checked._tag === "Deny" ? checked : allow
+      }
+      const notified = yield* hooks.notification({
+        sessionId: context.sessionId,
+        cwd: context.cwd,
+        permissionMode: permissions.mode,
+        message: `weft needs your permission to use ${use.name}`,
+        notificationType: "permission_prompt"
+      })
+      yield* HookReport.report(context.emit, "Notification", notified)
+      return yield* permissions.prompt(requestOf(call), reason)
+    })
 
   // Deny always wins: a hook's "allow" only skips asking, it never overrides a deny from the rules.
-  const request = { toolName: use.name, toolUseId: use.id, input: call.input, target: call.target, readOnly: tool.right.readOnly }
-  const checked = yield* permissions.check(request)
-  // An ask (from the rules, or forced by a hook's "ask") goes to the Prompter unless a hook allowed the call.
+  const checked = yield* permissions.check(requestOf(call))
   const decision =
-    checked._tag === "Ask" && pre.permissionDecision !== "allow" && pre.permissionDecision !== "deny"
-      ? yield* permissions.prompt(request, checked.reason)
+    checked._tag === "Ask" && pre.permissionDecision !== "allow"
+      ? yield* ask(pre.permissionDecision === "ask" && pre.permissionDecisionReason !== undefined ? pre.permissionDecisionReason : checked.reason)
       : checked._tag === "Allow" && pre.permissionDecision === "ask"
-        ? yield* permissions.prompt(request, `A PreToolUse hook asks for approval of this ${use.name} call.`)
+        ? yield* ask(pre.permissionDecisionReason ?? `A PreToolUse hook asks for approval of this ${use.name} call.`)
         : checked
-  const denied =
-    decision._tag === "Deny"
-      ? decision.reason
-      : pre.permissionDecision === "deny"
-        ? `A PreToolUse hook denied permission to use ${use.name}.`
-        : undefined
-  if (denied !== undefined) {
-    return {
-      block: errorResult(use.id, denied),
-      data: undefined,
+  if (decision._tag === "Deny") {
+    return outcome(errorResult(use.id, decision.reason), undefined, {
       denial: { tool_name: use.name, tool_use_id: use.id, tool_input: call.input }
-    }
+    })
   }
 
+  const startedAt = Date.now()
   const exit = yield* Effect.exit(runPrepared(call, use, context))
-  if (Exit.isFailure(exit)) {
+  let result: ToolResult
+  if (Exit.isSuccess(exit)) result = exit.value
+  else {
     const failure = Cause.failureOption(exit.cause)
     if (Option.isNone(failure)) return yield* Effect.failCause(exit.cause)
-    const message = failure.value.message
-    yield* hooks.postToolUse({ ...hookBase, toolInput: call.input, toolResponse: message, isError: true })
-    return { block: errorResult(use.id, message), data: undefined }
+    result = { _tag: "ToolResult", content: failure.value.message, isError: true }
   }
-  const result = exit.value
-  const post = yield* hooks.postToolUse({
-    ...hookBase,
-    toolInput: call.input,
-    toolResponse: result.data ?? result.content,
-    isError: result.isError === true
-  })
-  const context2 = post.blocked !== undefined ? `PostToolUse hook feedback: ${post.blocked}` : post.additionalContext
-  return { block: toBlock(use.id, result, context2), data: result.data }
+  const after =
+    result.isError === true
+      ? yield* hooks.postToolUseFailure({ ...hookBase, toolInput: call.input, error: contentText(result.content), isInterrupt: false })
+      : yield* hooks.postToolUse({
+          ...hookBase,
+          toolInput: call.input,
+          toolResponse: result.data ?? result.content,
+          durationMs: Date.now() - startedAt
+        })
+  const event = result.isError === true ? "PostToolUseFailure" : "PostToolUse"
+  yield* HookReport.report(context.emit, event, after)
+  if (after.blocked !== undefined) reminders.push(HookReport.blockingFeedback(`${event}:${label}`, after.blocked))
+  if (after.additionalContext !== undefined) reminders.push(HookReport.additionalContext(`${event}:${label}`, after.additionalContext))
+  return outcome(toBlock(use.id, result), result.data, after.stopRun === undefined ? {} : { stopRun: after.stopRun })
 })
 
 /** Groups calls into batches: consecutive read-only calls share a batch, every other call is a batch of its own. */

@@ -132,7 +132,18 @@ export const composition = <E = never>(options: Options, overrides: Overrides<E>
         Composition.succeed(Permissions, Permissions.permissive({ deniedRules: options.deniedRules ?? [] }))
       )
     )
-    .add(Composition.orElse(overrides.hooks, () => Composition.succeed(Hooks, Hooks.none)))
+    // Command hooks from the merged settings (an untrusted project's were dropped by the loader) beside none in-process;
+    // their runner is loaded only when some are configured.
+    .add(
+      Composition.orElse(overrides.hooks, () =>
+        Composition.service(
+          Hooks,
+          Hooks.fromSettings({
+            onWarning: (warning) => Effect.sync(() => void process.stderr.write(`weft: settings: ${warning}\n`))
+          })
+        )
+      )
+    )
     .add(Composition.orElse(overrides.tools, () => Composition.service(ToolRegistry, Builtin.make({ cwd: options.cwd }))))
     .add(
       Composition.service(

@@ -231,7 +231,10 @@ describe("Agent.run", () => {
       expect(results[1]).toEqual({ type: "tool_result", tool_use_id: "t2", content: "echo: rewritten" })
       expect(resultOf(events)).toMatchObject({ subtype: "success", result: "second stop", numTurns: 3 })
       const requests = yield* Effect.flatMap(ScriptedModel, (model) => model.requests)
-      expect(requests[2]?.messages.at(-1)).toEqual({ role: "user", content: [{ type: "text", text: "Check your work once more." }] })
+      expect(requests[2]?.messages.at(-1)).toEqual({
+        role: "user",
+        content: [{ type: "text", text: "Stop hook feedback:\nCheck your work once more." }]
+      })
     }).pipe(Effect.provide(layers({ script, hooks })))
   })
 
