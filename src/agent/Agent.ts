@@ -98,7 +98,7 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
     const transcript = yield* Transcript
     const startedAt = Date.now()
     const sessionId = options.sessionId ?? crypto.randomUUID()
-    const model = options.model ?? api.defaultModel
+    const model = api.resolveModel(options.model ?? api.defaultModel)
     const abort = options.abort ?? (yield* Deferred.make<void>())
     const maxTurns = options.maxTurns ?? Number.POSITIVE_INFINITY
     const streamDeltas = options.streamDeltas ?? true

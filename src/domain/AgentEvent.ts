@@ -128,6 +128,8 @@ export interface ModelUsage {
   readonly webSearchRequests: number
   readonly costUSD: number
   readonly contextWindow: number
+  /** Present (true) when the model's prices are not known: `costUSD` is then 0 for want of a price, not free. */
+  readonly unpriced?: boolean
 }
 
 export interface Result {

@@ -41,6 +41,7 @@ import type { MessagesRequest } from "../domain/Request.js"
 import type { StreamEvent } from "../domain/StreamEvent.js"
 import type { ApiError, ErrorInfo } from "./ApiError.js"
 import { AuthenticationError, ConnectionError, fromStatus, ParseError, StreamAbortedError, TimeoutError } from "./ApiError.js"
+import * as Models from "./Models.js"
 import * as Retry from "./Retry.js"
 import * as Sse from "./Sse.js"
 
@@ -89,8 +90,13 @@ export interface Interface {
   readonly stream: (request: MessagesRequest, options?: StreamOptions) => Stream.Stream<StreamEvent, ApiError>
   /** POST /v1/messages/count_tokens. */
   readonly countTokens: (request: MessagesRequest) => Effect.Effect<number, ApiError>
-  /** The model used when a request leaves it to the client (ANTHROPIC_MODEL or weft's default). */
+  /** The model used when a request leaves it to the client (ANTHROPIC_MODEL or weft's default), aliases resolved. */
   readonly defaultModel: string
+  /**
+   * A model name as a person gives it (`opus`, `sonnet[1m]`, an id) as the id this client sends (see Models.ts);
+   * `stream` resolves a request's model itself, this is for showing it.
+   */
+  readonly resolveModel: (model: string) => string
 }
 
 export type Secret = string | Redacted.Redacted<string>
@@ -102,8 +108,10 @@ export interface ApiClientConfig {
   readonly apiKey?: Secret | undefined
   /** Sent as `Authorization: Bearer <token>` (gateways, OAuth). */
   readonly authToken?: Secret | undefined
-  /** Used when a request's `model` is empty. Default `claude-sonnet-4-5`. */
+  /** Used when a request's `model` is empty (an alias is resolved). Default `claude-sonnet-4-5`. */
   readonly defaultModel?: string
+  /** What `opus`, `sonnet` and `haiku` mean (ANTHROPIC_DEFAULT_*_MODEL). Default: Models.aliasDefaults. */
+  readonly aliases?: Models.AliasTable
   /** Retries after the first attempt, for 408/409/429/5xx/529 and connection errors. Default 10, as Claude Code. */
   readonly maxRetries?: number
   /** Retries after an attempt that got no response within `responseTimeout`. Default 2. */
@@ -386,6 +394,7 @@ const guardEvents = (
 interface Resolved {
   readonly baseUrl: string
   readonly defaultModel: string
+  readonly aliases: Models.AliasTable
   readonly policy: Retry.RetryPolicy
   readonly idle: Duration.Duration
   readonly responseTimeout: Duration.Duration
@@ -413,7 +422,11 @@ const resolve = (config: ApiClientConfig): Resolved => {
     input === undefined ? fallback : Duration.toMillis(Duration.decode(input))
   return {
     baseUrl,
-    defaultModel: config.defaultModel === undefined || config.defaultModel === "" ? defaultModel : config.defaultModel,
+    defaultModel: Models.resolve(
+      config.defaultModel === undefined || config.defaultModel === "" ? defaultModel : config.defaultModel,
+      config.aliases ?? Models.aliasDefaults
+    ),
+    aliases: config.aliases ?? Models.aliasDefaults,
     policy: {
       maxRetries: Math.max(0, config.maxRetries ?? Retry.defaultPolicy.maxRetries),
       maxTimeoutRetries: Math.max(0, config.maxTimeoutRetries ?? Retry.defaultPolicy.maxTimeoutRetries),
@@ -439,11 +452,21 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
 
     const missingCredentials = new AuthenticationError({ message: credentialsHelp, status: null, requestId: null })
 
-    const post = (path: string, body: unknown): HttpClientRequest.HttpClientRequest =>
-      HttpClientRequest.post(`${settings.baseUrl}${path}`, {
-        headers: settings.headers,
-        body: HttpBody.text(JSON.stringify(body), "application/json")
+    const longContextHeaders: Readonly<Record<string, string>> = {
+      ...settings.headers,
+      "anthropic-beta": [settings.headers["anthropic-beta"], Models.longContextBeta].filter((beta) => beta !== undefined).join(",")
+    }
+
+    /** A `model` ending in `[1m]` is sent without it, with the 1M-context beta. */
+    const post = (path: string, model: string, body: object): HttpClientRequest.HttpClientRequest => {
+      const wire = Models.wireModel(model)
+      return HttpClientRequest.post(`${settings.baseUrl}${path}`, {
+        headers: wire.longContext ? longContextHeaders : settings.headers,
+        body: HttpBody.text(JSON.stringify(wire.longContext ? { ...body, model: wire.id } : body), "application/json")
       })
+    }
+
+    const resolveModel = (model: string): string => Models.resolve(model, settings.aliases)
 
     /**
      * One attempt: the response with a 2xx status (and how to abort it), or why not. Each attempt runs in its own
@@ -575,13 +598,14 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
 
     const withModel = (request: MessagesRequest, stream: boolean): MessagesRequest => ({
       ...request,
-      model: request.model === "" ? settings.defaultModel : request.model,
+      model: request.model === "" ? settings.defaultModel : resolveModel(request.model),
       stream
     })
 
     const openStream = Effect.fn("ApiClient.stream")(function* (request: MessagesRequest, options?: StreamOptions) {
       if (!settings.hasCredentials) return yield* Effect.fail(missingCredentials)
-      const { response, abort } = yield* send(post("/v1/messages", withModel(request, true)), options)
+      const resolved = withModel(request, true)
+      const { response, abort } = yield* send(post("/v1/messages", resolved.model, resolved), options)
       const requestId = requestIdOf(response)
       const idleTimeout = () =>
         new TimeoutError({
@@ -621,7 +645,7 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
       const { stream: _stream, max_tokens: _maxTokens, ...rest } = withModel(request, false)
       return yield* Effect.scoped(
         Effect.gen(function* () {
-          const { response } = yield* send(post("/v1/messages/count_tokens", rest), undefined)
+          const { response } = yield* send(post("/v1/messages/count_tokens", rest.model, rest), undefined)
           const text = yield* readBounded(response, settings.idle)
           const parsed: unknown = yield* Effect.try({
             try: () => JSON.parse(text),
@@ -640,7 +664,7 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
       )
     })
 
-    return { stream, countTokens, defaultModel: settings.defaultModel } satisfies Interface
+    return { stream, countTokens, defaultModel: settings.defaultModel, resolveModel } satisfies Interface
   })
 
 const nonEmpty = (name: string) =>
@@ -663,7 +687,8 @@ const wholeNumber = (name: string, min: number) =>
 /**
  * ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL (empty values count as unset);
  * API_TIMEOUT_MS (the response timeout, as in Claude Code); WEFT_MAX_RETRIES, else Claude Code's
- * CLAUDE_CODE_MAX_RETRIES; WEFT_STREAM_IDLE_TIMEOUT_MS (the idle timeout of a started stream).
+ * CLAUDE_CODE_MAX_RETRIES; WEFT_STREAM_IDLE_TIMEOUT_MS (the idle timeout of a started stream);
+ * ANTHROPIC_DEFAULT_OPUS_MODEL / _SONNET_ / _HAIKU_ (what the aliases mean).
  */
 export const configFromEnv: Config.Config<ApiClientConfig> = Config.all({
   apiKey: nonEmpty("ANTHROPIC_API_KEY"),
@@ -673,7 +698,10 @@ export const configFromEnv: Config.Config<ApiClientConfig> = Config.all({
   responseTimeout: wholeNumber("API_TIMEOUT_MS", 1),
   maxRetries: wholeNumber("WEFT_MAX_RETRIES", 0),
   claudeMaxRetries: wholeNumber("CLAUDE_CODE_MAX_RETRIES", 0),
-  idleTimeout: wholeNumber("WEFT_STREAM_IDLE_TIMEOUT_MS", 1)
+  idleTimeout: wholeNumber("WEFT_STREAM_IDLE_TIMEOUT_MS", 1),
+  opus: nonEmpty("ANTHROPIC_DEFAULT_OPUS_MODEL"),
+  sonnet: nonEmpty("ANTHROPIC_DEFAULT_SONNET_MODEL"),
+  haiku: nonEmpty("ANTHROPIC_DEFAULT_HAIKU_MODEL")
 }).pipe(
   Config.map((env): ApiClientConfig => {
     const config: { -readonly [K in keyof ApiClientConfig]: ApiClientConfig[K] } = {}
@@ -685,6 +713,13 @@ export const configFromEnv: Config.Config<ApiClientConfig> = Config.all({
     const maxRetries = Option.orElse(env.maxRetries, () => env.claudeMaxRetries)
     if (Option.isSome(maxRetries)) config.maxRetries = maxRetries.value
     if (Option.isSome(env.idleTimeout)) config.idleTimeout = Duration.millis(env.idleTimeout.value)
+    if (Option.isSome(env.opus) || Option.isSome(env.sonnet) || Option.isSome(env.haiku)) {
+      config.aliases = Models.aliasesFrom({
+        opus: Option.getOrUndefined(env.opus),
+        sonnet: Option.getOrUndefined(env.sonnet),
+        haiku: Option.getOrUndefined(env.haiku)
+      })
+    }
     return config
   })
 )

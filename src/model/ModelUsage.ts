@@ -4,6 +4,7 @@
  */
 import type { ModelUsage } from "../domain/AgentEvent.js"
 import type { Usage } from "../domain/Usage.js"
+import { isPriced } from "./Pricing.js"
 
 /** The context window of a model id: 1M tokens for the `[1m]` variants, 200k otherwise. */
 export const contextWindowOf = (model: string): number => (model.toLowerCase().endsWith("[1m]") ? 1_000_000 : 200_000)
@@ -18,5 +19,7 @@ export const add = (previous: ModelUsage | undefined, model: string, usage: Usag
   cacheCreationInputTokens: num(previous?.cacheCreationInputTokens) + num(usage.cache_creation_input_tokens),
   webSearchRequests: num(previous?.webSearchRequests) + num(usage.server_tool_use?.web_search_requests),
   costUSD: num(previous?.costUSD) + costUSD,
-  contextWindow: contextWindowOf(model)
+  contextWindow: contextWindowOf(model),
+  // Its cost is unknown, not zero: a reader must not take 0 for free.
+  ...(isPriced(model) ? {} : { unpriced: true })
 })

@@ -1,6 +1,7 @@
 /**
- * What a response cost, from its usage and the model's list prices (USD per million tokens). Unknown models are
- * priced as the Sonnet family, the common default, so a cost is never silently zero; the table is easy to extend.
+ * What a response cost, from its usage and the model's list prices (USD per million tokens). Only models whose
+ * prices are known are priced: an unknown model (a local server's, or one newer than this table) has an unknown
+ * cost, reported as 0 and marked unpriced in `modelUsage`, never another model's prices.
  */
 import type { Usage } from "../domain/Usage.js"
 
@@ -18,35 +19,48 @@ const per = (input: number, output: number): Prices => ({
   cacheRead: input * 0.1
 })
 
-/** Families by the words of a model id; the first whose every word appears in the id wins. */
-const table: ReadonlyArray<readonly [ReadonlyArray<string>, Prices]> = [
-  [["opus", "4-5"], per(5, 25)],
-  [["opus", "4-6"], per(5, 25)],
-  [["opus", "4-7"], per(5, 25)],
-  [["opus"], per(15, 75)],
-  [["haiku", "3-5"], per(0.8, 4)],
-  [["haiku", "3"], per(0.25, 1.25)],
-  [["haiku"], per(1, 5)],
-  [["sonnet"], per(3, 15)]
-]
+/** List prices by model id (without date suffix); aliases of one model share a line. */
+const table: ReadonlyMap<string, Prices> = new Map(
+  (
+    [
+      [["claude-opus-4-7", "claude-opus-4-6", "claude-opus-4-5"], per(5, 25)],
+      [["claude-opus-4-1", "claude-opus-4-0", "claude-opus-4", "claude-3-opus"], per(15, 75)],
+      [
+        ["claude-sonnet-4-6", "claude-sonnet-4-5", "claude-sonnet-4-0", "claude-sonnet-4", "claude-3-7-sonnet", "claude-3-5-sonnet"],
+        per(3, 15)
+      ],
+      [["claude-haiku-4-5"], per(1, 5)],
+      [["claude-3-5-haiku"], per(0.8, 4)],
+      [["claude-3-haiku"], per(0.25, 1.25)]
+    ] as const
+  ).flatMap(([ids, prices]) => ids.map((id) => [id, prices] as const))
+)
 
-const fallback = per(3, 15)
 /** Web search is billed per request. */
 const webSearchPerRequest = 0.01
 
-export const pricesOf = (model: string): Prices => {
-  const words = model.toLowerCase().split(/[^a-z0-9]+/)
-  const text = words.join("-")
-  for (const [keys, prices] of table) {
-    if (keys.every((key) => (key.includes("-") ? text.includes(`-${key}`) || text.startsWith(key) : words.includes(key)))) {
-      return prices
-    }
-  }
-  return fallback
+/**
+ * The table's key for a model id as APIs and gateways spell it: lower case, without `[1m]`, a date or `-latest`
+ * suffix, a Bedrock prefix and version (`anthropic.claude-...-v1:0`) or a Vertex `@date`.
+ */
+export const canonicalId = (model: string): string => {
+  let id = model.trim().toLowerCase()
+  if (id.endsWith("[1m]")) id = id.slice(0, -4)
+  const at = id.indexOf("claude")
+  if (at > 0) id = id.slice(at)
+  id = id.replace(/@.*$/, "").replace(/-v\d+(:\d+)?$/, "").replace(/-(\d{8}|latest)$/, "")
+  return id
 }
 
+/** The model's prices, or undefined when they are not known. */
+export const pricesOf = (model: string): Prices | undefined => table.get(canonicalId(model))
+
+export const isPriced = (model: string): boolean => pricesOf(model) !== undefined
+
+/** The cost of one response; 0 for a model whose prices are not known (see `isPriced`). */
 export const costOf = (model: string, usage: Usage): number => {
   const prices = pricesOf(model)
+  if (prices === undefined) return 0
   const million = 1_000_000
   return (
     (usage.input_tokens * prices.input +

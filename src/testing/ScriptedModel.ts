@@ -17,6 +17,7 @@ import * as Stream from "effect/Stream"
 import type { MessagesRequest } from "../domain/Request.js"
 import type { StreamEvent } from "../domain/StreamEvent.js"
 import { ApiClient, completeEvents, defaultModel, errorFromBody } from "../model/ApiClient.js"
+import * as Models from "../model/Models.js"
 import type { ApiError } from "../model/ApiError.js"
 import { InvalidRequestError, ParseError, StreamAbortedError } from "../model/ApiError.js"
 import * as Sse from "../model/Sse.js"
@@ -126,7 +127,7 @@ export class ScriptedModel extends Context.Tag("weft/testing/ScriptedModel")<Scr
           return yield* Effect.sync(() => estimateTokens(request))
         })
 
-        return Context.make(ApiClient, { stream, countTokens, defaultModel: model }).pipe(
+        return Context.make(ApiClient, { stream, countTokens, defaultModel: model, resolveModel: (name: string) => Models.resolve(name) }).pipe(
           Context.add(ScriptedModel, { requests: Ref.get(received) })
         )
       })

@@ -92,3 +92,56 @@ describe("weft -p when the API server fails (retries and timeouts)", () => {
     expect(out.stderr).toContain("no data from the server for 300 ms")
   })
 })
+
+describe("weft -p: model aliases and cost", () => {
+  const initAndRequest = async (args: ReadonlyArray<string>, extraEnv: Readonly<Record<string, string>> = {}) => {
+    const { dir, env, server } = await setup([textTurn("ok")], extraEnv)
+    const out = await runWeft(["-p", "hi", "--output-format", "stream-json", "--verbose", ...args], { cwd: dir, env })
+    expect(out.code, out.stderr).toBe(0)
+    const request = server.requests()[0]
+    const body = request?.body
+    return {
+      init: frames(out.stdout)[0],
+      sent: typeof body === "object" && body !== null && "model" in body ? body.model : undefined,
+      beta: request?.headers["anthropic-beta"]
+    }
+  }
+
+  it("resolves opus / sonnet / haiku to current ids, shown in the init frame and sent", async () => {
+    for (const [alias, id] of [["opus", "claude-opus-5-5"], ["sonnet", "claude-sonnet-5-5"], ["haiku", "claude-haiku-5-5"]] as const) {
+      const { init, sent } = await initAndRequest(["--model", alias])
+      expect(init).toMatchObject({ type: "system", subtype: "init", model: id })
+      expect(sent).toBe(id)
+    }
+  })
+
+  it("ANTHROPIC_DEFAULT_*_MODEL says what an alias means; ANTHROPIC_MODEL may be an alias; [1m] is the 1M-context beta", async () => {
+    const opus = await initAndRequest(["--model", "opus"], { ANTHROPIC_DEFAULT_OPUS_MODEL: "claude-opus-4-7" })
+    expect(opus.init?.["model"]).toBe("claude-opus-4-7")
+    expect(opus.sent).toBe("claude-opus-4-7")
+
+    const fromEnv = await initAndRequest([], { ANTHROPIC_MODEL: "haiku", ANTHROPIC_DEFAULT_HAIKU_MODEL: "claude-haiku-4-5" })
+    expect(fromEnv.init?.["model"]).toBe("claude-haiku-4-5")
+    expect(fromEnv.sent).toBe("claude-haiku-4-5")
+
+    const long = await initAndRequest(["--model", "sonnet[1m]"])
+    expect(long.init?.["model"]).toBe("claude-sonnet-5-5[1m]")
+    expect(long.sent).toBe("claude-sonnet-5-5")
+    expect(long.beta).toContain("context-1m-2025-08-07")
+  })
+
+  it("an unknown model (a local server's) has unknown cost: total_cost_usd 0, the model unpriced in modelUsage", async () => {
+    const { dir, env } = await setup([textTurn("local answer")])
+    const out = await runWeft(["-p", "hi", "--output-format", "json", "--model", "qwen2.5-coder:7b"], { cwd: dir, env })
+    expect(out.code).toBe(0)
+    const result = JSON.parse(out.stdout)
+    expect(result.total_cost_usd).toBe(0)
+    expect(result.modelUsage["qwen2.5-coder:7b"]).toMatchObject({ costUSD: 0, unpriced: true })
+    expect(result.modelUsage["qwen2.5-coder:7b"].outputTokens).toBeGreaterThan(0)
+
+    const priced = await runWeft(["-p", "hi", "--output-format", "json", "--model", "claude-sonnet-4-5"], { cwd: dir, env })
+    const pricedResult = JSON.parse(priced.stdout)
+    expect(pricedResult.total_cost_usd).toBeGreaterThan(0)
+    expect(pricedResult.modelUsage["claude-sonnet-4-5"]).not.toHaveProperty("unpriced")
+  })
+})
