@@ -27,6 +27,7 @@ await esbuild.build({
       export { glob } from "../../src/tools/builtin/Glob.ts"
       export { grep } from "../../src/tools/builtin/Grep.ts"
       export { findRipgrep } from "../../src/tools/search/Ripgrep.ts"
+      export { SearchFiles } from "../../src/tools/search/SearchFiles.ts"
       export * as Effect from "effect/Effect"
     `,
     resolveDir: here,
@@ -39,8 +40,10 @@ await esbuild.build({
   outfile,
   logLevel: "warning"
 })
-const { glob, grep, findRipgrep, Effect } = await import(outfile)
-const rg = findRipgrep()
+const { glob, grep, findRipgrep, SearchFiles, Effect: EffectModule } = await import(outfile)
+// The search functions read the disk through SearchFiles: the bench provides its Node layer.
+const Effect = { runPromise: (effect) => EffectModule.runPromise(EffectModule.provide(effect, SearchFiles.layer)) }
+const rg = findRipgrep(process.env.PATH)
 if (rg === undefined) {
   console.error("rg is not on PATH (apt-get install -y ripgrep)")
   process.exit(1)

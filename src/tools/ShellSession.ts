@@ -6,11 +6,13 @@
  * Commands run with `$SHELL -c` when $SHELL is bash or zsh, else `bash -c`; stderr is merged into stdout so the
  * model sees them interleaved as they happened.
  */
+import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Ref from "effect/Ref"
 import * as Scope from "effect/Scope"
@@ -90,11 +92,12 @@ const PROGRESS_QUEUE_CHUNKS = 32
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`
 
 /** The shell to run commands with: $SHELL if it is bash or zsh (what the user's commands are written for), else bash. */
-export const defaultShell = (): string => {
-  const shell = process.env["SHELL"]
-  if (shell !== undefined && /(^|\/)(bash|zsh)$/.test(shell) && fs.existsSync(shell)) return shell
-  return "bash"
-}
+export const defaultShell: Effect.Effect<string> = Config.option(Config.string("SHELL")).pipe(
+  Effect.orElseSucceed(() => Option.none<string>()),
+  Effect.map((shell) =>
+    Option.isSome(shell) && /(^|\/)(bash|zsh)$/.test(shell.value) && fs.existsSync(shell.value) ? shell.value : "bash"
+  )
+)
 
 /**
  * Runs the command given as the script's first argument. The command never becomes part of the wrapper's own text:
@@ -149,7 +152,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
     // Commands run without weft's credentials, in the environment the settings' policy shapes.
     const childEnvironment = yield* ChildEnvironment
     const graceMs = options.graceMs ?? 2_000
-    const shell = options.shell ?? defaultShell()
+    const shell = options.shell ?? (yield* defaultShell)
     const cwdRef = yield* Ref.make(options.cwd)
     const shells = new Map<string, BackgroundEntry>()
     let counter = 0

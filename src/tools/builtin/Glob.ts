@@ -5,12 +5,12 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import * as Tool from "../Tool.js"
 import { compile, GlobSyntaxError, splitBase } from "../search/GlobPattern.js"
 import { searchPathOf, shellNote, statSearchPath } from "../search/SearchPath.js"
-import { loop, mtimeOf, walk } from "../search/Walk.js"
+import { SearchFiles } from "../search/SearchFiles.js"
+import { loop, walk } from "../search/Walk.js"
 
 /** Claude Code's cap on Glob results. */
 export const MAX_RESULTS = 100
@@ -49,28 +49,26 @@ export const globPlan = (input: GlobInput, context: Tool.ToolContext): { readonl
   walkRoot(input.pattern, searchPathOf(context, input.path))
 
 /** Finds files under the absolute directory `directory`; the engine of the tool, usable on its own. */
-export const glob = (pattern: string, directory: string, limit = MAX_RESULTS): Effect.Effect<GlobMatches, GlobSyntaxError> =>
+export const glob = (
+  pattern: string,
+  directory: string,
+  limit = MAX_RESULTS
+): Effect.Effect<GlobMatches, GlobSyntaxError, SearchFiles> =>
   Effect.suspend(() => {
     const { root, rest } = walkRoot(pattern, directory)
     return globUnder(root, rest, limit)
   })
 
 /** Files under the absolute directory `root` matching `rest`, a pattern relative to it. */
-const globUnder = (root: string, rest: string, limit: number): Effect.Effect<GlobMatches, GlobSyntaxError> =>
-  Effect.suspend(() => {
+const globUnder = (root: string, rest: string, limit: number): Effect.Effect<GlobMatches, GlobSyntaxError, SearchFiles> =>
+  Effect.flatMap(SearchFiles, (files) => {
     const matcher = Effect.try({
       try: () => compile(rest),
       catch: (error) => (error instanceof GlobSyntaxError ? error : new GlobSyntaxError(String(error)))
     })
     return Effect.flatMap(matcher, (matcher) => {
       const found: Array<string> = []
-      let isDirectory = false
-      try {
-        isDirectory = fs.statSync(root).isDirectory()
-      } catch {
-        return Effect.succeed({ files: [], truncated: false })
-      }
-      if (!isDirectory) return Effect.succeed({ files: [], truncated: false })
+      if (files.kind(root) !== "Directory") return Effect.succeed({ files: [], truncated: false })
       const dated: Array<{ readonly path: string; readonly mtime: number }> = []
       return walk(
         root,
@@ -88,7 +86,7 @@ const globUnder = (root: string, rest: string, limit: number): Effect.Effect<Glo
           loop(() => {
             const path = found[dated.length]
             if (path === undefined) return false
-            dated.push({ path, mtime: mtimeOf(path) })
+            dated.push({ path, mtime: files.mtime(path) })
             return true
           })
         ),

@@ -7,7 +7,9 @@
  * lines (`path:12:text`, context `path-13-text`, `--` between groups; line numbers on unless "-n" is false;
  * no path prefix when `path` is a file) in path order; count: `path:N` lines in path order and a total.
  */
+import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as nodePath from "node:path"
 import * as Tool from "../Tool.js"
@@ -15,7 +17,8 @@ import * as GrepBuiltin from "../search/GrepBuiltin.js"
 import { format, type GrepFailed, type GrepQuery } from "../search/GrepOutput.js"
 import * as Ripgrep from "../search/Ripgrep.js"
 import { searchPathOf, shellNote, statSearchPath } from "../search/SearchPath.js"
-import { loop, mtimeOf } from "../search/Walk.js"
+import { SearchFiles } from "../search/SearchFiles.js"
+import { loop } from "../search/Walk.js"
 
 /** A count of lines or entries (context lines, head_limit). */
 const count = (description: string) => Tool.integerField(description, 0)
@@ -108,21 +111,28 @@ export const splitGlobs = (glob: string | undefined): Array<string> => {
 
 export type Engine = { readonly _tag: "Builtin" } | { readonly _tag: "Ripgrep"; readonly executable: string }
 
+/** A variable read through Config (absent or empty: none). */
+const variable = (name: string): Effect.Effect<string | undefined> =>
+  Config.option(Config.string(name)).pipe(
+    Effect.map((value) => Option.getOrUndefined(Option.filter(value, (text) => text !== ""))),
+    Effect.orElseSucceed(() => undefined)
+  )
+
 /** Which engine runs: WEFT_GREP_ENGINE=builtin|rg, else rg when it is on PATH. */
-export const selectEngine = (env: NodeJS.ProcessEnv = process.env): Effect.Effect<Engine, Tool.ToolFailed> =>
-  Effect.suspend((): Effect.Effect<Engine, Tool.ToolFailed> => {
-    const builtin: Engine = { _tag: "Builtin" }
-    const forced = env["WEFT_GREP_ENGINE"]
-    if (forced === "builtin") return Effect.succeed(builtin)
-    const executable = Ripgrep.findRipgrep(env["PATH"])
-    if (executable !== undefined) return Effect.succeed({ _tag: "Ripgrep", executable })
-    if (forced === "rg") return Effect.fail(Tool.fail("Grep", "WEFT_GREP_ENGINE=rg is set but rg is not on PATH."))
-    return Effect.succeed(builtin)
-  })
+export const selectEngine: Effect.Effect<Engine, Tool.ToolFailed, SearchFiles> = Effect.gen(function* () {
+  const builtin: Engine = { _tag: "Builtin" }
+  const forced = yield* variable("WEFT_GREP_ENGINE")
+  if (forced === "builtin") return builtin
+  const executable = Ripgrep.findRipgrep(yield* variable("PATH"), yield* SearchFiles)
+  if (executable !== undefined) return { _tag: "Ripgrep", executable }
+  if (forced === "rg") return yield* Tool.fail("Grep", "WEFT_GREP_ENGINE=rg is set but rg is not on PATH.")
+  return builtin
+})
 
 /** Runs a query on an engine and formats the answer. */
-export const grep = (query: GrepQuery, engine: Engine): Effect.Effect<string, GrepFailed> =>
+export const grep = (query: GrepQuery, engine: Engine): Effect.Effect<string, GrepFailed, SearchFiles> =>
   Effect.gen(function* () {
+    const files = yield* SearchFiles
     const collector = yield* engine._tag === "Ripgrep" ? Ripgrep.search(query, engine.executable) : GrepBuiltin.search(query)
     const mtimes = new Map<string, number>()
     if (query.mode === "files_with_matches") {
@@ -130,7 +140,7 @@ export const grep = (query: GrepQuery, engine: Engine): Effect.Effect<string, Gr
       yield* loop(() => {
         const file = collector.files[index++]
         if (file === undefined) return false
-        mtimes.set(file.path, mtimeOf(file.path))
+        mtimes.set(file.path, files.mtime(file.path))
         return true
       })
     }
@@ -163,7 +173,7 @@ export const GrepTool = Tool.fromEffect({
         // 0 means no limit, as in Claude Code.
         headLimit: input.head_limit === 0 ? undefined : input.head_limit
       }
-      const engine = yield* selectEngine()
+      const engine = yield* selectEngine
       const text = yield* grep(query, engine).pipe(Effect.mapError((error) => Tool.fail("Grep", error.message)))
       const note = yield* shellNote(context, !nodePath.isAbsolute(input.path ?? ""))
       return Tool.result(text + note, { engine: engine._tag === "Ripgrep" ? "rg" : "builtin" })

@@ -10,6 +10,8 @@ import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import { ChildEnvironment } from "../../platform/ChildEnvironment.js"
 import { FileState, make as makeFileState } from "../FileState.js"
+import { SearchFiles } from "../search/SearchFiles.js"
+import * as SearchFilesModule from "../search/SearchFiles.js"
 import { ShellSession, make as makeShellSession } from "../ShellSession.js"
 import { type Interface as ToolRegistryInterface, ToolRegistry } from "../ToolRegistry.js"
 import { BashOutputTool, BashTool, KillShellTool } from "./Bash.js"
@@ -66,7 +68,8 @@ const makeServices = (options: Options) =>
   Effect.gen(function* () {
     return Context.make(FileState, yield* makeFileState).pipe(
       Context.add(TodoStore, yield* TodoStore.make),
-      Context.add(ShellSession, yield* makeShellSession(shellOptions(options)))
+      Context.add(ShellSession, yield* makeShellSession(shellOptions(options))),
+      Context.add(SearchFiles, SearchFilesModule.node)
     )
   })
 

@@ -11,11 +11,11 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as fs from "node:fs"
 import { Overrides } from "./Gitignore.js"
 import { typeMatcher, FILE_TYPES } from "./FileTypes.js"
 import { Collector, type FileFindings, GrepFailed, type GrepQuery, type Line, MAX_FILE_BYTES } from "./GrepOutput.js"
 import { translateRegex } from "./RustRegex.js"
+import { SearchFiles, type Interface as SearchFilesInterface } from "./SearchFiles.js"
 import { comparePaths, loop, walk } from "./Walk.js"
 
 /** A literal pattern (no regex syntax) can be searched as bytes without decoding the file. */
@@ -122,45 +122,14 @@ const anyLineMatches = (text: string, matcher: Matcher, multiline: boolean): boo
 /** A reusable read buffer: most source files fit, so most reads allocate nothing. */
 const SCRATCH_BYTES = 1024 * 1024
 
-/**
- * Reads a whole file. Into the scratch buffer first, without an fstat: most files fit, and skipping that call is
- * a quarter of the syscalls per file. Only a file that fills the buffer is measured and read in full.
- */
-const readFile = (path: string, scratch: Buffer): Buffer | undefined => {
-  let fd: number
-  try {
-    fd = fs.openSync(path, "r")
-  } catch {
-    return undefined
-  }
-  try {
-    // A regular file returns less than asked only at its end, so one read settles most files.
-    let length = fs.readSync(fd, scratch, 0, scratch.length, null)
-    if (length < scratch.length) return scratch.subarray(0, length)
-    const size = fs.fstatSync(fd).size
-    if (size > MAX_FILE_BYTES) return undefined
-    const buffer = Buffer.allocUnsafe(Math.max(size, length))
-    scratch.copy(buffer, 0, 0, length)
-    while (length < buffer.length) {
-      const read = fs.readSync(fd, buffer, length, buffer.length - length, null)
-      if (read === 0) break
-      length += read
-    }
-    return buffer.subarray(0, length)
-  } catch {
-    return undefined
-  } finally {
-    fs.closeSync(fd)
-  }
-}
-
 const searchFile = (
+  files: SearchFilesInterface,
   path: string,
   query: GrepQuery,
   matcher: Matcher,
   scratch: Buffer
 ): FileFindings | undefined => {
-  const bytes = readFile(path, scratch)
+  const bytes = files.readBytes(path, scratch, MAX_FILE_BYTES)
   if (bytes === undefined || bytes.length === 0) return undefined
   if (matcher.bytes !== undefined && bytes.indexOf(matcher.bytes) === -1) return undefined
   // Binary: a NUL byte anywhere. A file named as the path is searched anyway, as ripgrep does.
@@ -196,8 +165,8 @@ const searchFile = (
 }
 
 /** Runs a query over the file system. Content and count answers come in path order, as `rg --sort path`. */
-export const search = (query: GrepQuery): Effect.Effect<Collector, GrepFailed> =>
-  Effect.suspend(() => {
+export const search = (query: GrepQuery): Effect.Effect<Collector, GrepFailed, SearchFiles> =>
+  Effect.flatMap(SearchFiles, (files) => {
     return Effect.flatMap(makeMatcher(query), (matcher) => {
       let ofType: ((name: string) => boolean) | undefined
       if (query.type !== undefined) {
@@ -229,7 +198,7 @@ export const search = (query: GrepQuery): Effect.Effect<Collector, GrepFailed> =
             return loop(() => {
               const path = candidates[index++]
               if (path === undefined) return false
-              const found = searchFile(path, query, matcher, scratch)
+              const found = searchFile(files, path, query, matcher, scratch)
               return found === undefined ? true : collector.add(found)
             })
           })

@@ -9,24 +9,20 @@
  */
 import * as Effect from "effect/Effect"
 import { spawn } from "node:child_process"
-import * as fs from "node:fs"
 import * as nodePath from "node:path"
+import * as SearchFiles from "./SearchFiles.js"
+import type { Interface as SearchFilesInterface } from "./SearchFiles.js"
 import { Collector, GrepFailed, type GrepQuery, type Line, MAX_FILE_SIZE_FLAG } from "./GrepOutput.js"
 
 /** Bound on rg's stderr kept for an error message. */
 const MAX_STDERR_CHARS = 4096
 
-/** The absolute path of `rg` on PATH, or undefined. */
-export const findRipgrep = (path: string | undefined = process.env["PATH"]): string | undefined => {
+/** The absolute path of `rg` in the directories of `path` (a PATH value), or undefined. */
+export const findRipgrep = (path: string | undefined, files: SearchFilesInterface = SearchFiles.node): string | undefined => {
   for (const dir of (path ?? "").split(nodePath.delimiter)) {
     if (dir === "") continue
     const candidate = nodePath.join(dir, "rg")
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK)
-      if (fs.statSync(candidate).isFile()) return candidate
-    } catch {
-      // not here
-    }
+    if (files.isExecutable(candidate)) return candidate
   }
   return undefined
 }

@@ -9,10 +9,9 @@
  * what was checked. Both use `context.cwd`; when the shell has moved away, the answer says so (`shellNote`).
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { ShellSession } from "../ShellSession.js"
+import { SearchFiles } from "./SearchFiles.js"
 import { fail, type ToolContext, type ToolFailed } from "../Tool.js"
 
 /** The absolute path a search names: `path` (absolute, or relative to `context.cwd`), else `context.cwd`. */
@@ -29,15 +28,12 @@ export const statSearchPath = (
   tool: string,
   context: ToolContext,
   path: string
-): Effect.Effect<SearchPath, ToolFailed> =>
-  Effect.suspend(() => {
-    try {
-      return Effect.succeed({ path, isDirectory: fs.statSync(path).isDirectory() })
-    } catch {
-      return Effect.fail(
-        fail(tool, `Path does not exist: ${path}. Note: relative paths are resolved against ${context.cwd}.`)
-      )
-    }
+): Effect.Effect<SearchPath, ToolFailed, SearchFiles> =>
+  Effect.flatMap(SearchFiles, (files) => {
+    const kind = files.kind(path)
+    return kind === undefined
+      ? Effect.fail(fail(tool, `Path does not exist: ${path}. Note: relative paths are resolved against ${context.cwd}.`))
+      : Effect.succeed({ path, isDirectory: kind === "Directory" })
   })
 
 /**
@@ -45,11 +41,10 @@ export const statSearchPath = (
  * against (after a `cd`) and the call named a relative path or none, so it does not take the answer for a search of
  * the shell's directory. Empty otherwise.
  */
-export const shellNote = (context: ToolContext, resolvedRelative: boolean): Effect.Effect<string> =>
+export const shellNote = (context: ToolContext, resolvedRelative: boolean): Effect.Effect<string, never, ShellSession> =>
   Effect.gen(function* () {
-    const session = yield* Effect.serviceOption(ShellSession)
-    if (Option.isNone(session) || !resolvedRelative) return ""
-    const shellCwd = yield* session.value.cwd
+    if (!resolvedRelative) return ""
+    const shellCwd = yield* Effect.flatMap(ShellSession, (session) => session.cwd)
     return shellCwd === context.cwd
       ? ""
       : `\n\n(Relative paths and the default are resolved against ${context.cwd}, not the shell's current ` +

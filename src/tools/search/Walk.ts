@@ -5,15 +5,15 @@
  * `--glob` and `--type` filters with ripgrep's precedence, skips hidden entries unless asked or whitelisted,
  * never enters `.git`, never follows symbolic links (as ripgrep without `-L`).
  *
- * It uses the synchronous fs calls in time slices: on a tree of 50k small files the threadpool round trip of
- * each async call costs more than the call itself, so the walk runs `SLICE_MS` of sync work, then yields to the
- * event loop (where the fiber can be interrupted) and goes on. No Promise, no thread: interruption lands between
- * slices.
+ * It reads the disk through SearchFiles' synchronous calls in time slices: on a tree of 50k small files the
+ * threadpool round trip of each async call costs more than the call itself, so the walk runs `SLICE_MS` of sync
+ * work, then yields to the event loop (where the fiber can be interrupted) and goes on. No Promise, no thread:
+ * interruption lands between slices.
  */
 import * as Effect from "effect/Effect"
-import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { IGNORE_FILES, type IgnoreFile, IgnoreRules, type Overrides, parse } from "./Gitignore.js"
+import { SearchFiles, type Interface as SearchFilesInterface } from "./SearchFiles.js"
 
 /** How long a slice of synchronous file system work may hold the event loop. */
 const SLICE_MS = 8
@@ -56,16 +56,17 @@ export interface Visitor<S> {
   readonly file: (parent: S, name: string, relativePath: string, path: string) => void
 }
 
-const readIgnoreRules = (directory: string, names: Iterable<IgnoreFile>, ignores: IgnoreRules): IgnoreRules => {
+const readIgnoreRules = (
+  files: SearchFilesInterface,
+  directory: string,
+  names: Iterable<IgnoreFile>,
+  ignores: IgnoreRules
+): IgnoreRules => {
   let next = ignores
   for (const file of names) {
-    let content: string
-    try {
-      content = fs.readFileSync(nodePath.join(directory, file), "utf8")
-    } catch {
-      // Absent or unreadable ignore file: as git, carry on without it.
-      continue
-    }
+    const content = files.readText(nodePath.join(directory, file))
+    // Absent or unreadable ignore file: as git, carry on without it.
+    if (content === undefined) continue
     next = next.push(file, directory, parse(content))
   }
   return next
@@ -76,17 +77,18 @@ const readIgnoreRules = (directory: string, names: Iterable<IgnoreFile>, ignores
  * `.rgignore` from every ancestor, `.gitignore` only up to the repository root (the nearest ancestor holding
  * `.git`, or every ancestor when there is none: ripgrep's `--no-require-git`).
  */
-export const ancestorIgnores = (root: string): IgnoreRules => {
+export const ancestorIgnores = (files: SearchFilesInterface, root: string): IgnoreRules => {
+  const exists = (path: string) => files.kind(path) !== undefined
   const ancestors: Array<{ readonly dir: string; readonly gitignoreCounts: boolean }> = []
-  let gitignoreCounts = !fs.existsSync(nodePath.join(root, ".git"))
+  let gitignoreCounts = !exists(nodePath.join(root, ".git"))
   for (let dir = root; dir !== nodePath.dirname(dir); ) {
     dir = nodePath.dirname(dir)
     ancestors.push({ dir, gitignoreCounts })
-    if (gitignoreCounts && fs.existsSync(nodePath.join(dir, ".git"))) gitignoreCounts = false
+    if (gitignoreCounts && exists(nodePath.join(dir, ".git"))) gitignoreCounts = false
   }
   let ignores = IgnoreRules.empty
   for (const { dir, gitignoreCounts } of ancestors.reverse()) {
-    ignores = readIgnoreRules(dir, gitignoreCounts ? IGNORE_FILES : ABOVE_REPOSITORY, ignores)
+    ignores = readIgnoreRules(files, dir, gitignoreCounts ? IGNORE_FILES : ABOVE_REPOSITORY, ignores)
   }
   return ignores
 }
@@ -102,25 +104,21 @@ interface Pending<S> {
 }
 
 /** Walks the tree under the absolute directory `root`, calling the visitor for every entry not ignored. */
-export const walk = <S>(root: string, visitor: Visitor<S>, options: WalkOptions = {}): Effect.Effect<void> =>
-  Effect.suspend(() => {
+export const walk = <S>(root: string, visitor: Visitor<S>, options: WalkOptions = {}): Effect.Effect<void, never, SearchFiles> =>
+  Effect.flatMap(SearchFiles, (files) => {
     const hidden = options.hidden ?? false
     const useIgnores = options.ignoreFiles ?? true
     const overrides = options.overrides === undefined || options.overrides.isEmpty ? undefined : options.overrides
     const fileType = options.fileType
     const stack: Array<Pending<S>> = [
-      { path: root, relativePath: "", state: visitor.root, ignores: useIgnores ? ancestorIgnores(root) : IgnoreRules.empty }
+      { path: root, relativePath: "", state: visitor.root, ignores: useIgnores ? ancestorIgnores(files, root) : IgnoreRules.empty }
     ]
     return loop(() => {
       const current = stack.pop()
       if (current === undefined) return false
-      let entries: Array<fs.Dirent>
-      try {
-        entries = fs.readdirSync(current.path, { withFileTypes: true })
-      } catch {
-        // Unreadable or vanished directory: skipped, as ripgrep does (it only warns).
-        return true
-      }
+      const entries = files.list(current.path)
+      // Unreadable or vanished directory: skipped, as ripgrep does (it only warns).
+      if (entries === undefined) return true
       let ignores = current.ignores
       if (useIgnores) {
         let names: Array<IgnoreFile> | undefined
@@ -129,26 +127,17 @@ export const walk = <S>(root: string, visitor: Visitor<S>, options: WalkOptions 
           const file = IGNORE_FILES.find((name) => name === entry.name)
           if (file !== undefined) (names ??= []).push(file)
         }
-        if (names !== undefined) ignores = readIgnoreRules(current.path, names, ignores)
+        if (names !== undefined) ignores = readIgnoreRules(files, current.path, names, ignores)
       }
       const checkIgnores = !ignores.isEmpty
       for (const entry of entries) {
         const name = entry.name
         if (name === ".git") continue
-        let isDirectory = entry.isDirectory()
-        let isFile = entry.isFile()
-        if (!isDirectory && !isFile) {
-          if (!isUnknownType(entry)) continue
-          // Some file systems do not report types in readdir.
-          try {
-            const stats = fs.lstatSync(nodePath.join(current.path, name))
-            isDirectory = stats.isDirectory()
-            isFile = stats.isFile()
-          } catch {
-            continue
-          }
-          if (!isDirectory && !isFile) continue
-        }
+        let kind = entry.kind
+        // Some file systems do not report types in readdir.
+        if (kind === "Unknown") kind = files.kindNoFollow(nodePath.join(current.path, name)) ?? "Other"
+        if (kind !== "Directory" && kind !== "File") continue
+        const isDirectory = kind === "Directory"
         const path = current.path === "/" ? `/${name}` : `${current.path}/${name}`
         const relativePath = current.relativePath === "" ? name : `${current.relativePath}/${name}`
         // ripgrep's precedence: overrides, then ignore files, then type, then hidden (unless whitelisted).
@@ -178,13 +167,6 @@ export const walk = <S>(root: string, visitor: Visitor<S>, options: WalkOptions 
     })
   })
 
-const isUnknownType = (entry: fs.Dirent): boolean =>
-  !entry.isSymbolicLink() &&
-  !entry.isBlockDevice() &&
-  !entry.isCharacterDevice() &&
-  !entry.isFIFO() &&
-  !entry.isSocket()
-
 /** Compares `/`-separated paths component by component (ripgrep's `--sort path` order). */
 export const comparePaths = (a: string, b: string): number => {
   const length = Math.min(a.length, b.length)
@@ -199,11 +181,4 @@ export const comparePaths = (a: string, b: string): number => {
   return a.length - b.length
 }
 
-/** Modification time in ms, or 0 when the file vanished meanwhile. */
-export const mtimeOf = (path: string): number => {
-  try {
-    return fs.statSync(path).mtimeMs
-  } catch {
-    return 0
-  }
-}
+

@@ -6,9 +6,10 @@ import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { GlobTool } from "../../../src/tools/builtin/Glob.js"
 import { ChildEnvironment } from "../../../src/platform/ChildEnvironment.js"
+import { SearchFiles } from "../../../src/tools/search/SearchFiles.js"
 import { ShellSession } from "../../../src/tools/ShellSession.js"
 import { jsonSchemaOf } from "../../../src/tools/Tool.js"
-import { makeTree, propertyNames, removeTree, runTool, textOf } from "./support.js"
+import { makeTree, propertyNames, removeTree, runTool, textOf, searchLayer } from "./support.js"
 
 let root = ""
 
@@ -49,7 +50,8 @@ beforeAll(() => {
 
 afterAll(() => removeTree(root))
 
-const globText = (input: Record<string, unknown>) => Effect.map(runTool(GlobTool, input, root), ({ result }) => textOf(result))
+const globText = (input: Record<string, unknown>) =>
+  Effect.map(runTool(GlobTool, input, root), ({ result }) => textOf(result)).pipe(Effect.provide(SearchFiles.layer))
 const p = (relative: string) => nodePath.join(root, relative)
 
 describe("Glob", () => {
@@ -64,7 +66,7 @@ describe("Glob", () => {
       expect(yield* globText({ pattern: "**/*.ts" })).toBe(
         [p("src/root-only.ts"), p("src/nested/private.ts"), p("src/deep/c.ts"), p("src/keep/e.gen.ts"), p("src/a.ts")].join("\n")
       )
-    }))
+    }).pipe(Effect.provide(searchLayer(root))))
 
   it.effect("braces, single-level *, paths, dot directories only when spelled", () =>
     Effect.gen(function* () {
@@ -78,7 +80,7 @@ describe("Glob", () => {
       expect(yield* globText({ pattern: ".github/**/*.yml" })).toBe(p(".github/workflows/ci.yml"))
       expect(yield* globText({ pattern: `${root}/docs/*.md` })).toBe(p("docs/guide.md"))
       expect(yield* globText({ pattern: "nothing/**" })).toBe("No files found")
-    }))
+    }).pipe(Effect.provide(searchLayer(root))))
 
   it.effect("caps at 100 results, newest first, with Claude Code's note", () =>
     Effect.gen(function* () {
@@ -87,7 +89,7 @@ describe("Glob", () => {
       expect(lines[0]).toBe(p("many/file119.txt"))
       expect(lines[99]).toBe(p("many/file020.txt"))
       expect(lines[100]).toBe("(Results are truncated. Consider using a more specific path or pattern.)")
-    }))
+    }).pipe(Effect.provide(searchLayer(root))))
 
   it.effect("errors name the problem: missing path, a file as path, a bad pattern", () =>
     Effect.gen(function* () {
@@ -97,7 +99,7 @@ describe("Glob", () => {
       expect(JSON.stringify(file)).toMatch(/Path is not a directory/)
       const bad = yield* Effect.exit(runTool(GlobTool, { pattern: "{a,b" }, root))
       expect(JSON.stringify(bad)).toMatch(/Invalid glob pattern: unclosed/)
-    }))
+    }).pipe(Effect.provide(searchLayer(root))))
 
   it.live("after a cd, searches the session directory its permission target names, and says where the shell is", () =>
     Effect.gen(function* () {

@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { GrepTool, selectEngine, splitGlobs } from "../../../src/tools/builtin/Grep.js"
 import { findRipgrep } from "../../../src/tools/search/Ripgrep.js"
+import { SearchFiles } from "../../../src/tools/search/SearchFiles.js"
 import { jsonSchemaOf } from "../../../src/tools/Tool.js"
 import { bothEngines, type Engine, runGrep } from "./grepEngines.js"
-import { makeTree, propertyNames, removeTree, runTool, textOf } from "./support.js"
+import { makeTree, propertyNames, removeTree, runTool, textOf, searchLayer } from "./support.js"
 
 const APP = `import { x } from "./util"
 // TODO fix this
@@ -63,7 +65,7 @@ const p = (relative: string) => nodePath.join(root, relative)
 
 describe("Grep", () => {
   it("requires ripgrep on PATH, so the rg engine is always tested (install: apt-get install -y ripgrep)", () => {
-    expect(findRipgrep(), "rg is not on PATH: install ripgrep (apt-get install -y ripgrep) to run the Grep tests").toBeDefined()
+    expect(findRipgrep(process.env["PATH"]), "rg is not on PATH: install ripgrep (apt-get install -y ripgrep) to run the Grep tests").toBeDefined()
   })
 
   it("has Claude Code's input fields", () => {
@@ -79,7 +81,7 @@ describe("Grep", () => {
 
   it.effect("a negative count is refused with a message that says what is wanted", () =>
     Effect.gen(function* () {
-      const error = yield* Effect.flip(runTool(GrepTool, { pattern: "x", "-A": -1 }, "/"))
+      const error = yield* Effect.flip(runTool(GrepTool, { pattern: "x", "-A": -1 }, "/").pipe(Effect.provide(searchLayer("/"))))
       expect(error.message).toBe("Invalid input for Grep: -A: expected an integer >= 0, got -1")
     })
   )
@@ -213,11 +215,13 @@ describe("Grep", () => {
 describe("Grep engine selection", () => {
   it.effect("WEFT_GREP_ENGINE picks the engine; rg when on PATH, else the built-in one", () =>
     Effect.gen(function* () {
-      const rgDir = nodePath.dirname(findRipgrep() ?? "/usr/bin/rg")
-      expect(yield* selectEngine({ PATH: rgDir })).toMatchObject({ _tag: "Ripgrep" })
-      expect(yield* selectEngine({ PATH: rgDir, WEFT_GREP_ENGINE: "builtin" })).toEqual({ _tag: "Builtin" })
-      expect(yield* selectEngine({ PATH: "/nonexistent" })).toEqual({ _tag: "Builtin" })
-      const forced = yield* Effect.exit(selectEngine({ PATH: "/nonexistent", WEFT_GREP_ENGINE: "rg" }))
+      const rgDir = nodePath.dirname(findRipgrep(process.env["PATH"]) ?? "/usr/bin/rg")
+      const select = (env: Record<string, string>) =>
+        selectEngine.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))), Effect.provide(SearchFiles.layer))
+      expect(yield* select({ PATH: rgDir })).toMatchObject({ _tag: "Ripgrep" })
+      expect(yield* select({ PATH: rgDir, WEFT_GREP_ENGINE: "builtin" })).toEqual({ _tag: "Builtin" })
+      expect(yield* select({ PATH: "/nonexistent" })).toEqual({ _tag: "Builtin" })
+      const forced = yield* Effect.exit(select({ PATH: "/nonexistent", WEFT_GREP_ENGINE: "rg" }))
       expect(JSON.stringify(forced)).toContain("WEFT_GREP_ENGINE=rg is set but rg is not on PATH")
     }))
 })

@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as nodePath from "node:path"
 import { GlobTool } from "../../../src/tools/builtin/Glob.js"
 import { GrepTool } from "../../../src/tools/builtin/Grep.js"
-import { makeTree, removeTree, runTool, textOf } from "./support.js"
+import { makeTree, removeTree, runTool, textOf, searchLayer } from "./support.js"
 
 let root = ""
 
@@ -38,7 +38,8 @@ afterAll(() => removeTree(root))
 const p = (relative: string) => nodePath.join(root, relative)
 const sorted = (text: string) => text.split("\n").filter((line) => line.startsWith("/")).sort()
 
-const glob = (input: Record<string, unknown>) => Effect.map(runTool(GlobTool, input, root), ({ result }) => sorted(textOf(result)))
+const glob = (input: Record<string, unknown>) =>
+  Effect.map(runTool(GlobTool, input, root), ({ result }) => sorted(textOf(result))).pipe(Effect.provide(searchLayer(root)))
 
 const grep = (engine: "builtin" | "rg", input: Record<string, unknown>) =>
   Effect.acquireUseRelease(
@@ -47,7 +48,7 @@ const grep = (engine: "builtin" | "rg", input: Record<string, unknown>) =>
       process.env["WEFT_GREP_ENGINE"] = engine
       return previous
     }),
-    () => Effect.map(runTool(GrepTool, input, root), ({ result }) => sorted(textOf(result))),
+    () => Effect.map(runTool(GrepTool, input, root), ({ result }) => sorted(textOf(result))).pipe(Effect.provide(searchLayer(root))),
     (previous) =>
       Effect.sync(() => {
         if (previous === undefined) delete process.env["WEFT_GREP_ENGINE"]

@@ -14,7 +14,7 @@ import { GrepTool } from "../../../src/tools/builtin/Grep.js"
 import { ChildEnvironment } from "../../../src/platform/ChildEnvironment.js"
 import { ShellSession } from "../../../src/tools/ShellSession.js"
 import { erase, type Tool, type ToolResult, type ToolTarget } from "../../../src/tools/Tool.js"
-import { context, makeTree, removeTree, runTool, textOf } from "./support.js"
+import { context, makeTree, removeTree, runTool, textOf, searchLayer } from "./support.js"
 
 const roots: Array<string> = []
 afterEach(() => {
@@ -29,9 +29,9 @@ const tree = () => {
 }
 
 /** Prepares a call as the loop does (the target Permissions sees), then runs it. */
-const call = <I>(tool: Tool<I>, input: Record<string, unknown>, cwd: string) =>
+const call = <I, R>(tool: Tool<I, R>, input: Record<string, unknown>, cwd: string) =>
   Effect.gen(function* () {
-    const services = yield* Effect.context<never>()
+    const services = yield* Effect.context<R>()
     const prepared = yield* erase(tool, (stream) => Stream.provideContext(stream, services)).prepare(input, context(cwd))
     const outputs = Chunk.toReadonlyArray(yield* Stream.runCollect(prepared.run()))
     const result = outputs.find((output): output is ToolResult => output._tag === "ToolResult")
@@ -74,7 +74,7 @@ describe("Grep and Glob permission targets", () => {
           expect(text).toContain(`not the shell's current directory ${nodePath.join(work, "../outside")}`)
         }
       }
-    }).pipe(Effect.provide(ShellSession.layer({ cwd: work, graceMs: 300 }).pipe(Layer.provide(ChildEnvironment.layerNode))))
+    }).pipe(Effect.provide(searchLayer(work)))
   })
 
   it.live("after a Bash cd, Glob's target is the directory it lists, including a pattern's leading directories", () => {
@@ -90,15 +90,15 @@ describe("Grep and Glob permission targets", () => {
       expect(listed(climbing.text)).toEqual([nodePath.join(outside, "leak.txt")])
       const absolute = yield* call(GlobTool, { pattern: `${outside}/*.txt`, path: work }, work)
       expect(pathOf(absolute.target)).toBe(outside)
-    }).pipe(Effect.provide(ShellSession.layer({ cwd: work, graceMs: 300 }).pipe(Layer.provide(ChildEnvironment.layerNode))))
+    }).pipe(Effect.provide(searchLayer(work)))
   })
 
-  it.effect("without a shell session, relative paths resolve against the context's directory, with no note", () => {
+  it.effect("with the shell where the session started, relative paths resolve against the context's directory, with no note", () => {
     const { work } = tree()
     return Effect.gen(function* () {
       const grep = yield* withEngine("builtin", call(GrepTool, { pattern: "TOKEN", path: "../outside" }, work))
       expect(pathOf(grep.target)).toBe(nodePath.join(work, "../outside"))
       expect(grep.text).toBe(`Found 1 file\n${nodePath.join(work, "../outside/leak.txt")}`)
-    })
+    }).pipe(Effect.provide(searchLayer(work)))
   })
 })

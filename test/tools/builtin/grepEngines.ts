@@ -2,7 +2,7 @@ import { expect } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import { GrepTool } from "../../../src/tools/builtin/Grep.js"
-import { runTool, textOf } from "./support.js"
+import { runTool, searchLayer, textOf } from "./support.js"
 
 export type Engine = "builtin" | "rg"
 
@@ -14,7 +14,7 @@ export const runGrep = (engine: Engine, input: Record<string, unknown>, root: st
       process.env["WEFT_GREP_ENGINE"] = engine
       return previous
     }),
-    () => Effect.exit(runTool(GrepTool, input, root)),
+    () => Effect.exit(runTool(GrepTool, input, root).pipe(Effect.provide(searchLayer(root)))),
     (previous) =>
       Effect.sync(() => {
         if (previous === undefined) delete process.env["WEFT_GREP_ENGINE"]

@@ -1,4 +1,8 @@
 /** Helpers for the shell and search tool tests: temp trees and running a tool the way the registry does. */
+import * as Layer from "effect/Layer"
+import { ChildEnvironment } from "../../../src/platform/ChildEnvironment.js"
+import { SearchFiles } from "../../../src/tools/search/SearchFiles.js"
+import { ShellSession } from "../../../src/tools/ShellSession.js"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import * as Chunk from "effect/Chunk"
@@ -53,3 +57,7 @@ export const propertyNames = (schema: Record<string, unknown>): Array<string> =>
   const properties = schema["properties"]
   return typeof properties === "object" && properties !== null ? Object.keys(properties) : []
 }
+
+/** What Glob and Grep need besides their input: the disk (SearchFiles) and a session shell in `cwd`. */
+export const searchLayer = (cwd: string) =>
+  Layer.mergeAll(SearchFiles.layer, ShellSession.layer({ cwd, graceMs: 300 }).pipe(Layer.provide(ChildEnvironment.layerNode)))
