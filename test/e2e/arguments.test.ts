@@ -68,6 +68,7 @@ describe("weft's arguments (the built binary)", () => {
     const { dir, env, server } = await setup({}, () => ({ script: [textTurn("never")] }))
     const out = await runWeft(["-p", "hi", "--max-turns", "0"], { cwd: dir, env })
     expect(out.code).toBe(1)
+    expect(out.stderr).toMatch(/--max-turns must be a whole number, 1 or more/)
     expect(server.requests()).toEqual([])
   })
 })
