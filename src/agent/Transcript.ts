@@ -3,7 +3,9 @@
  * parentUuid is the previous entry's uuid) and answer the uuid at once. Backed by SessionStore, written in order
  * by one background fiber, so the loop does not wait for the disk between a model turn and the next request;
  * `flush` waits for what was recorded so far (the loop flushes before its Result, and closing the layer flushes).
- * A failure to record is logged and never stops the run (the user's work matters more than its record).
+ * A failure to record is logged once, and the run goes on without a record (the user's work matters more than its
+ * record). Nothing is written before the model's first answer: a run that never got one (no credentials, a server
+ * down) leaves no session file behind; the entries held until then are written with that answer.
  */
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
@@ -44,14 +46,21 @@ export class Transcript extends Context.Tag("weft/agent/Transcript")<Transcript,
     Effect.gen(function* () {
       const store = yield* SessionStore
       const pending = yield* Queue.unbounded<Pending>()
+      // After a failure to record, nothing more is tried (and the warning is not repeated for every entry).
+      let failed = false
       // A daemon, so that closing the scope does not interrupt it before the finalizer below flushes.
       const writer = yield* Queue.take(pending).pipe(
         Effect.flatMap((item) =>
           item._tag === "Flush"
             ? Deferred.succeed(item.done, undefined)
-            : store.append(item.entry).pipe(
-                Effect.catchAll((error) => Effect.logWarning(`weft: could not record the session: ${error.message}`))
-              )
+            : failed
+              ? Effect.void
+              : store.append(item.entry).pipe(
+                  Effect.catchAll((error) => {
+                    failed = true
+                    return Effect.logWarning(`weft: could not record the session (${error.message}); going on without recording it.`)
+                  })
+                )
         ),
         Effect.forever,
         Effect.forkDaemon
@@ -64,6 +73,9 @@ export class Transcript extends Context.Tag("weft/agent/Transcript")<Transcript,
       yield* Effect.addFinalizer(() => flush.pipe(Effect.zipRight(Fiber.interrupt(writer))))
 
       let parent: string | null = null
+      // Entries held until the model's first answer (see the module doc).
+      let answered = false
+      const held: Array<TranscriptEntry> = []
       const write = (make: (envelope: Envelope) => TranscriptEntry) =>
         Effect.gen(function* () {
           const uuid = crypto.randomUUID()
@@ -75,7 +87,14 @@ export class Transcript extends Context.Tag("weft/agent/Transcript")<Transcript,
             version: options.version
           }
           parent = uuid
-          yield* Queue.offer(pending, { _tag: "Entry", entry: make(envelope) })
+          const entry = make(envelope)
+          if (!answered && entry.type !== "assistant") {
+            held.push(entry)
+            return uuid
+          }
+          answered = true
+          for (const earlier of held.splice(0)) yield* Queue.offer(pending, { _tag: "Entry", entry: earlier })
+          yield* Queue.offer(pending, { _tag: "Entry", entry })
           return uuid
         })
       return {

@@ -41,3 +41,9 @@ export const writeTo = (stream: NodeJS.WritableStream, name: string, text: strin
 
 export const stdout = (text: string) => writeTo(process.stdout, "stdout", text)
 export const stderr = (text: string) => writeTo(process.stderr, "stderr", text)
+
+/** Writes `text` to stderr without waiting, and without failing: for logs, which must never stop a run. */
+export const stderrSync = (text: string) => {
+  watch(process.stderr)
+  if (!closed.has(process.stderr)) process.stderr.write(text)
+}

@@ -44,9 +44,13 @@ const isToolName = (rule: string) => /^[A-Za-z0-9_-]+$/.test(rule)
  * (answers, --verbose lines, errors, logs) and records, whoever printed them.
  */
 const credentials = Credentials.make(Credentials.valuesFromEnv(process.env))
+/** What the run logs (a warning: the session could not be recorded, ...), on stderr as `weft: ...` lines, redacted. */
 const redactingLogger = Logger.replace(
   Logger.defaultLogger,
-  Logger.withConsoleLog(Logger.map(Logger.stringLogger, (line) => credentials.redact(line)))
+  Logger.make(({ message }) => {
+    const text = (Array.isArray(message) ? message : [message]).map((part) => (typeof part === "string" ? part : String(part))).join(" ")
+    Output.stderrSync(credentials.redact(`${text.startsWith("weft: ") ? "" : "weft: "}${text}\n`))
+  })
 )
 
 /** Runs the prompt and prints the run; how it ended is the Outcome (main.ts makes it the exit code). */

@@ -4,9 +4,11 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
 import * as Scope from "effect/Scope"
 import { Transcript } from "../../src/agent/Transcript.js"
-import { SessionStore } from "../../src/session/SessionStore.js"
+import type { AssistantMessage } from "../../src/domain/Message.js"
+import { SessionStore, SessionStoreError } from "../../src/session/SessionStore.js"
 
 /** The memory store, with appends held until `gate` opens; `attempts` counts the appends begun. */
 const gatedStore = (gate: Deferred.Deferred<void>, attempts: { count: number }) =>
@@ -20,6 +22,16 @@ const gatedStore = (gate: Deferred.Deferred<void>, attempts: { count: number }) 
   ).pipe(Layer.provideMerge(SessionStore.layerMemory))
 
 const user = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }] })
+const answer = (text: string): AssistantMessage => ({
+  id: `msg_${text}`,
+  type: "message",
+  role: "assistant",
+  model: "claude-test",
+  content: [{ type: "text", text }],
+  stop_reason: "end_turn",
+  stop_sequence: null,
+  usage: { input_tokens: 1, output_tokens: 1 }
+})
 
 describe("Transcript.layer", () => {
   it.effect("answers at once while the store writes in the background, in order; flush waits for the writes", () =>
@@ -35,7 +47,7 @@ describe("Transcript.layer", () => {
       const store = Context.get(context, SessionStore)
 
       const first = yield* transcript.user("s-1", user("one"))
-      const second = yield* transcript.user("s-1", user("two"))
+      const second = yield* transcript.assistant("s-1", answer("two"))
       expect(first).not.toBe(second)
       expect(yield* store.load("s-1").pipe(Effect.orElseSucceed(() => []))).toEqual([]) // nothing written yet
 
@@ -63,7 +75,9 @@ describe("Transcript.layer", () => {
 
       yield* Effect.gen(function* () {
         const transcript = yield* Transcript
-        for (const text of ["a", "b", "c"]) yield* transcript.user("s-2", user(text))
+        yield* transcript.user("s-2", user("a"))
+        yield* transcript.assistant("s-2", answer("b"))
+        yield* transcript.user("s-2", user("c"))
       }).pipe(Effect.provide(Transcript.layer({ cwd: "/project", version: "test" })), Effect.provide(storeContext))
 
       const entries = yield* store.load("s-2")
@@ -71,5 +85,49 @@ describe("Transcript.layer", () => {
       expect(attempts.count).toBe(3)
       yield* Scope.close(storeScope, Exit.void)
     })
+  )
+
+  it.effect("writes nothing until the model's first answer: a run that never got one leaves no session", () =>
+    Effect.gen(function* () {
+      const storeContext = yield* Layer.build(SessionStore.layerMemory)
+      const store = Context.get(storeContext, SessionStore)
+      yield* Effect.gen(function* () {
+        const transcript = yield* Transcript
+        yield* transcript.user("s-3", user("hello?"))
+        yield* transcript.flush
+      }).pipe(Effect.provide(Transcript.layer({ cwd: "/project", version: "test" })), Effect.provide(storeContext))
+      expect(Exit.isFailure(yield* Effect.exit(store.load("s-3")))).toBe(true)
+      expect(yield* store.list("/project")).toEqual([])
+    }).pipe(Effect.scoped)
+  )
+
+  it.effect("a store that cannot write is warned about once, and the run goes on", () =>
+    Effect.gen(function* () {
+      const warnings: Array<unknown> = []
+      const attempts = { count: 0 }
+      const failing = Layer.succeed(SessionStore, {
+        ...Context.get(yield* Layer.build(SessionStore.layerMemory), SessionStore),
+        append: () =>
+          Effect.sync(() => void attempts.count++).pipe(
+            Effect.zipRight(Effect.fail(new SessionStoreError({ message: "Cannot create /home/x: permission denied" })))
+          )
+      })
+      const logger = Logger.make(({ message }) => void warnings.push(message))
+      yield* Effect.gen(function* () {
+        const transcript = yield* Transcript
+        yield* transcript.user("s-4", user("a"))
+        yield* transcript.assistant("s-4", answer("b"))
+        yield* transcript.user("s-4", user("c"))
+        yield* transcript.assistant("s-4", answer("d"))
+        yield* transcript.flush
+      }).pipe(
+        Effect.provide(Transcript.layer({ cwd: "/project", version: "test" })),
+        Effect.provide(failing),
+        Effect.provide(Logger.replace(Logger.defaultLogger, logger))
+      )
+      expect(warnings).toHaveLength(1)
+      expect(String(warnings[0])).toMatch(/could not record the session \(Cannot create \/home\/x: permission denied\); going on/)
+      expect(attempts.count).toBe(1)
+    }).pipe(Effect.scoped)
   )
 })

@@ -13,6 +13,7 @@ import * as nodePath from "node:path"
 import { Transcript } from "../../src/agent/Transcript.js"
 import * as SessionServices from "../../src/cli/SessionServices.js"
 import { Environment } from "../../src/context/Environment.js"
+import type { AssistantMessage } from "../../src/domain/Message.js"
 import { Settings } from "../../src/context/Settings.js"
 import { Memory } from "../../src/context/Memory.js"
 import { Hooks } from "../../src/hooks/Hooks.js"
@@ -40,6 +41,17 @@ const environment = (home: string) =>
   )
 
 const user = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }] })
+/** An answer of the model (the transcript writes nothing before the first one). */
+const answer = (text: string): AssistantMessage => ({
+  id: `msg_${text.length}`,
+  type: "message",
+  role: "assistant",
+  model: "claude-test",
+  content: [{ type: "text", text }],
+  stop_reason: "end_turn",
+  stop_sequence: null,
+  usage: { input_tokens: 1, output_tokens: 1 }
+})
 
 /** The two forms of the same composition: the Layer a library user composes, and the CLI's one Effect. */
 const forms = {
@@ -103,7 +115,7 @@ describe("SessionServices", () => {
         // The transcript writes in the background; closing the scope flushes it before the store closes its files.
         const transcript = Context.get(context, Transcript)
         const first = yield* transcript.user(sessionId, user("one"))
-        const second = yield* transcript.user(sessionId, user("two"))
+        const second = yield* transcript.assistant(sessionId, answer("two"))
         yield* Scope.close(scope, Exit.void)
 
         expect(isRunning(pid), `pid ${pid} still running`).toBe(false)
@@ -137,7 +149,7 @@ describe("SessionServices", () => {
         expect(asked).toEqual(["hello"])
         expect(Context.get(context, ToolRegistry).tools.map((tool) => tool.name)).toEqual(["Glob"])
         // The default Transcript writes to the overriding store.
-        const uuid = yield* Context.get(context, Transcript).user("s1", user("kept in memory"))
+        const uuid = yield* Context.get(context, Transcript).assistant("s1", answer("kept in memory"))
         yield* Context.get(context, Transcript).flush
         const entries = yield* Context.get(context, SessionStore).load("s1")
         expect(entries.map((entry) => entry.uuid)).toEqual([uuid])
