@@ -258,38 +258,40 @@ export const parseRule = (specifier: string | undefined): RuleParse => {
  * known only at run time may be any words), the sense a deny or ask rule needs.
  */
 export const argvMatches = (argv: ReadonlyArray<Word>, words: ReadonlyArray<RuleWord>, sense: "must" | "may"): boolean => {
-  const memo = new Map<number, boolean>()
-  const go = (i: number, j: number): boolean => {
-    const key = i * (words.length + 1) + j
-    const known = memo.get(key)
-    if (known !== undefined) return known
-    memo.set(key, false)
-    const result = step(i, j)
-    memo.set(key, result)
-    return result
-  }
-  const step = (i: number, j: number): boolean => {
-    const pattern = words[j]
-    if (pattern === undefined) return i === argv.length
-    if (pattern._tag === "Rest") {
-      for (let k = i; k <= argv.length; k++) if (go(k, j + 1)) return true
-      return false
-    }
+  // matches[i][j]: argv from i matches the rule's words from j. Filled from the end, without recursion (a line may
+  // hold tens of thousands of words).
+  const n = argv.length
+  const m = words.length
+  let next: Array<boolean> = Array.from({ length: m + 1 }, (_, j) => j === m || words.slice(j).every((word) => word._tag === "Rest"))
+  for (let i = n - 1; i >= 0; i--) {
+    const current: Array<boolean> = new Array<boolean>(m + 1).fill(false)
     const word = argv[i]
-    if (word === undefined) return false
-    const text = literal(word)
-    if (text === undefined) {
-      if (sense === "must") {
-        // `~/x` as written matches a rule word `~/x`; nothing else known only at run time matches a fixed word.
-        return word.tilde && !word.glob && !word.brace && pattern._tag === "Literal" && word.value === pattern.text && go(i + 1, j + 1)
+    const text = word === undefined ? undefined : literal(word)
+    for (let j = m; j >= 0; j--) {
+      const pattern = words[j]
+      if (pattern === undefined || word === undefined) {
+        current[j] = false
+      } else if (pattern._tag === "Rest") {
+        // A lone `*` takes this word (and stays), or no more words.
+        current[j] = next[j] === true || current[j + 1] === true
+      } else if (text === undefined) {
+        if (sense === "must") {
+          // `~/x` as written matches a rule word `~/x`; nothing else known only at run time matches a fixed word.
+          current[j] = word.tilde && !word.glob && !word.brace && pattern._tag === "Literal" && word.value === pattern.text && next[j + 1] === true
+        } else {
+          // May be any words, or none: it may take any number of the rule's words from j.
+          let any = false
+          for (let k = j; k <= m && !any; k++) any = next[k] === true
+          current[j] = any
+        }
+      } else {
+        const matches = pattern._tag === "Literal" ? text === pattern.text : pattern.pattern.test(text)
+        current[j] = matches && next[j + 1] === true
       }
-      for (let k = j; k <= words.length; k++) if (go(i + 1, k)) return true
-      return false
     }
-    const matches = pattern._tag === "Literal" ? text === pattern.text : pattern.pattern.test(text)
-    return matches && go(i + 1, j + 1)
+    next = current
   }
-  return go(0, 0)
+  return next[0] === true
 }
 
 const inertNameRe =

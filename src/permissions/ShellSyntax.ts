@@ -4,7 +4,7 @@
  * that runs without one never load it.
  */
 import { join } from "node:path"
-import { Language, Parser, type Node } from "web-tree-sitter"
+import { Language, Parser, type Tree } from "web-tree-sitter"
 import {
   literal,
   unknownWord,
@@ -48,6 +48,8 @@ export const loadParser = (): Promise<(source: string) => Analysis> => {
   return loading
 }
 
+const maxReasons = 8
+
 /** Deeper nesting than this is not followed (nor needed by anyone writing a command by hand). */
 const maxDepth = 200
 
@@ -64,19 +66,89 @@ export const analyseSource = (parser: Parser, source: string): Analysis => {
   if (tree === null) {
     return { source, commands: [], redirects: [], unanalysable: [{ kind: "ParseError", message: "The command could not be parsed." }] }
   }
+  let root: Node
+  let hasError: boolean
   try {
-    if (tree.rootNode.hasError) {
-      walker.reason("ParseError", `The command does not parse cleanly as Bash (${firstError(tree.rootNode)}).`)
-    }
-    if (source.includes("\\\n") && hasSplitWord(tree.rootNode, source)) {
-      walker.reason("Unsupported", "A line continuation inside a word (`r\\⏎m`) is read one way by this parser and another by Bash.")
-    }
-    walker.walk(tree.rootNode, "top", 0)
-    walker.finish()
+    hasError = tree.rootNode.hasError
+    root = copyTree(tree, source)
   } finally {
     tree.delete()
   }
+  if (hasError) walker.reason("ParseError", `The command does not parse cleanly as Bash (${firstError(root)}).`)
+  if (source.includes("\\\n") && hasSplitWord(root, source)) {
+    walker.reason("Unsupported", "A line continuation inside a word (`r\\⏎m`) is read one way by this parser and another by Bash.")
+  }
+  walker.walk(root, "top", 0)
+  walker.finish()
   return { source, commands: walker.commands, redirects: walker.redirects, unanalysable: walker.reasons }
+}
+
+/**
+ * A syntax node copied out of the WebAssembly tree. Each property read of web-tree-sitter's own nodes crosses into
+ * WebAssembly and allocates; one pass with a cursor copies the tree, and the analysis then runs on plain objects.
+ */
+class Node {
+  readonly children: Array<Node> = []
+  readonly namedChildren: Array<Node> = []
+  private readonly fields = new Map<string, Node>()
+
+  constructor(
+    private readonly source: string,
+    readonly type: string,
+    readonly isNamed: boolean,
+    readonly isMissing: boolean,
+    readonly startIndex: number,
+    readonly endIndex: number
+  ) {}
+
+  get text(): string {
+    return this.source.slice(this.startIndex, this.endIndex)
+  }
+
+  get childCount(): number {
+    return this.children.length
+  }
+
+  get namedChildCount(): number {
+    return this.namedChildren.length
+  }
+
+  add(child: Node, field: string | null): void {
+    this.children.push(child)
+    if (child.isNamed) this.namedChildren.push(child)
+    if (field !== null && !this.fields.has(field)) this.fields.set(field, child)
+  }
+
+  childForFieldName(field: string): Node | null {
+    return this.fields.get(field) ?? null
+  }
+}
+
+/** Copies the tree with one cursor, without recursion (a line may nest thousands deep). */
+const copyTree = (tree: Tree, source: string): Node => {
+  const cursor = tree.walk()
+  try {
+    const make = () => new Node(source, cursor.nodeType, cursor.nodeIsNamed, cursor.nodeIsMissing, cursor.startIndex, cursor.endIndex)
+    const root = make()
+    if (!cursor.gotoFirstChild()) return root
+    // The ancestors of the cursor's node.
+    const ancestors: Array<Node> = [root]
+    for (;;) {
+      const node = make()
+      ancestors[ancestors.length - 1]?.add(node, cursor.currentFieldName)
+      if (cursor.gotoFirstChild()) {
+        ancestors.push(node)
+        continue
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (ancestors.length <= 1) return root
+        cursor.gotoParent()
+        ancestors.pop()
+      }
+    }
+  } finally {
+    cursor.delete()
+  }
 }
 
 /**
@@ -109,8 +181,8 @@ const firstError = (root: Node): string => {
     if (node.isMissing) return `missing ${JSON.stringify(node.type)} at offset ${node.startIndex}`
     if (node.type === "ERROR") return `unexpected ${JSON.stringify(node.text.slice(0, 40))} at offset ${node.startIndex}`
     for (let index = node.childCount - 1; index >= 0; index--) {
-      const child = node.child(index)
-      if (child !== null && (child.hasError || child.isMissing)) stack.push(child)
+      const child = node.children[index]
+      if (child !== undefined) stack.push(child)
     }
   }
   return "a syntax error"
@@ -128,6 +200,8 @@ class Walker {
   constructor(readonly source: string) {}
 
   reason(kind: UnanalysableKind, message: string): void {
+    // A few reasons say enough; a long line could otherwise give one per command.
+    if (this.reasons.length >= maxReasons) return
     if (!this.reasons.some((reason) => reason.kind === kind && reason.message === message)) this.reasons.push({ kind, message })
   }
 

@@ -563,3 +563,28 @@ describe("ReadOnlyCommands.readOnly", () => {
     expect(ReadOnlyCommands.readOnlyCommandNames).not.toContain("rm")
   })
 })
+
+describe("ShellCommand on large input", () => {
+  it.effect("a line of tens of thousands of words matches rules without exhausting the stack", () =>
+    Effect.gen(function* () {
+      const analysis = yield* analyze(`rm ${"$x ".repeat(20_000)}`)
+      const decision = ShellCommand.decide(analysis, { allow: [rule("rm *")], ask: [], deny: [rule("rm -rf /")] })
+      expect(decision._tag).toBe("Deny")
+    })
+  )
+
+  it.effect("unanalysable reasons are capped, whatever the number of commands", () =>
+    Effect.gen(function* () {
+      const analysis = yield* analyze(Array.from({ length: 50 }, (_, index) => `$c${index}`).join("; "))
+      expect(analysis.unanalysable.length).toBeGreaterThan(0)
+      expect(analysis.unanalysable.length).toBeLessThanOrEqual(8)
+    })
+  )
+
+  it.effect("input nested thousands deep is refused, not followed", () =>
+    Effect.gen(function* () {
+      const analysis = yield* analyze(`${"(".repeat(5000)}ls${")".repeat(5000)}`)
+      expect(analysis.unanalysable.map((reason) => reason.kind)).toContain("TooDeep")
+    })
+  )
+})
