@@ -57,15 +57,12 @@ const makeSchemas = () => {
     },
     unknownKeys
   )
-  const HookCommand = Schema.Struct(
-    { type: Schema.String, command: Schema.optional(Schema.String), timeout: Schema.optional(Schema.Number) },
-    unknownKeys
-  )
-  const HookMatcher = Schema.Struct({ matcher: Schema.optional(Schema.String), hooks: Schema.Array(HookCommand) }, unknownKeys)
   const SettingsFile = Schema.Struct(
     {
       permissions: Schema.optional(PermissionsSettings),
-      hooks: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Array(HookMatcher) })),
+      // Decoded entry by entry by the hooks (src/hooks/HookConfig.ts): one bad hook is skipped with a warning naming
+      // it, rather than costing the whole file (its permissions with it).
+      hooks: Schema.optional(unknownKeys),
       disableAllHooks: Schema.optional(Schema.Boolean),
       env: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
       apiKeyHelper: Schema.optional(Schema.String),

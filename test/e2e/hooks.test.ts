@@ -13,15 +13,13 @@ import { frames, isAlive, resultFrame, runWeft, useSessions } from "./harness.js
 
 const { setup } = useSessions()
 
-type Hooks = Readonly<Record<string, ReadonlyArray<{ readonly matcher?: string; readonly hooks: ReadonlyArray<Record<string, unknown>> }>>>
-
 const hook = (command: string, matcher?: string, timeout?: number) => ({
   ...(matcher === undefined ? {} : { matcher }),
   hooks: [{ type: "command", command, ...(timeout === undefined ? {} : { timeout }) }]
 })
 
 /** Writes the user's settings (in a HOME of the test's own) and a hook script; answers the env additions. */
-const withUserHooks = async (root: string, hooks: Hooks, extra: Record<string, unknown> = {}) => {
+const withUserHooks = async (root: string, hooks: unknown, extra: Record<string, unknown> = {}) => {
   const home = join(root, "home")
   await mkdir(join(home, ".claude"), { recursive: true })
   await writeFile(join(home, ".claude/settings.json"), JSON.stringify({ hooks, ...extra }))
@@ -211,6 +209,20 @@ describe("weft -p: command hooks", () => {
     expect(out.stderr).toMatch(/PreToolUse:Bash hook \[kill -SEGV \$\$\] error/)
     expect(out.stderr).toMatch(/PostToolUse:Bash hook \[yes flood\] error: printed more than/)
     expect(out.stderr).toMatch(/Stop hook \[exit 1\] error/)
+  })
+
+  it("a bad entry in hooks is skipped with a warning naming it; the rest of the file still applies", async () => {
+    const { root, dir, env } = await setup({}, () => ({ script: [textTurn("ok")] }))
+    const home = await withUserHooks(root, {
+      UserPromptSubmit: [{ matcher: "x", hooks: "not a list" }, hook(`touch "${root}/good-hook-ran"`)],
+      PreToolUse: [{ matcher: "(", hooks: [{ type: "command", command: "true" }] }]
+    })
+    const out = await runWeft(["-p", "go"], { cwd: dir, env: { ...env, ...home } })
+    expect(out.code).toBe(0)
+    expect(out.stdout).toBe("ok\n")
+    expect(existsSync(join(root, "good-hook-ran"))).toBe(true)
+    expect(out.stderr).toContain("weft: settings: hooks.UserPromptSubmit[0]:")
+    expect(out.stderr).toContain('weft: settings: hooks.PreToolUse[0]: its matcher "(" is not a valid regular expression')
   })
 
   it("an untrusted project's hooks never run; trusted, they do", async () => {
