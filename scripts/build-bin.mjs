@@ -65,16 +65,37 @@ const effectStackProbePlugin = {
   }
 }
 
+// The MCP client library (src/mcp/McpConnection.ts and the official client it wraps, ~1 MB) is a bundle of its own,
+// weft-mcp.cjs, required by the application only when a session has MCP servers: inside weft-app.cjs it would
+// lengthen every start. McpConnection.ts imports nothing of effect or of the rest of weft, so nothing is duplicated.
+const mcpBundle = "weft-mcp.cjs"
+const mcpConnectionPlugin = {
+  name: "mcp-connection",
+  setup(build) {
+    // McpClient's `import("./McpConnection.js")` becomes a module of the bundle that requires weft-mcp.cjs (beside
+    // the launcher, whose require the bundle runs with): esbuild would leave an external `import()` as it is.
+    build.onResolve({ filter: /[\\/]McpConnection\.js$/ }, (args) =>
+      /src[\\/]mcp[\\/]/.test(args.importer) ? { path: mcpBundle, namespace: "mcp-bundle" } : undefined
+    )
+    build.onResolve({ filter: /^\.\/weft-mcp\.cjs$/ }, (args) => ({ path: args.path, external: true }))
+    build.onLoad({ filter: /.*/, namespace: "mcp-bundle" }, () => ({
+      contents: `module.exports = require("./${mcpBundle}")\n`,
+      loader: "js"
+    }))
+  }
+}
+
 rmSync(out, { recursive: true, force: true })
 const app = join(out, "weft-app.cjs")
 await build({
   ...common,
   entryPoints: [join(root, "src/cli/main.ts")],
   outfile: app,
-  plugins: [lazyBuiltinsPlugin, effectStackProbePlugin, ...shellParserPlugins],
+  plugins: [lazyBuiltinsPlugin, effectStackProbePlugin, mcpConnectionPlugin, ...shellParserPlugins],
   define: shellParserDefine
 })
 copyShellParser(out)
+await build({ ...common, entryPoints: [join(root, "src/mcp/McpConnection.ts")], outfile: join(out, mcpBundle) })
 const hash = createHash("sha256").update(readFileSync(app)).digest("hex").slice(0, 16)
 
 const launcher = join(out, "weft.cjs")

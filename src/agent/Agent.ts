@@ -187,12 +187,13 @@ const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<vo
     history.push(userMessage)
     yield* transcript.user(sessionId, userMessage)
 
-    const tools = registry.definitions
     let stopHookActive = false
     let stopHookBlocks = 0
 
     /** One model request, folded; returns the message and the calls whose input was cut or malformed. */
     const modelTurn = Effect.gen(function* () {
+      // Read for every request: the registry may change during a session (an MCP server's tools list changed).
+      const tools = registry.definitions
       const request = {
         model,
         max_tokens: options.maxTokens ?? defaultMaxTokens,

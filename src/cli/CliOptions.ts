@@ -234,6 +234,16 @@ export const printOptions = {
     accepts: "an existing directory",
     check: notADirectory,
     description: "An additional directory the tools may work in (repeat for several)."
+  }),
+  mcpConfigs: list({
+    name: "mcp-config",
+    placeholder: "file or json",
+    accepts: 'a file or JSON of MCP servers, {"mcpServers": {...}}',
+    description: 'MCP servers from a JSON file or string ({"mcpServers": {...}}); repeat for several.'
+  }),
+  strictMcpConfig: flag({
+    name: "strict-mcp-config",
+    description: "Use only the MCP servers of --mcp-config, none from other configuration."
   })
 }
 
@@ -289,5 +299,8 @@ export const environment: ReadonlyArray<readonly [name: string, description: str
   ["ANTHROPIC_MODEL", "The default model (--model overrides it)."],
   ["API_TIMEOUT_MS", "How long to wait for the API, in milliseconds."],
   ["HTTPS_PROXY, HTTP_PROXY, NO_PROXY", "The proxy to reach the API and the web through, and the hosts to reach directly."],
+  ["MCP_TIMEOUT", "How long an MCP server may take to connect, in milliseconds (default 30000)."],
+  ["MCP_TOOL_TIMEOUT", "How long an MCP tool call may take, in milliseconds."],
+  ["MAX_MCP_OUTPUT_TOKENS", "The most an MCP tool's result may give the model, in tokens (default 25000)."],
   ["WEFT_HOME", "Where sessions and caches are kept (default ~/.weft)."]
 ]

@@ -17,6 +17,8 @@ import { Environment } from "../context/Environment.js"
 import { Memory } from "../context/Memory.js"
 import * as Credentials from "../platform/Credentials.js"
 import * as SystemPrompt from "../context/SystemPrompt.js"
+import { McpClient } from "../mcp/McpClient.js"
+import * as McpConfig from "../mcp/McpConfig.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
 import type { PrintOptions } from "./CliOptions.js"
 import { type CliError, Outcome, RunError, UsageError } from "./Outcome.js"
@@ -77,6 +79,13 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
     // A tool named bare in --disallowedTools is removed from the model's view, as in Claude Code; rules with a
     // specifier stay in Permissions, where deny wins over everything.
     const removed = new Set(options.disallowedTools.filter(isToolName))
+    const mcpConfig = yield* McpConfig.load({
+      cwd,
+      mcpConfigs: options.mcpConfigs,
+      strict: options.strictMcpConfig,
+      project: McpConfig.projectTrustFromSettings(cwd)
+    }).pipe(Effect.mapError((error) => new UsageError({ message: error.message })))
+    for (const warning of mcpConfig.warnings) yield* Output.stderr(`weft: ${warning}\n`).pipe(Effect.ignore)
     const abort = yield* Deferred.make<void>()
     const session = SessionServices.make({
       cwd,
@@ -84,10 +93,12 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
       additionalDirectories: options.addDirs,
       removedTools: removed,
       deniedRules: options.disallowedTools,
-      credentials
+      credentials,
+      mcpServers: mcpConfig.servers
     })
     const printing = Effect.gen(function* () {
       const registry = yield* ToolRegistry
+      const mcpServers = yield* Effect.flatMap(McpClient, (mcp) => mcp.servers)
       const systemPrompt = SystemPrompt.build({
         environment: yield* Environment,
         memory: (yield* Memory).files,
@@ -101,6 +112,7 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
         systemPrompt,
         abort,
         streamDeltas: options.outputFormat === "stream-json" && options.includePartialMessages,
+        mcpServers: mcpServers.map((server) => ({ name: server.name, status: server.status })),
         ...(options.model === undefined ? {} : { model: options.model }),
         ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns })
       })

@@ -1,6 +1,6 @@
 /**
  * The composition root of a session: every service a run needs, as the list of parts a library user would
- * compose (Credentials, Settings, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, Permissions, Hooks, ToolRegistry), each
+ * compose (Credentials, Settings, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, Permissions, Hooks, McpClient, ToolRegistry), each
  * overridable by a Layer (a test's fake, an SDK host's own permissions or model). The list is written once
  * (`composition`); `layer` is its Layer form, and `make` the Effect the CLI runs: the same constructors, in order,
  * without the cost of building a graph of layers (see src/platform/Composition.ts). Resources are released in
@@ -25,6 +25,9 @@ import * as MemoryModule from "../context/Memory.js"
 import { Memory } from "../context/Memory.js"
 import { Hooks } from "../hooks/Hooks.js"
 import { ApiClient } from "../model/ApiClient.js"
+import { McpClient } from "../mcp/McpClient.js"
+import type { Server as McpServer } from "../mcp/McpConfig.js"
+import * as McpTools from "../mcp/McpTools.js"
 import * as NodeApiClient from "../model/NodeApiClient.js"
 import { Permissions } from "../permissions/Permissions.js"
 import * as ChildEnvironmentModule from "../platform/ChildEnvironment.js"
@@ -34,7 +37,7 @@ import * as CredentialsModule from "../platform/Credentials.js"
 import { Credentials } from "../platform/Credentials.js"
 import { SessionStore } from "../session/SessionStore.js"
 import * as Builtin from "../tools/builtin/index.js"
-import { filterTools, ToolRegistry } from "../tools/ToolRegistry.js"
+import { filterTools, ToolRegistry, withExtraTools } from "../tools/ToolRegistry.js"
 
 export interface Options {
   readonly cwd: string
@@ -50,6 +53,8 @@ export interface Options {
   readonly credentials?: CredentialsModule.Interface
   /** The merged settings (default: loaded for `cwd`). */
   readonly settings?: Settings["Type"]
+  /** MCP servers to connect (McpConfig); their tools join the registry. None: the MCP client library is never loaded. */
+  readonly mcpServers?: ReadonlyArray<McpServer>
 }
 
 /** What the session's parts may need from outside: the platform. */
@@ -72,6 +77,8 @@ export interface Overrides<E = never> {
   readonly apiClient?: Layer.Layer<ApiClient, E, Base>
   readonly permissions?: Layer.Layer<Permissions, E, Base>
   readonly hooks?: Layer.Layer<Hooks, E, Base>
+  /** The MCP client (default: `mcpServers` connected); its tools join the registry's. */
+  readonly mcp?: Layer.Layer<McpClient, E, Base>
   /** The tools offered (before `removedTools` is applied). */
   readonly tools?: Layer.Layer<ToolRegistry, E, Base>
 }
@@ -87,6 +94,7 @@ export type Services =
   | ApiClient
   | Permissions
   | Hooks
+  | McpClient
   | ToolRegistry
 
 /** The session's parts, in order; what each default part needs comes from the platform and the parts before it. */
@@ -144,13 +152,36 @@ export const composition = <E = never>(options: Options, overrides: Overrides<E>
         )
       )
     )
+    .add(Composition.orElse(overrides.mcp, () => Composition.service(McpClient, mcpClient(options))))
     .add(Composition.orElse(overrides.tools, () => Composition.service(ToolRegistry, Builtin.make({ cwd: options.cwd }))))
     .add(
       Composition.service(
         ToolRegistry,
-        Effect.map(ToolRegistry, (registry) => filterTools(registry, (name) => !removed.has(name)))
+        Effect.map(Effect.all([ToolRegistry, McpClient]), ([registry, mcp]) => {
+          const keep = (name: string) => !removed.has(name)
+          const filtered = filterTools(registry, keep)
+          return mcp === McpClient.none ? filtered : withExtraTools(filtered, McpTools.make(mcp), keep)
+        })
       )
     )
+}
+
+/**
+ * The MCP servers connected, offered the workspace as roots, with ChildEnvironment's environment (no credentials
+ * unless a server's configuration names them). No servers: nothing of MCP is loaded.
+ */
+const mcpClient = (options: Options) => {
+  const servers = options.mcpServers ?? []
+  if (servers.length === 0) return Effect.succeed(McpClient.none)
+  return Effect.flatMap(ChildEnvironment, (childEnvironment) =>
+    McpClient.make({
+      servers,
+      cwd: options.cwd,
+      roots: [options.cwd, ...(options.additionalDirectories ?? [])],
+      clientVersion: options.version,
+      childEnv: childEnvironment.process
+    })
+  )
 }
 
 /** The session as a Layer: what a library user composes. */

@@ -151,6 +151,40 @@ const formatIssue = (error: ParseResult.ParseError): string => {
     .join("; ")
 }
 
+export interface JsonSchemaToolOptions {
+  readonly name: string
+  readonly description: string
+  /** The input's JSON Schema, shown to the model as given (an MCP server's, say): never rewritten. */
+  readonly inputJsonSchema: Record<string, unknown>
+  readonly readOnly?: boolean
+  readonly target?: (input: Readonly<Record<string, unknown>>, context: ToolContext) => ToolTarget
+  readonly run: (input: Readonly<Record<string, unknown>>, context: ToolContext) => Stream.Stream<ToolOutput, ToolError>
+}
+
+const isJsonObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/**
+ * A tool described by a JSON Schema of its own rather than an Effect Schema: its input is passed on as the model
+ * sent it, checked only to be a JSON object; the tool's owner (an MCP server) validates the rest.
+ */
+export const fromJsonSchema = (options: JsonSchemaToolOptions): AnyTool => ({
+  name: options.name,
+  description: options.description,
+  readOnly: options.readOnly ?? false,
+  inputJsonSchema: options.inputJsonSchema,
+  prepare: (raw, context) =>
+    isJsonObject(raw)
+      ? Effect.succeed({
+          input: raw,
+          target: options.target ? options.target(raw, context) : { _tag: "None" },
+          run: () => options.run(raw, context)
+        })
+      : Effect.fail(
+          new InvalidToolInput({ tool: options.name, message: `Invalid input for ${options.name}: expected a JSON object` })
+        )
+})
+
 /** Erases a tool's types, providing what its run needs through `provide`. */
 export const erase = <I, R>(
   tool: Tool<I, R>,

@@ -48,6 +48,42 @@ export const fromAnyTools = (tools: ReadonlyArray<AnyTool>): Interface => {
 export const filterTools = (registry: Interface, keep: (name: string) => boolean): Interface =>
   fromAnyTools(registry.tools.filter((tool) => keep(tool.name)))
 
+/**
+ * A registry whose tools can change during a session (an MCP server's list changed): every read answers what
+ * `current()` holds then, so the next model request carries the new set.
+ */
+export const dynamic = (current: () => Interface): Interface => ({
+  get tools() {
+    return current().tools
+  },
+  get definitions() {
+    return current().definitions
+  },
+  get: (name) => Effect.suspend(() => current().get(name))
+})
+
+/**
+ * `base`'s tools followed by `extra()`'s (a later tool of a name already taken is dropped: built-in tools keep
+ * theirs), filtered by `keep`; rebuilt only when `extra()` answers a different array.
+ */
+export const withExtraTools = (
+  base: Interface,
+  extra: () => ReadonlyArray<AnyTool>,
+  keep: (name: string) => boolean = () => true
+): Interface => {
+  let last: ReadonlyArray<AnyTool> | undefined
+  let built: Interface = base
+  return dynamic(() => {
+    const tools = extra()
+    if (tools !== last) {
+      last = tools
+      const taken = new Set(base.tools.map((tool) => tool.name))
+      built = fromAnyTools([...base.tools, ...tools.filter((tool) => !taken.has(tool.name) && keep(tool.name))])
+    }
+    return built
+  })
+}
+
 export class ToolRegistry extends Context.Tag("weft/ToolRegistry")<ToolRegistry, Interface>() {
   /**
    * A registry of the given tools, each provided with what it needs from the current context; a later tool of

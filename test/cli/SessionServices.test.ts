@@ -1,3 +1,4 @@
+import { McpClient } from "../../src/mcp/McpClient.js"
 import { describe, expect, it } from "@effect/vitest"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
@@ -167,7 +168,7 @@ describe("SessionServices", () => {
       const fromMake = yield* forms.make(options)
       expect(serviceKeys(fromMake)).toEqual(serviceKeys(fromLayer))
       expect(serviceKeys(fromMake)).toEqual(
-        [Credentials, Settings, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, Permissions, Hooks, ToolRegistry].map((tag) => tag.key).sort()
+        [Credentials, Settings, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, Permissions, Hooks, McpClient, ToolRegistry].map((tag) => tag.key).sort()
       )
       const names = (context: Context.Context<ToolRegistry>) => Context.get(context, ToolRegistry).tools.map((tool) => tool.name)
       expect(names(fromMake)).toEqual(names(fromLayer))

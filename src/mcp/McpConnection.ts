@@ -1,0 +1,239 @@
+/**
+ * The edge between weft and the official MCP client library: one connected `Client` over stdio, Streamable HTTP or
+ * legacy SSE, with weft's answers to what servers ask of a client (roots, elicitation, sampling, pings) and its
+ * notifications handed to callbacks. Plain Promises and Node.js here; McpClient.ts makes Effects of them.
+ *
+ * Kept free of effect and of the rest of weft: the `weft` binary builds this module into a bundle of its own
+ * (dist/bin/weft-mcp.cjs) that only a session with MCP servers loads, so a session without them starts as fast as
+ * ever.
+ *
+ * stdio servers run through `ProcessGroupTransport` rather than the library's StdioClientTransport: the server
+ * runs in a process group of its own (so an `npx` wrapper's children go with it), with exactly the environment
+ * weft gives it, and with stderr kept to a bounded tail for error messages.
+ */
+import {
+  Client,
+  ReadBuffer,
+  serializeMessage,
+  SSEClientTransport,
+  StreamableHTTPClientTransport
+} from "@modelcontextprotocol/client"
+import type {
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
+  JSONRPCMessage,
+  LoggingMessageNotification,
+  Transport
+} from "@modelcontextprotocol/client"
+import { type ChildProcess, spawn } from "node:child_process"
+
+/** How much of a server's stderr is kept for error messages (the rest is dropped as it comes). */
+export const STDERR_TAIL_BYTES = 16 * 1024
+
+export interface StdioParams {
+  readonly type: "stdio"
+  readonly command: string
+  readonly args: ReadonlyArray<string>
+  /** The whole environment of the server (weft builds it: no credentials unless the configuration names them). */
+  readonly env: Readonly<Record<string, string>>
+  readonly cwd: string
+}
+
+export interface HttpParams {
+  readonly type: "http" | "sse"
+  readonly url: string
+  readonly headers: Readonly<Record<string, string>>
+}
+
+export interface Root {
+  readonly uri: string
+  readonly name?: string
+}
+
+export interface ConnectOptions {
+  readonly name: string
+  readonly params: StdioParams | HttpParams
+  readonly clientName: string
+  readonly clientVersion: string
+  /** The connect handshake's timeout. */
+  readonly timeoutMs: number
+  readonly signal?: AbortSignal | undefined
+  /** Answers `roots/list`. */
+  readonly roots: () => ReadonlyArray<Root>
+  /** Answers `elicitation/create`; declined when absent (nobody can answer). */
+  readonly elicit?: ((request: ElicitRequest["params"]) => Promise<ElicitResult>) | undefined
+  /** Answers `sampling/createMessage`; the capability is declared only when given. */
+  readonly sample?: ((request: CreateMessageRequest["params"]) => Promise<CreateMessageResult>) | undefined
+  readonly onListChanged: (list: "tools" | "prompts" | "resources") => void
+  readonly onLog: (params: LoggingMessageNotification["params"]) => void
+  /** The connection ended (the server exited, the stream broke, or close was called). Called once. */
+  readonly onClose: () => void
+}
+
+export interface Connection {
+  readonly client: Client
+  /** Starts the transport (spawns a stdio server) and completes the handshake. */
+  readonly connect: () => Promise<void>
+  /** The stdio server's process id, which is also its process group's id (once started). */
+  readonly pid: () => number | undefined
+  /** The last of the stdio server's stderr (at most STDERR_TAIL_BYTES). */
+  readonly stderrTail: () => string
+  readonly close: () => Promise<void>
+}
+
+/** A stdio server in its own process group, speaking newline-delimited JSON-RPC. */
+export class ProcessGroupTransport implements Transport {
+  onclose?: (() => void) | undefined
+  onerror?: ((error: Error) => void) | undefined
+  onmessage?: ((message: JSONRPCMessage) => void) | undefined
+  private child: ChildProcess | undefined
+  private readonly buffer = new ReadBuffer()
+  private stderr = ""
+  private closed = false
+
+  constructor(private readonly params: StdioParams) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid
+  }
+
+  stderrTail(): string {
+    return this.stderr
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.params.command, [...this.params.args], {
+        cwd: this.params.cwd,
+        env: this.params.env,
+        stdio: ["pipe", "pipe", "pipe"],
+        detached: true,
+        windowsHide: true
+      })
+      this.child = child
+      child.on("error", (error) => {
+        if (child.pid === undefined) reject(error)
+        else this.onerror?.(error)
+        this.finish()
+      })
+      child.on("spawn", () => resolve())
+      child.on("close", () => this.finish())
+      child.stdin?.on("error", (error) => this.onerror?.(error))
+      child.stdout?.on("data", (chunk: Buffer) => {
+        this.buffer.append(chunk)
+        for (;;) {
+          let message: JSONRPCMessage | null
+          try {
+            message = this.buffer.readMessage()
+          } catch (error) {
+            // A line that is not JSON-RPC (a server printing to stdout): reported, the stream goes on.
+            this.onerror?.(error instanceof Error ? error : new Error(String(error)))
+            continue
+          }
+          if (message === null) break
+          this.onmessage?.(message)
+        }
+      })
+      child.stderr?.on("data", (chunk: Buffer) => {
+        this.stderr = (this.stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES)
+      })
+    })
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin
+      if (!stdin || this.closed || stdin.destroyed) return reject(new Error("Connection closed"))
+      // A write to a server that has exited (EPIPE) is the connection closing, as the caller should hear it.
+      stdin.write(serializeMessage(message), (error) => (error ? reject(new Error(`Connection closed (${error.message})`)) : resolve()))
+    })
+  }
+
+  /** Ends stdin and signals the group; the caller makes sure the group is gone (TERM, then KILL). */
+  close(): Promise<void> {
+    const child = this.child
+    if (child?.pid !== undefined && !this.closed) {
+      child.stdin?.end()
+      try {
+        process.kill(-child.pid, "SIGTERM")
+      } catch {
+        // already gone
+      }
+    }
+    this.finish()
+    return Promise.resolve()
+  }
+
+  private finish() {
+    if (this.closed) return
+    this.closed = true
+    this.buffer.clear()
+    this.onclose?.()
+  }
+}
+
+const transportOf = (params: StdioParams | HttpParams): Transport & { readonly pid?: number | undefined; stderrTail?: () => string } => {
+  if (params.type === "stdio") return new ProcessGroupTransport(params)
+  const requestInit = { headers: { ...params.headers } }
+  return params.type === "http"
+    ? new StreamableHTTPClientTransport(new URL(params.url), { requestInit })
+    : new SSEClientTransport(new URL(params.url), { requestInit })
+}
+
+/**
+ * A client for one server, not yet connected: `connect` starts it. Opening first lets the caller register the
+ * release (killing the process group) before anything is spawned.
+ */
+export const open = (options: ConnectOptions): Connection => {
+  const client = new Client(
+    { name: options.clientName, version: options.clientVersion },
+    {
+      capabilities: {
+        roots: { listChanged: true },
+        elicitation: {},
+        ...(options.sample ? { sampling: {} } : {})
+      },
+      listChanged: {
+        tools: { autoRefresh: false, debounceMs: 0, onChanged: () => options.onListChanged("tools") },
+        prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => options.onListChanged("prompts") },
+        resources: { autoRefresh: false, debounceMs: 0, onChanged: () => options.onListChanged("resources") }
+      }
+    }
+  )
+  client.setRequestHandler("roots/list", () => ({ roots: options.roots().map((root) => ({ ...root })) }))
+  const elicit = options.elicit
+  client.setRequestHandler("elicitation/create", (request) =>
+    elicit ? elicit(request.params) : Promise.resolve({ action: "decline" as const })
+  )
+  const sample = options.sample
+  if (sample) client.setRequestHandler("sampling/createMessage", (request) => sample(request.params))
+  client.setNotificationHandler("notifications/message", (notification) => options.onLog(notification.params))
+
+  const transport = transportOf(options.params)
+  let closed = false
+  client.onclose = () => {
+    if (closed) return
+    closed = true
+    options.onClose()
+  }
+  // Transport errors also surface as failed requests or a close; nothing more to do with them here.
+  client.onerror = () => undefined
+  const stderrTail = () => transport.stderrTail?.() ?? ""
+  return {
+    client,
+    pid: () => transport.pid,
+    stderrTail,
+    connect: async () => {
+      try {
+        await client.connect(transport, { timeout: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) })
+      } catch (error) {
+        const tail = stderrTail().trim()
+        const message = error instanceof Error ? error.message : String(error)
+        throw new Error(tail === "" ? message : `${message}\n${tail.split("\n").slice(-10).join("\n")}`)
+      }
+    },
+    close: () => client.close().catch(() => undefined)
+  }
+}

@@ -1,0 +1,205 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Stream from "effect/Stream"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { McpClient } from "../../src/mcp/McpClient.js"
+import type { Server } from "../../src/mcp/McpConfig.js"
+import * as McpTools from "../../src/mcp/McpTools.js"
+import { isRunning } from "../../src/tools/shell/ProcessGroup.js"
+import type { AnyTool } from "../../src/tools/Tool.js"
+import { tempDir } from "../support/TempFiles.js"
+
+const bin = (name: string) => path.resolve("node_modules/@modelcontextprotocol", name, "dist/index.js")
+
+const stdio = (name: string, args: ReadonlyArray<string>, env: Record<string, string> = {}): Server => ({
+  name,
+  scope: "dynamic",
+  origin: "test",
+  config: { type: "stdio", command: process.execPath, args, env }
+})
+
+const everything = (name = "everything", env: Record<string, string> = {}) => stdio(name, [bin("server-everything"), "stdio"], env)
+
+const context = { toolUseId: "t1", sessionId: "s1", cwd: process.cwd() }
+
+const text = (result: unknown) => JSON.stringify(result)
+
+const find = (tools: ReadonlyArray<AnyTool>, name: string): AnyTool => {
+  const tool = tools.find((candidate) => candidate.name === name)
+  if (tool === undefined) throw new Error(`no tool ${name} among ${tools.map((candidate) => candidate.name).join(", ")}`)
+  return tool
+}
+
+/** The processes whose environment holds `marker` (a server and whatever it started). */
+const processesMarked = (marker: string): Array<number> =>
+  fs
+    .readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        return fs.readFileSync(`/proc/${entry}/environ`, "utf8").includes(marker)
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
+    .filter(isRunning)
+
+const marker = () => `weft-test-${crypto.randomUUID()}`
+
+/** The text of a get-env answer, as an object. */
+const envOf = (result: { readonly content?: ReadonlyArray<unknown> }): Record<string, string> => {
+  const first = result.content?.[0]
+  return typeof first === "object" && first !== null && "text" in first && typeof first.text === "string" ? JSON.parse(first.text) : {}
+}
+
+/** Waits (on the servers' change notifications, never on a clock) until `ready` holds. */
+const until = (mcp: McpClient["Type"], ready: () => boolean) =>
+  ready() ? Effect.void : mcp.changes.pipe(Stream.takeUntil(ready), Stream.runDrain)
+
+describe("McpClient with server-everything over stdio", () => {
+  it.scopedLive("lists every tool, calls one, maps its content, keeps structuredContent", () =>
+    Effect.gen(function* () {
+      const mcp = yield* McpClient.make({ servers: [everything()], cwd: tempDir() })
+      expect(yield* mcp.servers).toEqual([{ name: "everything", status: "connected" }])
+      const tools = McpTools.make(mcp)()
+      const names = tools.map((tool) => tool.name)
+      expect(names).toContain("mcp__everything__echo")
+      expect(names).toContain("mcp__everything__get-sum")
+      expect(names).toContain("ListMcpResourcesTool")
+      const echo = find(tools, "mcp__everything__echo")
+      // The server's JSON Schema, untouched.
+      expect(echo.inputJsonSchema).toMatchObject({ type: "object", properties: { message: { type: "string" } } })
+      const call = yield* echo.prepare({ message: "hello" }, context)
+      const [result] = yield* Stream.runCollect(call.run()).pipe(Effect.map((chunk) => [...chunk]))
+      expect(result).toMatchObject({ _tag: "ToolResult", content: [{ type: "text", text: "Echo: hello" }] })
+
+      const structured = find(tools, "mcp__everything__get-structured-content")
+      const prepared = yield* structured.prepare({ location: "New York" }, context)
+      const [weather] = yield* Stream.runCollect(prepared.run()).pipe(Effect.map((chunk) => [...chunk]))
+      expect(weather).toMatchObject({ _tag: "ToolResult", data: { structuredContent: { temperature: expect.any(Number) } } })
+
+      const image = find(tools, "mcp__everything__get-tiny-image")
+      const [tiny] = yield* Stream.runCollect((yield* image.prepare({}, context)).run()).pipe(Effect.map((chunk) => [...chunk]))
+      expect(text(tiny)).toContain('"type":"image"')
+    })
+  )
+
+  it.scopedLive("resources and prompts are listed and read", () =>
+    Effect.gen(function* () {
+      const mcp = yield* McpClient.make({ servers: [everything()], cwd: tempDir() })
+      const resources = yield* mcp.listResources()
+      expect(resources.length).toBeGreaterThan(0)
+      const first = resources[0]
+      if (first === undefined) return expect.unreachable()
+      expect(first.server).toBe("everything")
+      const read = yield* mcp.readResource("everything", first.resource.uri)
+      expect(read.contents.length).toBeGreaterThan(0)
+      const prompts = yield* mcp.listPrompts()
+      expect(prompts.map((entry) => entry.prompt.name)).toContain("simple-prompt")
+      const prompt = yield* mcp.getPrompt("everything", "simple-prompt")
+      expect(prompt.messages.length).toBeGreaterThan(0)
+    })
+  )
+
+  it.scopedLive("roots/list is answered with the workspace; a tools/list_changed re-lists", () =>
+    Effect.gen(function* () {
+      const workspace = tempDir()
+      const mcp = yield* McpClient.make({ servers: [everything()], cwd: workspace })
+      const tools = McpTools.make(mcp)
+      // server-everything adds its roots tool after the handshake, once it knows the client has roots, and says so
+      // with notifications/tools/list_changed.
+      yield* until(mcp, () => tools().some((tool) => tool.name === "mcp__everything__get-roots-list"))
+      const roots = find(tools(), "mcp__everything__get-roots-list")
+      const [result] = yield* Stream.runCollect((yield* roots.prepare({}, context)).run()).pipe(Effect.map((chunk) => [...chunk]))
+      expect(text(result)).toContain(`file://${workspace}`)
+    })
+  )
+
+  it.scopedLive("interrupting a long call cancels it; the server stays usable", () =>
+    Effect.gen(function* () {
+      const mcp = yield* McpClient.make({ servers: [everything()], cwd: tempDir() })
+      const fiber = yield* Effect.fork(mcp.callTool("everything", "trigger-long-running-operation", { duration: 60, steps: 60 }))
+      yield* Fiber.interrupt(fiber)
+      const echo = yield* mcp.callTool("everything", "echo", { message: "still here" })
+      expect(JSON.stringify(echo.content)).toContain("still here")
+    })
+  )
+
+  it.scopedLive("a server killed mid-call: the call fails naming the server; the next call reconnects", () =>
+    Effect.gen(function* () {
+      const mark = marker()
+      const mcp = yield* McpClient.make({ servers: [everything("everything", { WEFT_TEST_MARK: mark })], cwd: tempDir() })
+      const before = processesMarked(mark)
+      expect(before.length).toBeGreaterThan(0)
+      const fiber = yield* Effect.fork(Effect.either(mcp.callTool("everything", "trigger-long-running-operation", { duration: 60, steps: 60 })))
+      for (const pid of before) process.kill(pid, "SIGKILL")
+      const outcome = yield* Fiber.join(fiber)
+      expect(outcome._tag).toBe("Left")
+      if (outcome._tag === "Left") expect(outcome.left.message).toMatch(/^MCP server "everything": Connection closed/)
+      const echo = yield* mcp.callTool("everything", "echo", { message: "again" })
+      expect(JSON.stringify(echo.content)).toContain("again")
+    })
+  )
+
+  it.live("no server process outlives the scope", () =>
+    Effect.gen(function* () {
+      const mark = marker()
+      // A server that ignores SIGTERM and starts a child of its own: both end with the scope.
+      const stubborn = stdio("stubborn", [
+        "-e",
+        "process.on('SIGTERM', () => {}); require('child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }); import(process.argv[1])",
+        bin("server-everything")
+      ], { WEFT_TEST_MARK: mark })
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const mcp = yield* McpClient.make({ servers: [everything("everything", { WEFT_TEST_MARK: mark }), stubborn], cwd: tempDir(), killGraceMs: 200 })
+          expect((yield* mcp.servers).map((server) => server.status)).toEqual(["connected", "connected"])
+          expect(processesMarked(mark).length).toBeGreaterThanOrEqual(3)
+        })
+      )
+      expect(processesMarked(mark)).toEqual([])
+    })
+  )
+
+  it.scopedLive("a stdio server gets no API key unless its configuration names it; CLAUDE_PROJECT_DIR is the project", () =>
+    Effect.gen(function* () {
+      const previous = process.env["ANTHROPIC_API_KEY"]
+      process.env["ANTHROPIC_API_KEY"] = "sk-ant-secret-for-test"
+      yield* Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          if (previous === undefined) delete process.env["ANTHROPIC_API_KEY"]
+          else process.env["ANTHROPIC_API_KEY"] = previous
+        })
+      )
+      const workspace = tempDir()
+      const mcp = yield* McpClient.make({
+        servers: [everything("plain"), everything("named", { ANTHROPIC_API_KEY: "sk-given-on-purpose" })],
+        cwd: workspace
+      })
+      const plain = envOf(yield* mcp.callTool("plain", "get-env", {}))
+      expect(plain["ANTHROPIC_API_KEY"]).toBeUndefined()
+      expect(JSON.stringify(plain)).not.toContain("sk-ant-secret-for-test")
+      expect(plain["CLAUDE_PROJECT_DIR"]).toBe(workspace)
+      const named = envOf(yield* mcp.callTool("named", "get-env", {}))
+      expect(named["ANTHROPIC_API_KEY"]).toBe("sk-given-on-purpose")
+    })
+  )
+
+  it.scopedLive("a server that cannot start is failed, naming the server, and does not hold the session", () =>
+    Effect.gen(function* () {
+      const mcp = yield* McpClient.make({
+        servers: [stdio("broken", ["-e", "process.stderr.write('boom on start'); process.exit(3)"]), everything()],
+        cwd: tempDir()
+      })
+      const statuses = yield* mcp.servers
+      expect(statuses.find((status) => status.name === "everything")?.status).toBe("connected")
+      const broken = statuses.find((status) => status.name === "broken")
+      expect(broken?.status).toBe("failed")
+      const call = yield* Effect.either(mcp.callTool("broken", "anything", {}))
+      expect(call._tag === "Left" && call.left.message).toMatch(/^MCP server "broken": /)
+    })
+  )
+})
