@@ -3,6 +3,11 @@
  * long option, makes the command not read-only: `git diff --out=x` writes), and which of its operands are paths.
  * A line is read-only when every command in it is and nothing is written by a redirection; the paths it reads are
  * returned for the caller to check against the workspace.
+ *
+ * Decisions: `tail -f` counts as read-only (it only reads; the Bash tool's timeout bounds it). A glob's path is the
+ * directory it searches (a link inside it leading out is not followed here). git is trusted to read its own
+ * repository's configuration: a `.git/config` that sets core.fsmonitor, diff.external or a textconv driver runs
+ * programs under `git status` / `git diff`, as it would for the user typing them.
  */
 import {
   isAnalysed,

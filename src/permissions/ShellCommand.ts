@@ -13,6 +13,12 @@
  * bundled binary (scripts/build-bin.mjs copies them) and load on the first Bash call checked, never at start-up.
  *
  * Unanalysable means the caller must ask, never allow, and deny where any deny rule names Bash.
+ *
+ * What this cannot see, by design: what a script file or a program does once started (`bash build.sh`, `make`,
+ * `npm test` run what the project says), and what the environment already holds (an alias or function defined by
+ * an earlier command of the session, a variable whose text Bash evaluates as arithmetic). Code given as a string
+ * is never read as commands: `sh -c 'ls'` is unanalysable, not `ls`, so that no quoting trick can reach the parser
+ * by another route than the one Bash takes.
  */
 import * as Effect from "effect/Effect"
 
@@ -42,7 +48,7 @@ export const unknownWord = (source: string): Word => ({ source, value: undefined
 
 export interface Assignment {
   readonly name: string
-  /** The assigned value; undefined for `name=` with nothing after it... never: an empty value is an empty word. */
+  /** The assigned value (`name=` assigns an empty word). */
   readonly value: Word
 }
 

@@ -206,9 +206,19 @@ class Walker {
   }
 
   finish(): void {
+    // Aliases defined in the line (`alias ls='rm -rf x'`): Bash expands them only where expand_aliases is on, but
+    // a line that defines a name and uses it reads differently from what may run.
+    const aliases = new Set(
+      this.commands.flatMap((command) =>
+        command.name === "alias" ? command.argv.slice(1).flatMap((word) => (word.value?.includes("=") === true ? [word.value.slice(0, word.value.indexOf("="))] : [])) : []
+      )
+    )
     for (const command of this.commands) {
       if (command.name !== undefined && this.functions.has(command.name)) {
         this.reason("FunctionCall", `\`${command.name}\` is a function defined in the command: what a call runs depends on the definition in force.`)
+      }
+      if (command.name !== undefined && aliases.has(command.name)) {
+        this.reason("FunctionCall", `\`${command.name}\` is an alias defined in the command: what it runs depends on the shell's options.`)
       }
     }
   }

@@ -41,6 +41,8 @@ const analysisCases: ReadonlyArray<AnalysisCase> = [
   { command: "f() { rm -rf x; }", runs: ["rm -rf x"], unanalysable: [] },
   { command: "f() { rm -rf x; }; f", unanalysable: ["FunctionCall"] },
   { command: "function g { ls; }; g", unanalysable: ["FunctionCall"] },
+  { command: "alias ls='rm -rf x'; ls", unanalysable: ["FunctionCall"] },
+  { command: "alias ll='ls -l'", unanalysable: [], readOnly: false },
   // Substitutions.
   { command: "echo $(rm x)", runs: ["rm x", "echo <$(rm x)>"], readOnly: false },
   { command: "echo `rm x`", runs: ["rm x", "echo <`rm x`>"] },
