@@ -5,7 +5,7 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type { ToolTarget } from "../tools/Tool.js"
+import type { ToolTarget } from "../domain/ToolTarget.js"
 
 export interface PromptRequest {
   readonly toolName: string

@@ -12,12 +12,9 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { ToolResultContent } from "../domain/Content.js"
 
-/** What a call touches, so permission rules like `Read(./src/**)` or `Bash(npm test)` can be matched. */
-export type ToolTarget =
-  | { readonly _tag: "Path"; readonly path: string; readonly access: "read" | "write" }
-  | { readonly _tag: "Command"; readonly command: string }
-  | { readonly _tag: "Url"; readonly url: string }
-  | { readonly _tag: "None" }
+import type { ToolTarget } from "../domain/ToolTarget.js"
+
+export type { ToolTarget }
 
 /** Where and for whom a call runs; given by the loop. */
 export interface ToolContext {

@@ -5,7 +5,7 @@ import * as path from "node:path"
 import { Settings } from "../../src/context/Settings.js"
 import type * as BashCheck from "../../src/permissions/BashCheck.js"
 import { type CheckRequest, type Decision, Permissions, type PermissionMode } from "../../src/permissions/Permissions.js"
-import type { ToolTarget } from "../../src/tools/Tool.js"
+import type { ToolTarget } from "../../src/domain/ToolTarget.js"
 import { tempDir, write } from "../support/TempFiles.js"
 
 export type Expected = "allow" | "ask" | "deny"
