@@ -9,6 +9,7 @@
  * calls are answered as cancelled so the transcript stays valid, and the stream still ends with a Result.
  */
 import * as Cause from "effect/Cause"
+import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -17,21 +18,21 @@ import * as Queue from "effect/Queue"
 import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
 import * as Take from "effect/Take"
-import type { AgentEvent, ModelUsage as ModelUsageEntry, PermissionDenial, Result, ResultSubtype, TodoItem } from "../domain/AgentEvent.js"
-import type { ContentBlock } from "../domain/Content.js"
+import type { AgentEvent, PermissionDenial, Result, ResultSubtype } from "../domain/AgentEvent.js"
+import type { ContentBlock, ToolUseBlock } from "../domain/Content.js"
 import * as Content from "../domain/ContentGuards.js"
 import type { AssistantMessage, MessageParam } from "../domain/Message.js"
-import * as Usage from "../domain/UsageTotals.js"
+import type { ToolFailure } from "../domain/ToolFailure.js"
 import { Hooks } from "../hooks/Hooks.js"
 import * as Accumulator from "../model/Accumulator.js"
 import { ApiClient, retryEvent } from "../model/ApiClient.js"
-import * as ModelUsage from "../model/ModelUsage.js"
 import * as Pricing from "../model/Pricing.js"
 import { Permissions } from "../permissions/Permissions.js"
+import * as SessionState from "../session/SessionState.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
 import * as HookReport from "./HookReport.js"
 import { Transcript } from "./Transcript.js"
-import { type CallOutcome, executeTurn } from "./ToolExecution.js"
+import { type CallOutcome, executeTurn, failedOutcome } from "./ToolExecution.js"
 
 export interface RunOptions {
   readonly prompt: string | ReadonlyArray<ContentBlock>
@@ -64,16 +65,63 @@ export const maxStopHookBlocks = 9
 /** Bound on events waiting for a slow consumer; the loop waits when it is full (raw SSE events dominate). */
 const eventBuffer = 1024
 
-class Aborted {
-  readonly _tag = "Aborted"
+/**
+ * The graceful stop (`abort` completed): the step in flight fails with it, so the steps tell it apart from an API
+ * error by its tag.
+ */
+export class Aborted extends Data.TaggedError("Aborted")<{ readonly message: string }> {}
+
+/** What the loop carries from one step to the next. */
+export interface RunState {
+  /** The conversation sent with the next request. */
+  readonly history: ReadonlyArray<MessageParam>
+  /** Model requests made (the Result's numTurns; `maxTurns` bounds it). */
+  readonly turns: number
+  /** Tokens and cost of the responses so far (summed by SessionState, as a loaded transcript is). */
+  readonly totals: SessionState.Totals
+  /** Time spent waiting for the API. */
+  readonly apiMs: number
+  readonly denials: ReadonlyArray<PermissionDenial>
+  readonly lastAssistant: AssistantMessage | undefined
+  /** Times a Stop hook has sent the model back to work (`stop_hook_active` once it has). */
+  readonly stopHookBlocks: number
 }
 
-const isTodoList = (value: unknown): value is ReadonlyArray<TodoItem> =>
-  Array.isArray(value) && value.every((item) => typeof item === "object" && item !== null && "content" in item && "status" in item)
+/** What a step decides: another model request, or the end of the run with a Result. */
+export type Next =
+  | { readonly _tag: "Continue"; readonly state: RunState }
+  | {
+      readonly _tag: "Finish"
+      readonly state: RunState
+      readonly subtype: ResultSubtype
+      readonly text: string
+      readonly isError: boolean
+    }
 
-/** TodoWrite's structured result is Claude Code's `{ oldTodos, newTodos }`. */
-const todosOf = (data: unknown): ReadonlyArray<TodoItem> | undefined =>
-  typeof data === "object" && data !== null && "newTodos" in data && isTodoList(data.newTodos) ? data.newTodos : undefined
+const proceed = (state: RunState): Next => ({ _tag: "Continue", state })
+const finishWith = (state: RunState, subtype: ResultSubtype, text: string, isError: boolean): Next => ({
+  _tag: "Finish",
+  state,
+  subtype,
+  text,
+  isError
+})
+const interrupted = (state: RunState): Next => finishWith(state, "error_during_execution", "Interrupted by the user.", true)
+
+/** What every step of one run shares: its options resolved, its services, and where events go. */
+interface Run {
+  readonly options: RunOptions
+  readonly sessionId: string
+  readonly model: string
+  readonly abort: Deferred.Deferred<void>
+  readonly startedAt: number
+  readonly emit: (event: AgentEvent) => Effect.Effect<void>
+  readonly api: ApiClient["Type"]
+  readonly registry: ToolRegistry["Type"]
+  readonly permissions: Permissions["Type"]
+  readonly hooks: Hooks["Type"]
+  readonly transcript: Transcript["Type"]
+}
 
 export const run = (options: RunOptions) =>
   Stream.unwrapScoped(
@@ -89,228 +137,282 @@ export const run = (options: RunOptions) =>
     })
   )
 
-const loop = (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<void>) =>
-  Effect.gen(function* () {
-    const api = yield* ApiClient
-    const registry = yield* ToolRegistry
-    const permissions = yield* Permissions
-    const hooks = yield* Hooks
-    const transcript = yield* Transcript
-    const startedAt = Date.now()
-    const sessionId = options.sessionId ?? crypto.randomUUID()
-    const model = api.resolveModel(options.model ?? api.defaultModel)
-    const abort = options.abort ?? (yield* Deferred.make<void>())
-    const maxTurns = options.maxTurns ?? Number.POSITIVE_INFINITY
-    const streamDeltas = options.streamDeltas ?? true
-    const context = { sessionId, cwd: options.cwd, emit }
-    const permissionMode = permissions.mode
-
-    const history: Array<MessageParam> = [...(options.history ?? [])]
-    const denials: Array<PermissionDenial> = []
-    let usage = Usage.zero
-    const modelUsage: Record<string, ModelUsageEntry> = {}
-    let cost = 0
-    let apiMs = 0
-    let turns = 0
-    let lastAssistant: AssistantMessage | undefined
-
-    const finish = (subtype: ResultSubtype, text: string, isError: boolean) =>
-      Effect.gen(function* () {
-        const result: Result = {
-          _tag: "Result",
-          subtype,
-          isError,
-          result: text,
-          numTurns: turns,
-          durationMs: Date.now() - startedAt,
-          durationApiMs: apiMs,
-          totalCostUsd: cost,
-          usage,
-          modelUsage,
-          sessionId,
-          permissionDenials: denials,
-          ...(lastAssistant ? { content: lastAssistant.content } : {})
-        }
-        // Claude Code's reason for a session that ends because its work is done (under -p): "other".
-        yield* Effect.flatMap(hooks.sessionEnd({ sessionId, cwd: options.cwd, reason: "other" }), (ended) =>
-          HookReport.report(emit, "SessionEnd", ended ?? {})
-        )
-        // The record is complete when the Result is out (a `--resume` right after sees the whole session).
-        yield* transcript.flush
-        yield* emit(result)
+/** The run: start, then turns until one decides to finish, then the Result. A defect still ends with a Result. */
+const loop = Effect.fn("Agent.loop")(function* (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<void>) {
+  const api = yield* ApiClient
+  const run: Run = {
+    options,
+    sessionId: options.sessionId ?? crypto.randomUUID(),
+    model: api.resolveModel(options.model ?? api.defaultModel),
+    abort: options.abort ?? (yield* Deferred.make<void>()),
+    startedAt: Date.now(),
+    emit,
+    api,
+    registry: yield* ToolRegistry,
+    permissions: yield* Permissions,
+    hooks: yield* Hooks,
+    transcript: yield* Transcript
+  }
+  const initial: RunState = {
+    history: options.history ?? [],
+    turns: 0,
+    totals: SessionState.emptyTotals,
+    apiMs: 0,
+    denials: [],
+    lastAssistant: undefined,
+    stopHookBlocks: 0
+  }
+  // The state as of the last step, for the Result of a run that ends in a defect.
+  const latest = yield* Ref.make(initial)
+  const next = yield* start(run, initial).pipe(
+    Effect.flatMap((first) =>
+      Effect.iterate(first, {
+        while: (step) => step._tag === "Continue",
+        body: (step) => Effect.tap(turn(run, step.state), (after) => Ref.set(latest, after.state))
       })
-
-    /** Runs `effect` unless `abort` completes first, which interrupts it. */
-    const abortable = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      Effect.raceFirst(
-        effect,
-        Deferred.await(abort).pipe(Effect.zipRight(Effect.fail(new Aborted())))
-      )
-
-    yield* emit({
-      _tag: "SessionStarted",
-      sessionId,
-      cwd: options.cwd,
-      model,
-      tools: registry.tools.map((tool) => tool.name),
-      mcpServers: options.mcpServers ?? [],
-      permissionMode: permissions.mode
-    })
-    const source = options.history ? "resume" : "startup"
-    const started = yield* hooks.sessionStart({ sessionId, cwd: options.cwd, source })
-    yield* HookReport.report(emit, "SessionStart", started)
-    if (started.stopRun !== undefined) return yield* finish("success", started.stopRun, false)
-
-    const promptText = typeof options.prompt === "string" ? options.prompt : Content.joinText(options.prompt)
-    const submitted = yield* hooks.userPromptSubmit({ sessionId, cwd: options.cwd, permissionMode, prompt: promptText })
-    yield* HookReport.report(emit, "UserPromptSubmit", submitted)
-    // A blocked prompt is erased: nothing is sent or recorded, and the user is told why (Claude Code's result is a success).
-    const refusal = submitted.blocked ?? submitted.stopRun
-    if (refusal !== undefined) {
-      yield* emit({ _tag: "HookNotice", hookEvent: "UserPromptSubmit", text: `blocked the prompt: ${refusal}` })
-      return yield* finish("success", `Prompt blocked by a UserPromptSubmit hook: ${refusal}`, false)
-    }
-    const promptBlocks: ReadonlyArray<ContentBlock> =
-      typeof options.prompt === "string" ? [Content.text(options.prompt)] : options.prompt
-    const userMessage: MessageParam = {
-      role: "user",
-      content: [
-        ...(started.additionalContext === undefined
-          ? []
-          : [Content.text(HookReport.additionalContext(`SessionStart:${source}`, started.additionalContext))]),
-        ...promptBlocks,
-        ...(submitted.additionalContext === undefined
-          ? []
-          : [Content.text(HookReport.additionalContext("UserPromptSubmit", submitted.additionalContext))])
-      ]
-    }
-    history.push(userMessage)
-    yield* transcript.user(sessionId, userMessage)
-
-    let stopHookActive = false
-    let stopHookBlocks = 0
-
-    /** One model request, folded; returns the message and the calls whose input was cut or malformed. */
-    const modelTurn = Effect.gen(function* () {
-      // Read for every request: the registry may change during a session (an MCP server's tools list changed).
-      const tools = registry.definitions
-      const request = {
-        model,
-        max_tokens: options.maxTokens ?? defaultMaxTokens,
-        system: options.systemPrompt,
-        messages: [...history],
-        ...(tools.length > 0 ? { tools } : {}),
-        stream: true
-      }
-      const requestStarted = Date.now()
-      const outputs = Accumulator.fold(api.stream(request, { onRetry: (notice) => emit(retryEvent(notice)) }))
-      const none = Option.none<Accumulator.Output & { _tag: "Complete" }>()
-      const complete = yield* (
-        streamDeltas
-          ? Stream.runFoldEffect(outputs, none, (last, output) =>
-              output._tag === "Event"
-                ? Effect.as(emit({ _tag: "StreamDelta", event: output.event }), last)
-                : Effect.succeed(Option.some(output))
-            )
-          : Stream.runFold(outputs, none, (last, output) => (output._tag === "Event" ? last : Option.some(output)))
-      ).pipe(Effect.ensuring(Effect.sync(() => (apiMs += Date.now() - requestStarted))))
-      if (Option.isNone(complete)) return yield* Effect.dieMessage("Accumulator.fold ended without a Complete output")
-      return complete.value
-    })
-
-    const turns$ = Effect.gen(function* () {
-      while (true) {
-        if (turns >= maxTurns) {
-          return yield* finish("error_max_turns", `Reached the maximum number of turns (${options.maxTurns}).`, true)
-        }
-        turns++
-        const turn = yield* Effect.either(abortable(modelTurn))
-        if (turn._tag === "Left") {
-          const error = turn.left
-          if (error instanceof Aborted) return yield* finish("error_during_execution", "Interrupted by the user.", true)
-          return yield* finish("error_during_execution", `API error: ${error.message}`, true)
-        }
-        const { message, incompleteToolInputs } = turn.right
-        lastAssistant = message
-        usage = Usage.add(usage, message.usage)
-        const turnModel = message.model || model
-        const turnCost = Pricing.costOf(turnModel, message.usage)
-        cost += turnCost
-        modelUsage[turnModel] = ModelUsage.add(modelUsage[turnModel], turnModel, message.usage, turnCost)
-        history.push({ role: "assistant", content: message.content })
-        const assistantUuid = yield* transcript.assistant(sessionId, message, turnCost)
-        yield* emit({ _tag: "AssistantTurn", uuid: assistantUuid, message })
-
-        const uses = message.content.filter(Content.isToolUse)
-        if (uses.length === 0) {
-          const stop = yield* hooks.stop({
-            sessionId,
-            cwd: options.cwd,
-            permissionMode,
-            stopHookActive,
-            lastAssistantMessage: Content.joinText(message.content)
-          })
-          yield* HookReport.report(emit, "Stop", stop)
-          // A Stop hook that blocks makes the loop go on, a bounded number of times (a hook that always blocks would
-          // otherwise hold the session for ever); `stop_hook_active` tells it that it already did.
-          if (stop.stopRun === undefined && stop.continueWith !== undefined && stopHookBlocks < maxStopHookBlocks) {
-            stopHookActive = true
-            stopHookBlocks++
-            const nudge: MessageParam = { role: "user", content: [Content.text(`Stop hook feedback:\n${stop.continueWith}`)] }
-            history.push(nudge)
-            yield* transcript.user(sessionId, nudge)
-            continue
-          }
-          return yield* finish("success", Content.joinText(message.content), false)
-        }
-
-        const preset = new Map(
-          incompleteToolInputs.map((incomplete) => [
-            incomplete.id,
-            {
-              type: "tool_result" as const,
-              tool_use_id: incomplete.id,
-              is_error: true,
-              content:
-                incomplete.reason === "truncated"
-                  ? `The input of this ${incomplete.name} call was cut off (the response reached max_tokens) and was not run. Send the call again, smaller if it was large.`
-                  : `The input of this ${incomplete.name} call was not valid JSON and was not run. Send the call again with valid JSON input.`
-            }
-          ])
-        )
-        const cancelledRef = yield* Ref.make<ReadonlyArray<CallOutcome> | undefined>(undefined)
-        const outcome = yield* Effect.either(
-          abortable(executeTurn(uses, preset, context, (outcomes) => Ref.set(cancelledRef, outcomes)))
-        )
-        const outcomes = outcome._tag === "Right" ? outcome.right : ((yield* Ref.get(cancelledRef)) ?? [])
-        const data: Record<string, unknown> = {}
-        for (const item of outcomes) {
-          if (item.denial) denials.push(item.denial)
-          if (item.data !== undefined) data[item.block.tool_use_id] = item.data
-        }
-        // Hooks' texts for the model follow the tool results, in the same user message.
-        const results: MessageParam = {
-          role: "user",
-          content: [
-            ...outcomes.map((item) => item.block),
-            ...outcomes.flatMap((item) => item.context ?? []).map((reminder) => Content.text(reminder))
-          ]
-        }
-        history.push(results)
-        const resultsUuid = yield* transcript.user(sessionId, results, Object.keys(data).length > 0 ? data : undefined)
-        yield* emit({ _tag: "ToolResults", uuid: resultsUuid, message: results, data })
-        for (const use of uses) {
-          const todos = use.name === "TodoWrite" ? todosOf(data[use.id]) : undefined
-          if (todos !== undefined) yield* emit({ _tag: "TodosUpdated", todos })
-        }
-        if (outcome._tag === "Left") return yield* finish("error_during_execution", "Interrupted by the user.", true)
-        const stopped = outcomes.find((item) => item.stopRun !== undefined)
-        if (stopped?.stopRun !== undefined) return yield* finish("success", stopped.stopRun, false)
-      }
-    })
-    yield* turns$.pipe(
-      Effect.catchAllDefect((defect) =>
-        finish("error_during_execution", `Internal error: ${Cause.pretty(Cause.die(defect))}`, true)
+    ),
+    Effect.catchAllDefect((defect) =>
+      Effect.map(Ref.get(latest), (state) =>
+        finishWith(state, "error_during_execution", `Internal error: ${Cause.pretty(Cause.die(defect))}`, true)
       )
     )
+  )
+  yield* finish(run, next)
+})
+
+/**
+ * Announces the session (SessionStart hooks may stop it or add context) and submits the prompt (UserPromptSubmit
+ * hooks may block it or add context).
+ */
+const start = Effect.fn("Agent.start")(function* (run: Run, state: RunState) {
+  const { options, sessionId, hooks } = run
+  yield* run.emit({
+    _tag: "SessionStarted",
+    sessionId,
+    cwd: options.cwd,
+    model: run.model,
+    tools: run.registry.tools.map((tool) => tool.name),
+    mcpServers: options.mcpServers ?? [],
+    permissionMode: run.permissions.mode
   })
+  const source = options.history ? "resume" : "startup"
+  const started = yield* hooks.sessionStart({ sessionId, cwd: options.cwd, source })
+  yield* HookReport.report(run.emit, "SessionStart", started)
+  if (started.stopRun !== undefined) return finishWith(state, "success", started.stopRun, false)
+
+  const promptText = typeof options.prompt === "string" ? options.prompt : Content.joinText(options.prompt)
+  const submitted = yield* hooks.userPromptSubmit({
+    sessionId,
+    cwd: options.cwd,
+    permissionMode: run.permissions.mode,
+    prompt: promptText
+  })
+  yield* HookReport.report(run.emit, "UserPromptSubmit", submitted)
+  // A blocked prompt is erased: nothing is sent or recorded, and the user is told why (Claude Code's result is a success).
+  const refusal = submitted.blocked ?? submitted.stopRun
+  if (refusal !== undefined) {
+    yield* run.emit({ _tag: "HookNotice", hookEvent: "UserPromptSubmit", text: `blocked the prompt: ${refusal}` })
+    return finishWith(state, "success", `Prompt blocked by a UserPromptSubmit hook: ${refusal}`, false)
+  }
+  const promptBlocks: ReadonlyArray<ContentBlock> =
+    typeof options.prompt === "string" ? [Content.text(options.prompt)] : options.prompt
+  const userMessage: MessageParam = {
+    role: "user",
+    content: [
+      ...(started.additionalContext === undefined
+        ? []
+        : [Content.text(HookReport.additionalContext(`SessionStart:${source}`, started.additionalContext))]),
+      ...promptBlocks,
+      ...(submitted.additionalContext === undefined
+        ? []
+        : [Content.text(HookReport.additionalContext("UserPromptSubmit", submitted.additionalContext))])
+    ]
+  }
+  yield* run.transcript.user(sessionId, userMessage)
+  return proceed({ ...state, history: [...state.history, userMessage] })
+})
+
+/**
+ * One turn: a model request, its response recorded, then either the tools it asked for (and another turn) or the
+ * Stop hooks (and the end, unless a hook sends the model back to work).
+ */
+const turn = Effect.fn("Agent.turn")(function* (run: Run, state: RunState) {
+  if (state.turns >= (run.options.maxTurns ?? Number.POSITIVE_INFINITY)) {
+    return finishWith(state, "error_max_turns", `Reached the maximum number of turns (${run.options.maxTurns}).`, true)
+  }
+  const requestStarted = Date.now()
+  const response = yield* Effect.either(abortable(run, requestModel(run, state.history)))
+  const counted: RunState = { ...state, turns: state.turns + 1, apiMs: state.apiMs + (Date.now() - requestStarted) }
+  if (response._tag === "Left") {
+    const error = response.left
+    return error._tag === "Aborted"
+      ? interrupted(counted)
+      : finishWith(counted, "error_during_execution", `API error: ${error.message}`, true)
+  }
+  const answered = yield* recordResponse(run, counted, response.right.message)
+  const uses = response.right.message.content.filter(Content.isToolUse)
+  return uses.length === 0
+    ? yield* stopOrContinue(run, answered, response.right.message)
+    : yield* runTools(run, answered, uses, response.right.incompleteToolInputs)
+})
+
+/** Runs `effect` unless `abort` completes first, which interrupts it and fails with Aborted. */
+const abortable = <A, E, R>(run: Run, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | Aborted, R> =>
+  Effect.raceFirst(
+    effect,
+    Deferred.await(run.abort).pipe(Effect.zipRight(Effect.fail(new Aborted({ message: "Interrupted by the user." }))))
+  )
+
+/** One model request, folded: the message, and the calls whose input was cut or malformed. */
+const requestModel = Effect.fn("Agent.requestModel")(function* (run: Run, history: ReadonlyArray<MessageParam>) {
+  // Read for every request: the registry may change during a session (an MCP server's tools list changed).
+  const tools = run.registry.definitions
+  const request = {
+    model: run.model,
+    max_tokens: run.options.maxTokens ?? defaultMaxTokens,
+    system: run.options.systemPrompt,
+    messages: [...history],
+    ...(tools.length > 0 ? { tools } : {}),
+    stream: true
+  }
+  const outputs = Accumulator.fold(run.api.stream(request, { onRetry: (notice) => run.emit(retryEvent(notice)) }))
+  const none = Option.none<Accumulator.Output & { _tag: "Complete" }>()
+  const complete = yield* (run.options.streamDeltas ?? true)
+    ? Stream.runFoldEffect(outputs, none, (last, output) =>
+        output._tag === "Event"
+          ? Effect.as(run.emit({ _tag: "StreamDelta", event: output.event }), last)
+          : Effect.succeed(Option.some(output))
+      )
+    : Stream.runFold(outputs, none, (last, output) => (output._tag === "Event" ? last : Option.some(output)))
+  if (Option.isNone(complete)) return yield* Effect.dieMessage("Accumulator.fold ended without a Complete output")
+  return complete.value
+})
+
+/** Adds the response to the account and the history, records it, and shows it. */
+const recordResponse = Effect.fn("Agent.recordResponse")(function* (run: Run, state: RunState, message: AssistantMessage) {
+  const model = message.model || run.model
+  const cost = Pricing.costOf(model, message.usage)
+  const uuid = yield* run.transcript.assistant(run.sessionId, message, cost)
+  yield* run.emit({ _tag: "AssistantTurn", uuid, message })
+  return {
+    ...state,
+    lastAssistant: message,
+    totals: SessionState.addResponse(state.totals, model, message.usage, cost),
+    history: [...state.history, { role: "assistant" as const, content: message.content }]
+  }
+})
+
+/**
+ * The model asked for no tool: a Stop hook that blocks sends it back to work, a bounded number of times (a hook
+ * that always blocks would otherwise hold the session for ever; `stop_hook_active` tells it that it already did);
+ * otherwise the run succeeds.
+ */
+const stopOrContinue = Effect.fn("Agent.stop")(function* (run: Run, state: RunState, message: AssistantMessage) {
+  const stop = yield* run.hooks.stop({
+    sessionId: run.sessionId,
+    cwd: run.options.cwd,
+    permissionMode: run.permissions.mode,
+    stopHookActive: state.stopHookBlocks > 0,
+    lastAssistantMessage: Content.joinText(message.content)
+  })
+  yield* HookReport.report(run.emit, "Stop", stop)
+  if (stop.stopRun === undefined && stop.continueWith !== undefined && state.stopHookBlocks < maxStopHookBlocks) {
+    const nudge: MessageParam = { role: "user", content: [Content.text(`Stop hook feedback:\n${stop.continueWith}`)] }
+    yield* run.transcript.user(run.sessionId, nudge)
+    return proceed({ ...state, stopHookBlocks: state.stopHookBlocks + 1, history: [...state.history, nudge] })
+  }
+  return finishWith(state, "success", Content.joinText(message.content), false)
+})
+
+/** A call whose input was cut off or malformed is answered without running it. */
+const incompleteOutcome = (incomplete: Accumulator.Incomplete): CallOutcome =>
+  failedOutcome(
+    incomplete.id,
+    "invalid_input",
+    incomplete.reason === "truncated"
+      ? `The input of this ${incomplete.name} call was cut off (the response reached max_tokens) and was not run. Send the call again, smaller if it was large.`
+      : `The input of this ${incomplete.name} call was not valid JSON and was not run. Send the call again with valid JSON input.`
+  )
+
+/**
+ * Runs the calls (ToolExecution: hooks, permissions, the tool) and sends their results back as one user message.
+ * Interrupted by `abort`, the calls that did not finish are answered as cancelled and the run ends.
+ */
+const runTools = Effect.fn("Agent.runTools")(function* (
+  run: Run,
+  state: RunState,
+  uses: ReadonlyArray<ToolUseBlock>,
+  incomplete: ReadonlyArray<Accumulator.Incomplete>
+) {
+  const preset = new Map(incomplete.map((call) => [call.id, incompleteOutcome(call)]))
+  const cancelled = yield* Ref.make<ReadonlyArray<CallOutcome>>([])
+  const context = { sessionId: run.sessionId, cwd: run.options.cwd, emit: run.emit }
+  const executed = yield* Effect.either(
+    abortable(run, executeTurn(uses, preset, context, (outcomes) => Ref.set(cancelled, outcomes)))
+  )
+  const outcomes = executed._tag === "Right" ? executed.right : yield* Ref.get(cancelled)
+  const answered = yield* recordResults(run, state, outcomes)
+  if (executed._tag === "Left") return interrupted(answered)
+  // A hook's `continue: false` ends the run after this turn's results are recorded.
+  const stopped = outcomes.find((outcome) => outcome.stopRun !== undefined)?.stopRun
+  return stopped === undefined ? proceed(answered) : finishWith(answered, "success", stopped, false)
+})
+
+/** Records the tool results, shows them, then each tool's own event (a todo list). */
+const recordResults = Effect.fn("Agent.recordResults")(function* (
+  run: Run,
+  state: RunState,
+  outcomes: ReadonlyArray<CallOutcome>
+) {
+  const data: Record<string, unknown> = {}
+  const failures: Record<string, ToolFailure> = {}
+  for (const outcome of outcomes) {
+    if (outcome.data !== undefined) data[outcome.block.tool_use_id] = outcome.data
+    if (outcome.failure !== undefined) failures[outcome.block.tool_use_id] = outcome.failure
+  }
+  // Hooks' texts for the model follow the tool results, in the same user message.
+  const results: MessageParam = {
+    role: "user",
+    content: [
+      ...outcomes.map((outcome) => outcome.block),
+      ...outcomes.flatMap((outcome) => outcome.context ?? []).map((reminder) => Content.text(reminder))
+    ]
+  }
+  const uuid = yield* run.transcript.user(run.sessionId, results, Object.keys(data).length > 0 ? data : undefined)
+  yield* run.emit({ _tag: "ToolResults", uuid, message: results, data, failures })
+  for (const outcome of outcomes) if (outcome.event !== undefined) yield* run.emit(outcome.event)
+  return {
+    ...state,
+    history: [...state.history, results],
+    denials: [...state.denials, ...outcomes.flatMap((outcome) => (outcome.denial === undefined ? [] : [outcome.denial]))]
+  }
+})
+
+/**
+ * The Result: SessionEnd hooks (Claude Code's reason for a session that ends because its work is done under -p:
+ * "other"), the transcript flushed (a `--resume` right after sees it all), then the event.
+ */
+const finish = Effect.fn("Agent.finish")(function* (run: Run, next: Next) {
+  const { state } = next
+  const [subtype, text, isError]: [ResultSubtype, string, boolean] =
+    next._tag === "Finish" ? [next.subtype, next.text, next.isError] : ["error_during_execution", "The run ended early.", true]
+  const result: Result = {
+    _tag: "Result",
+    subtype,
+    isError,
+    result: text,
+    numTurns: state.turns,
+    durationMs: Date.now() - run.startedAt,
+    durationApiMs: state.apiMs,
+    totalCostUsd: state.totals.costUSD,
+    usage: state.totals.usage,
+    modelUsage: state.totals.modelUsage,
+    sessionId: run.sessionId,
+    permissionDenials: state.denials,
+    ...(state.lastAssistant ? { content: state.lastAssistant.content } : {})
+  }
+  const ended = yield* run.hooks.sessionEnd({ sessionId: run.sessionId, cwd: run.options.cwd, reason: "other" })
+  yield* HookReport.report(run.emit, "SessionEnd", ended ?? {})
+  yield* run.transcript.flush
+  yield* run.emit(result)
+})

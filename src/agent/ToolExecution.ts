@@ -13,7 +13,8 @@ import type { ToolResultBlock, ToolUseBlock } from "../domain/Content.js"
 import type { AgentEvent, PermissionDenial } from "../domain/AgentEvent.js"
 import { Hooks } from "../hooks/Hooks.js"
 import { allow, deny, Permissions } from "../permissions/Permissions.js"
-import type { PreparedCall, ToolContext, ToolResult } from "../tools/Tool.js"
+import type { ToolFailure, ToolFailureKind } from "../domain/ToolFailure.js"
+import { failureKind, type PreparedCall, type ToolContext, type ToolResult } from "../tools/Tool.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
 import * as HookReport from "./HookReport.js"
 
@@ -25,6 +26,10 @@ export interface CallOutcome {
   readonly context?: ReadonlyArray<string>
   /** A hook stopped the run (`continue: false`): its reason, for the user. The loop ends after this turn. */
   readonly stopRun?: string
+  /** Why the call ended in an error (the block's content is the message the model got). */
+  readonly failure?: ToolFailure
+  /** The tool's event for renderers (see ToolResult.event). */
+  readonly event?: AgentEvent
 }
 
 export interface ExecutionContext {
@@ -41,6 +46,13 @@ const errorResult = (toolUseId: string, message: string): ToolResultBlock => ({
   tool_use_id: toolUseId,
   content: message,
   is_error: true
+})
+
+/** A call that ended in an error before or instead of a result. */
+export const failedOutcome = (toolUseId: string, kind: ToolFailureKind, message: string): CallOutcome => ({
+  block: errorResult(toolUseId, message),
+  data: undefined,
+  failure: { kind, message }
 })
 
 const toBlock = (toolUseId: string, result: ToolResult): ToolResultBlock =>
@@ -82,37 +94,46 @@ export const executeCall = Effect.fn("ToolExecution.executeCall")(function* (use
   const label = use.name
   // Texts for the model from hooks (system reminders), sent after the turn's tool results.
   const reminders: Array<string> = []
-  const outcome = (block: ToolResultBlock, data: unknown, extra: Partial<Pick<CallOutcome, "denial" | "stopRun">> = {}): CallOutcome => ({
+  const outcome = (
+    block: ToolResultBlock,
+    data: unknown,
+    extra: Partial<Pick<CallOutcome, "denial" | "stopRun" | "event">> = {}
+  ): CallOutcome => ({
     block,
     data,
     ...extra,
     ...(reminders.length > 0 ? { context: reminders } : {})
   })
+  /** An error outcome: the message for the model, the kind for hooks and hosts. */
+  const failed = (kind: ToolFailureKind, message: string, extra: Partial<Pick<CallOutcome, "denial" | "stopRun">> = {}) => ({
+    ...outcome(errorResult(use.id, message), undefined, extra),
+    failure: { kind, message }
+  })
 
   const tool = yield* Effect.either(registry.get(use.name))
-  if (tool._tag === "Left") return outcome(errorResult(use.id, tool.left.message), undefined)
+  if (tool._tag === "Left") return failed("unknown_tool", tool.left.message)
 
   let prepared = yield* Effect.either(tool.right.prepare(use.input, toolContext))
-  if (prepared._tag === "Left") return outcome(errorResult(use.id, prepared.left.message), undefined)
+  if (prepared._tag === "Left") return failed("invalid_input", prepared.left.message)
 
   const pre = yield* hooks.preToolUse({ ...hookBase, toolInput: prepared.right.input })
   yield* HookReport.report(context.emit, "PreToolUse", pre)
   if (pre.additionalContext !== undefined) reminders.push(HookReport.additionalContext(`PreToolUse:${label}`, pre.additionalContext))
   if (pre.stopRun !== undefined) {
-    return outcome(errorResult(use.id, `PreToolUse:${label} hook stopped the run: ${pre.stopRun}`), undefined, { stopRun: pre.stopRun })
+    return failed("blocked_by_hook", `PreToolUse:${label} hook stopped the run: ${pre.stopRun}`, { stopRun: pre.stopRun })
   }
-  if (pre.blocked !== undefined) return outcome(errorResult(use.id, `PreToolUse:${label} hook error: ${pre.blocked}`), undefined)
+  if (pre.blocked !== undefined) return failed("blocked_by_hook", `PreToolUse:${label} hook error: ${pre.blocked}`)
   if (pre.permissionDecision === "deny") {
-    return outcome(
-      errorResult(use.id, `PreToolUse:${label} hook denied this call${pre.permissionDecisionReason === undefined ? "." : `: ${pre.permissionDecisionReason}`}`),
-      undefined,
+    return failed(
+      "denied",
+      `PreToolUse:${label} hook denied this call${pre.permissionDecisionReason === undefined ? "." : `: ${pre.permissionDecisionReason}`}`,
       { denial: { tool_name: use.name, tool_use_id: use.id, tool_input: prepared.right.input } }
     )
   }
   // The whole input is replaced (not merged), then decoded and checked like the model's own.
   if (pre.updatedInput !== undefined) {
     prepared = yield* Effect.either(tool.right.prepare(pre.updatedInput, toolContext))
-    if (prepared._tag === "Left") return outcome(errorResult(use.id, prepared.left.message), undefined)
+    if (prepared._tag === "Left") return failed("invalid_input", prepared.left.message)
   }
   let call = prepared.right
 
@@ -164,7 +185,7 @@ export const executeCall = Effect.fn("ToolExecution.executeCall")(function* (use
         ? yield* ask(pre.permissionDecisionReason ?? `A PreToolUse hook asks for approval of this ${use.name} call.`)
         : checked
   if (decision._tag === "Deny") {
-    return outcome(errorResult(use.id, decision.reason), undefined, {
+    return failed("denied", decision.reason, {
       denial: { tool_name: use.name, tool_use_id: use.id, tool_input: call.input }
     })
   }
@@ -172,15 +193,24 @@ export const executeCall = Effect.fn("ToolExecution.executeCall")(function* (use
   const startedAt = Date.now()
   const exit = yield* Effect.exit(runPrepared(call, use, context))
   let result: ToolResult
+  // A tool that failed (rather than answering with an error result) says why, as a kind.
+  let kind: ToolFailureKind | undefined
   if (Exit.isSuccess(exit)) result = exit.value
   else {
     const failure = Cause.failureOption(exit.cause)
     if (Option.isNone(failure)) return yield* Effect.failCause(exit.cause)
     result = { _tag: "ToolResult", content: failure.value.message, isError: true }
+    kind = failureKind(failure.value)
   }
   const after =
     result.isError === true
-      ? yield* hooks.postToolUseFailure({ ...hookBase, toolInput: call.input, error: contentText(result.content), isInterrupt: false })
+      ? yield* hooks.postToolUseFailure({
+          ...hookBase,
+          toolInput: call.input,
+          error: contentText(result.content),
+          isInterrupt: false,
+          failureKind: kind ?? "failed"
+        })
       : yield* hooks.postToolUse({
           ...hookBase,
           toolInput: call.input,
@@ -191,7 +221,11 @@ export const executeCall = Effect.fn("ToolExecution.executeCall")(function* (use
   yield* HookReport.report(context.emit, event, after)
   if (after.blocked !== undefined) reminders.push(HookReport.blockingFeedback(`${event}:${label}`, after.blocked))
   if (after.additionalContext !== undefined) reminders.push(HookReport.additionalContext(`${event}:${label}`, after.additionalContext))
-  return outcome(toBlock(use.id, result), result.data, after.stopRun === undefined ? {} : { stopRun: after.stopRun })
+  const ended = outcome(toBlock(use.id, result), result.data, {
+    ...(after.stopRun === undefined ? {} : { stopRun: after.stopRun }),
+    ...(result.event === undefined ? {} : { event: result.event })
+  })
+  return result.isError === true ? { ...ended, failure: { kind: kind ?? "failed", message: contentText(result.content) } } : ended
 })
 
 /** Groups calls into batches: consecutive read-only calls share a batch, every other call is a batch of its own. */
@@ -223,7 +257,7 @@ export const batches = (
  */
 export const executeTurn = (
   uses: ReadonlyArray<ToolUseBlock>,
-  presetResults: ReadonlyMap<string, ToolResultBlock>,
+  presetResults: ReadonlyMap<string, CallOutcome>,
   context: ExecutionContext,
   onCancel: (outcomes: ReadonlyArray<CallOutcome>) => Effect.Effect<void>
 ) =>
@@ -233,11 +267,11 @@ export const executeTurn = (
     const done = new Map<string, CallOutcome>()
     const toRun = uses.filter((use) => {
       const preset = presetResults.get(use.id)
-      if (preset !== undefined) done.set(use.id, { block: preset, data: undefined })
+      if (preset !== undefined) done.set(use.id, preset)
       return preset === undefined
     })
     const ordered = () =>
-      uses.map((use) => done.get(use.id) ?? { block: errorResult(use.id, cancelledMessage), data: undefined })
+      uses.map((use) => done.get(use.id) ?? failedOutcome(use.id, "cancelled", cancelledMessage))
     yield* Effect.forEach(
       batches(toRun, (name) => readOnly.has(name)),
       (batch) =>

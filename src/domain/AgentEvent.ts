@@ -5,6 +5,7 @@
 import type { ContentBlock } from "./Content.js"
 import type { AssistantMessage, MessageParam } from "./Message.js"
 import type { StreamEvent } from "./StreamEvent.js"
+import type { ToolFailure } from "./ToolFailure.js"
 import type { Usage } from "./Usage.js"
 
 export interface SessionStarted {
@@ -36,6 +37,8 @@ export interface ToolResults {
   readonly message: MessageParam
   /** Structured outputs by tool_use_id, for renderers (e.g. a todo list). */
   readonly data: Readonly<Record<string, unknown>>
+  /** The calls that ended in an error, by tool_use_id: why (a kind for programs) and the message the model got. */
+  readonly failures?: Readonly<Record<string, ToolFailure>>
 }
 
 export interface ToolProgress {

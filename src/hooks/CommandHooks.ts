@@ -320,6 +320,7 @@ export const make = (options: Options): Effect.Effect<Interface> =>
               tool_input: input.toolInput,
               tool_use_id: input.toolUseId,
               error: input.error,
+              ...opt("error_kind", input.failureKind),
               is_interrupt: input.isInterrupt
             },
             exit2Blocks

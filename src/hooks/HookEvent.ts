@@ -57,6 +57,8 @@ export const PostToolUseFailureInput = Schema.Struct({
   hook_event_name: Schema.Literal("PostToolUseFailure"),
   ...toolFields,
   error: Schema.String,
+  /** weft's addition: why the tool failed (a ToolFailureKind). */
+  error_kind: Schema.optional(Schema.String),
   is_interrupt: Schema.Boolean
 })
 

@@ -16,6 +16,7 @@ import * as Layer from "effect/Layer"
 import { join, resolve } from "node:path"
 import { Settings, weftHomeOf } from "../context/Settings.js"
 import type { HookActivity } from "../domain/AgentEvent.js"
+import type { ToolFailureKind } from "../domain/ToolFailure.js"
 import { ChildEnvironment } from "../platform/ChildEnvironment.js"
 import { cwdSlug } from "../session/SessionStore.js"
 import type { HookConfig } from "./HookConfig.js"
@@ -100,7 +101,12 @@ export interface Interface {
   ) => Effect.Effect<PostToolUseOutcome>
   /** After a call failed (an error result, or interrupted). */
   readonly postToolUseFailure: (
-    input: ToolHookInput & { readonly error: string; readonly isInterrupt: boolean }
+    input: ToolHookInput & {
+      readonly error: string
+      readonly isInterrupt: boolean
+      /** Why the call failed, for programs (`error` is the message the model got). */
+      readonly failureKind?: ToolFailureKind
+    }
   ) => Effect.Effect<PostToolUseOutcome>
   readonly notification: (
     input: HookContext & { readonly message: string; readonly title?: string; readonly notificationType?: string }

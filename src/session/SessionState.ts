@@ -11,8 +11,37 @@ import { isToolResult, isToolUse } from "../domain/ContentGuards.js"
 import type { MessageParam } from "../domain/Message.js"
 import type { AssistantEntry, TranscriptEntry, UserEntry } from "../domain/Transcript.js"
 import { isAssistant, isUser } from "../domain/TranscriptGuards.js"
+import type { ModelUsage } from "../domain/AgentEvent.js"
 import type { Usage } from "../domain/Usage.js"
 import * as UsageTotals from "../domain/UsageTotals.js"
+import * as ModelUsageTotals from "../model/ModelUsage.js"
+
+/** A session's account: what its model responses used and cost, in all and per model. */
+export interface Totals {
+  readonly usage: Usage
+  readonly costUSD: number
+  /** Model responses counted (each API response once). */
+  readonly responses: number
+  /** By the model id each response named. */
+  readonly modelUsage: Readonly<Record<string, ModelUsage>>
+}
+
+/** The account of a session that made no request: every usage field at zero. */
+export const emptyTotals: Totals = { usage: UsageTotals.zero, costUSD: 0, responses: 0, modelUsage: {} }
+
+/**
+ * `totals` plus one model response's usage and cost. The running loop and a loaded transcript both sum with it;
+ * `usage` undefined adds the cost alone (a response recorded over several entries counts its usage once).
+ */
+export const addResponse = (totals: Totals, model: string, usage: Usage | undefined, costUSD: number): Totals => ({
+  usage: usage === undefined ? totals.usage : UsageTotals.add(totals.usage, usage),
+  costUSD: totals.costUSD + costUSD,
+  responses: totals.responses + (usage === undefined ? 0 : 1),
+  modelUsage: {
+    ...totals.modelUsage,
+    [model]: ModelUsageTotals.add(totals.modelUsage[model], model, usage ?? UsageTotals.empty, costUSD)
+  }
+})
 
 export interface SessionState {
   /** The history for the next request: alternating user/assistant messages, every tool_use answered. */
@@ -25,6 +54,8 @@ export interface SessionState {
   readonly usage: Usage
   /** Assistant responses in the file (each API response counted once). */
   readonly turns: number
+  /** Tokens and cost by model. */
+  readonly modelUsage: Readonly<Record<string, ModelUsage>>
   /** True when the chain named a parent that is not in the file (a line was lost): history starts after it. */
   readonly brokenChain: boolean
 }
@@ -103,18 +134,15 @@ export const fromEntries = (entries: ReadonlyArray<TranscriptEntry>): SessionSta
   const byUuid = new Map<string, TranscriptEntry>()
   for (const entry of entries) byUuid.set(entry.uuid, entry)
 
-  let usage = UsageTotals.empty
-  let totalCostUSD = 0
-  let turns = 0
+  // Sums from what the file reports (no field added at zero that no entry had).
+  let totals: Totals = { ...emptyTotals, usage: UsageTotals.empty }
   const countedResponses = new Set<string>()
   for (const entry of entries) {
     if (!isAssistant(entry)) continue
-    totalCostUSD += entry.costUSD ?? 0
     // One response split over several entries shares its message id (and its usage): count it once.
-    if (countedResponses.has(entry.message.id)) continue
+    const first = !countedResponses.has(entry.message.id)
     countedResponses.add(entry.message.id)
-    usage = UsageTotals.add(usage, entry.message.usage)
-    turns++
+    totals = addResponse(totals, entry.message.model, first ? entry.message.usage : undefined, entry.costUSD ?? 0)
   }
 
   let leaf: MessageEntry | undefined
@@ -128,9 +156,10 @@ export const fromEntries = (entries: ReadonlyArray<TranscriptEntry>): SessionSta
   return {
     messages: toMessages(chain),
     leafUuid: leaf?.uuid ?? last?.uuid ?? null,
-    totalCostUSD,
-    usage,
-    turns,
+    totalCostUSD: totals.costUSD,
+    usage: totals.usage,
+    turns: totals.responses,
+    modelUsage: totals.modelUsage,
     brokenChain: broken
   }
 }

@@ -12,9 +12,11 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { ToolResultContent } from "../domain/Content.js"
 
+import type { AgentEvent } from "../domain/AgentEvent.js"
+import type { ToolFailureKind } from "../domain/ToolFailure.js"
 import type { ToolTarget } from "../domain/ToolTarget.js"
 
-export type { ToolTarget }
+export type { ToolFailureKind, ToolTarget }
 
 /** Where and for whom a call runs; given by the loop. */
 export interface ToolContext {
@@ -37,26 +39,55 @@ export interface ToolResult {
   readonly isError?: boolean
   /** Structured output for renderers and SDK consumers (e.g. the todo list of TodoWrite). */
   readonly data?: unknown
+  /**
+   * An event for renderers, emitted after the turn's ToolResults (TodoWrite's TodosUpdated): a tool says what it
+   * changed in its own terms, and the loop passes it on without knowing the tool.
+   */
+  readonly event?: AgentEvent
 }
 
 export type ToolOutput = ToolProgress | ToolResult
 
 export const progress = (text: string): ToolProgress => ({ _tag: "ToolProgress", text })
-export const result = (content: ToolResult["content"], data?: unknown): ToolResult =>
-  data === undefined ? { _tag: "ToolResult", content } : { _tag: "ToolResult", content, data }
+export const result = (content: ToolResult["content"], data?: unknown, event?: AgentEvent): ToolResult => ({
+  _tag: "ToolResult",
+  content,
+  ...(data === undefined ? {} : { data }),
+  ...(event === undefined ? {} : { event })
+})
 
 /** The input did not match the tool's schema (or a constraint its Schema cannot say). Written for the model. */
 export class InvalidToolInput extends Data.TaggedError("InvalidToolInput")<{ readonly tool: string; readonly message: string }> {}
 
-/** The call ran and failed in a way the model can act on (file not found, not read first, exit by timeout, ...). */
-export class ToolFailed extends Data.TaggedError("ToolFailed")<{ readonly tool: string; readonly message: string }> {}
+/**
+ * The call ran and failed in a way the model can act on (file not found, not read first, timed out, ...): the
+ * message is for the model, the kind for programs (hooks, SDK hosts); no kind means "failed".
+ */
+export class ToolFailed extends Data.TaggedError("ToolFailed")<{
+  readonly tool: string
+  readonly message: string
+  readonly kind?: ToolFailureKind
+}> {}
 
 /** No tool of that name is registered. */
 export class UnknownTool extends Data.TaggedError("UnknownTool")<{ readonly tool: string; readonly message: string }> {}
 
 export type ToolError = InvalidToolInput | ToolFailed | UnknownTool
 
-export const fail = (tool: string, message: string) => new ToolFailed({ tool, message })
+export const fail = (tool: string, message: string, kind?: ToolFailureKind) =>
+  new ToolFailed(kind === undefined ? { tool, message } : { tool, message, kind })
+
+/** The kind of a tool error (see ToolFailureKind). */
+export const failureKind = (error: ToolError): ToolFailureKind => {
+  switch (error._tag) {
+    case "UnknownTool":
+      return "unknown_tool"
+    case "InvalidToolInput":
+      return "invalid_input"
+    case "ToolFailed":
+      return error.kind ?? "failed"
+  }
+}
 
 export interface Tool<I = unknown, R = never> {
   readonly name: string

@@ -25,17 +25,14 @@ export const fromAnyTools = (tools: ReadonlyArray<AnyTool>): Interface => {
   const unique = [...byName.values()]
   return {
     tools: unique,
-    get: (name) => {
+    get: Effect.fn("ToolRegistry.get")(function* (name: string) {
       const tool = byName.get(name)
-      return tool
-        ? Effect.succeed(tool)
-        : Effect.fail(
-            new UnknownTool({
-              tool: name,
-              message: `No such tool: ${name}. Available tools: ${unique.map((t) => t.name).join(", ")}`
-            })
-          )
-    },
+      if (tool !== undefined) return tool
+      return yield* new UnknownTool({
+        tool: name,
+        message: `No such tool: ${name}. Available tools: ${unique.map((t) => t.name).join(", ")}`
+      })
+    }),
     definitions: unique.map((tool) => ({
       name: tool.name,
       description: tool.description,

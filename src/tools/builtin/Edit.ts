@@ -176,7 +176,7 @@ export const EditTool = Tool.fromEffect({
     if (existing === undefined) {
       if (input.old_string !== "") {
         const message = yield* fileNotFoundMessage(fs, absolute, context.cwd)
-        return yield* failed(`${message}\nTo create a new file, use an empty old_string (or the Write tool).`)
+        return yield* Tool.fail(toolName, `${message}\nTo create a new file, use an empty old_string (or the Write tool).`, "not_found")
       }
       const target = yield* createFile(fs, absolute, input.new_string).pipe(mapError)
       return Tool.result(`${createdMessage(absolute, target)}${note}`, { type: "create", filePath: absolute })

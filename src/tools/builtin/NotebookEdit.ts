@@ -124,7 +124,10 @@ export const NotebookEditTool = Tool.fromEffect({
     const info = yield* fs.stat(absolute).pipe(
       Effect.catchIf(
         (error) => error._tag === "SystemError" && error.reason === "NotFound",
-        () => Effect.flatMap(fileNotFoundMessage(fs, absolute, context.cwd), (message) => Effect.fail(failed(message)))
+        () =>
+          Effect.flatMap(fileNotFoundMessage(fs, absolute, context.cwd), (message) =>
+            Effect.fail(Tool.fail(toolName, message, "not_found"))
+          )
       ),
       Effect.catchTag("SystemError", "BadArgument", (error) => Effect.fail(failed(describePlatformError(error, absolute))))
     )

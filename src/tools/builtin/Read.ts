@@ -101,6 +101,14 @@ export const describePlatformError = (error: PlatformError, path: string): strin
   return `Cannot access ${path}: ${error.message}`
 }
 
+/** A platform error as a ToolFailed naming `path`, of kind not_found when there is no such file. */
+export const platformFailure = (tool: string, error: PlatformError, path: string): Tool.ToolFailed =>
+  Tool.fail(
+    tool,
+    describePlatformError(error, path),
+    error._tag === "SystemError" && error.reason === "NotFound" ? "not_found" : undefined
+  )
+
 /**
  * What every file tool starts with: the services, the absolute path (and a note for the model when it gave a
  * relative one), and a mapping of platform errors to a ToolFailed naming that path.
@@ -113,7 +121,7 @@ export const fileCall = (tool: string, filePath: string, cwd: string) =>
       fileState: yield* FileState,
       absolute,
       note: relativePathNote(filePath, absolute),
-      mapError: Effect.mapError((error: PlatformError) => Tool.fail(tool, describePlatformError(error, absolute)))
+      mapError: Effect.mapError((error: PlatformError) => platformFailure(tool, error, absolute))
     }
   })
 
@@ -386,7 +394,7 @@ const readText = (
   )
 
 const readBinaryBlock = (fs: FileSystem.FileSystem, absolute: string) =>
-  fs.readFile(absolute).pipe(Effect.mapError((error) => failed(describePlatformError(error, absolute))))
+  fs.readFile(absolute).pipe(Effect.mapError((error) => platformFailure(toolName, error, absolute)))
 
 export const ReadTool = Tool.fromEffect({
   name: toolName,
@@ -402,8 +410,10 @@ export const ReadTool = Tool.fromEffect({
     const info = yield* fs.stat(absolute).pipe(
       Effect.catchAll((error) =>
         error._tag === "SystemError" && error.reason === "NotFound"
-          ? Effect.flatMap(fileNotFoundMessage(fs, absolute, context.cwd), (message) => Effect.fail(failed(message)))
-          : Effect.fail(failed(describePlatformError(error, absolute)))
+          ? Effect.flatMap(fileNotFoundMessage(fs, absolute, context.cwd), (message) =>
+              Effect.fail(Tool.fail(toolName, message, "not_found"))
+            )
+          : Effect.fail(platformFailure(toolName, error, absolute))
       )
     )
     if (info.type === "Directory") {

@@ -119,7 +119,8 @@ export const TodoWriteTool = Tool.fromEffect({
     const data: TodoWriteData = { oldTodos, newTodos: input.todos }
     return Tool.result(
       "Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable",
-      data
+      data,
+      { _tag: "TodosUpdated", todos: input.todos }
     )
   })
 })

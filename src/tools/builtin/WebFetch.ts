@@ -260,7 +260,11 @@ export const makeWebFetchTool = (options: WebFetchOptions = {}) => {
       Effect.timeoutFail({
         duration: timeout,
         onTimeout: () =>
-          failed(`Timed out after ${Duration.format(timeout)} fetching ${url.href}. The server did not answer in time; try again later or another URL.`)
+          Tool.fail(
+            toolName,
+            `Timed out after ${Duration.format(timeout)} fetching ${url.href}. The server did not answer in time; try again later or another URL.`,
+            "timeout"
+          )
       })
     )
 

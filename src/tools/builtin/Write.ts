@@ -175,13 +175,15 @@ export const requireFreshRead = (
         }
         return yield* Tool.fail(
           tool,
-          `File has been modified since read, either by the user or by a linter. Read it again before attempting to write it. (${file.absolute})`
+          `File has been modified since read, either by the user or by a linter. Read it again before attempting to write it. (${file.absolute})`,
+          "stale"
         )
       }
       case "NeverRead":
         return yield* Tool.fail(
           tool,
-          `File has not been read yet. Read it first before writing to it. (Use the Read tool on ${file.absolute}, then retry.)`
+          `File has not been read yet. Read it first before writing to it. (Use the Read tool on ${file.absolute}, then retry.)`,
+          "not_read_first"
         )
     }
   })

@@ -32,7 +32,7 @@ export const statSearchPath = (
   Effect.flatMap(SearchFiles, (files) => {
     const kind = files.kind(path)
     return kind === undefined
-      ? Effect.fail(fail(tool, `Path does not exist: ${path}. Note: relative paths are resolved against ${context.cwd}.`))
+      ? Effect.fail(fail(tool, `Path does not exist: ${path}. Note: relative paths are resolved against ${context.cwd}.`, "not_found"))
       : Effect.succeed({ path, isDirectory: kind === "Directory" })
   })
 
