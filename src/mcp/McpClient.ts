@@ -45,7 +45,7 @@ import { pathToFileURL } from "node:url"
 import * as ChildEnvironment from "../platform/ChildEnvironment.js"
 import * as Credentials from "../platform/Credentials.js"
 import { terminateGroup } from "../tools/shell/ProcessGroup.js"
-import type { Connection, ConnectOptions, Root } from "./McpConnection.js"
+import type { Connection, ConnectOptions, HttpParams, Root } from "./McpConnection.js"
 import type { Server } from "./McpConfig.js"
 
 export type Status = "connected" | "pending" | "failed"
@@ -127,6 +127,8 @@ export interface Options {
   /** Answers sampling requests; without it the client does not offer sampling. */
   readonly sample?: ((server: string, request: CreateMessageRequest["params"]) => Effect.Effect<CreateMessageResult>) | undefined
   readonly clientVersion?: string | undefined
+  /** For an http or sse server: the fetch its requests go through and its OAuth provider (a host's). */
+  readonly http?: ((server: string) => Pick<HttpParams, "fetch" | "authProvider"> | undefined) | undefined
   /** How long a stopping stdio server gets between SIGTERM and SIGKILL (default 2 000 ms). */
   readonly killGraceMs?: number | undefined
 }
@@ -326,7 +328,7 @@ const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
                 cwd: config.cwd === undefined ? cwd : resolve(cwd, config.cwd),
                 env: yield* childEnv({ CLAUDE_PROJECT_DIR: cwd, ...config.env })
               }
-            : { type: config.type, url: config.url, headers: config.headers }
+            : { type: config.type, url: config.url, headers: config.headers, ...options.http?.(handle.server.name) }
         let opened: Connection | undefined
         const connection = module.open({ ...connectOptions(handle, onClose(handle, () => opened)), params })
         opened = connection

@@ -23,7 +23,9 @@ import type {
   CreateMessageResult,
   ElicitRequest,
   ElicitResult,
+  FetchLike,
   JSONRPCMessage,
+  OAuthClientProvider,
   LoggingMessageNotification,
   Transport
 } from "@modelcontextprotocol/client"
@@ -45,6 +47,10 @@ export interface HttpParams {
   readonly type: "http" | "sse"
   readonly url: string
   readonly headers: Readonly<Record<string, string>>
+  /** The fetch requests go through (a host's middleware: OAuth, tracing). */
+  readonly fetch?: FetchLike | undefined
+  /** OAuth for a server that asks for it (the library runs the flow). */
+  readonly authProvider?: OAuthClientProvider | undefined
 }
 
 export interface Root {
@@ -176,10 +182,14 @@ export class ProcessGroupTransport implements Transport {
 
 const transportOf = (params: StdioParams | HttpParams): Transport & { readonly pid?: number | undefined; stderrTail?: () => string } => {
   if (params.type === "stdio") return new ProcessGroupTransport(params)
-  const requestInit = { headers: { ...params.headers } }
+  const options = {
+    requestInit: { headers: { ...params.headers } },
+    ...(params.fetch ? { fetch: params.fetch } : {}),
+    ...(params.authProvider ? { authProvider: params.authProvider } : {})
+  }
   return params.type === "http"
-    ? new StreamableHTTPClientTransport(new URL(params.url), { requestInit })
-    : new SSEClientTransport(new URL(params.url), { requestInit })
+    ? new StreamableHTTPClientTransport(new URL(params.url), options)
+    : new SSEClientTransport(new URL(params.url), options)
 }
 
 /**
@@ -192,7 +202,8 @@ export const open = (options: ConnectOptions): Connection => {
     {
       capabilities: {
         roots: { listChanged: true },
-        elicitation: {},
+        // Defaults of a form's fields are filled in when an answer leaves them out.
+        elicitation: { form: { applyDefaults: true } },
         ...(options.sample ? { sampling: {} } : {})
       },
       listChanged: {
