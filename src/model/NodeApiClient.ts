@@ -1,7 +1,8 @@
 /**
  * The Node transport of the ApiClient: @effect/platform-node's HttpClient over node:http and node:https, with
  * keep-alive agents made on first use. Kept apart from ApiClient.ts so that the library core (and a program that
- * brings its own HttpClient: fetch, undici, a test double) loads nothing from Node's HTTP stack.
+ * brings its own HttpClient: fetch, undici, a test double) loads nothing from Node's HTTP stack. Requests go through
+ * the proxies of HTTPS_PROXY / HTTP_PROXY unless NO_PROXY exempts their host (Proxy.ts).
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
@@ -9,9 +10,101 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
+import * as Config from "effect/Config"
+import * as Option from "effect/Option"
 import * as Http from "node:http"
 import * as Https from "node:https"
+import { type Duplex, PassThrough } from "node:stream"
+import * as Tls from "node:tls"
 import { ApiClient, type Interface, makeFromEnv } from "./ApiClient.js"
+import * as Proxy from "./Proxy.js"
+
+declare module "node:http" {
+  interface Agent {
+    /** Node's (undocumented in the types) hand-over of a request to the agent, before its head is written. */
+    addRequest(request: Http.ClientRequest, options: Http.RequestOptions): void
+  }
+}
+
+const hostForUrl = (host: string): string => (host.includes(":") && !host.startsWith("[") ? `[${host}]` : host)
+
+const targetOf = (protocol: "http:" | "https:", options: Http.RequestOptions): URL =>
+  new URL(`${protocol}//${hostForUrl(options.hostname ?? options.host ?? "localhost")}:${options.port ?? (protocol === "https:" ? 443 : 80)}`)
+
+const proxyPort = (proxy: URL): number => (proxy.port === "" ? (proxy.protocol === "https:" ? 443 : 80) : Number(proxy.port))
+
+/**
+ * http:// through a proxy: the request goes to the proxy in absolute form (`POST http://host:port/path`), with
+ * Proxy-Authorization when the proxy URL has credentials. Direct when NO_PROXY says so.
+ */
+class ProxyHttpAgent extends Http.Agent {
+  constructor(
+    private readonly proxies: Proxy.ProxySettings,
+    options: Http.AgentOptions
+  ) {
+    super(options)
+  }
+  override addRequest(request: Http.ClientRequest, options: Http.RequestOptions): void {
+    const target = targetOf("http:", options)
+    const proxy = Proxy.proxyFor(this.proxies, target)
+    if (proxy === undefined) return super.addRequest(request, options)
+    request.path = `${target.origin}${request.path}`
+    const authorization = Proxy.proxyAuthorization(proxy)
+    if (authorization !== undefined) request.setHeader("proxy-authorization", authorization)
+    super.addRequest(request, { ...options, host: proxy.hostname.replace(/^\[(.*)\]$/, "$1"), hostname: proxy.hostname.replace(/^\[(.*)\]$/, "$1"), port: proxyPort(proxy) })
+  }
+  override createConnection(options: Http.ClientRequestArgs, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
+    // The proxy may speak TLS itself (an https:// proxy URL).
+    const proxy = this.proxies.http
+    if (proxy !== undefined && proxy.protocol === "https:" && options.host === proxy.hostname.replace(/^\[(.*)\]$/, "$1")) {
+      return Tls.connect({ host: options.host, port: Number(options.port), servername: proxy.hostname })
+    }
+    return super.createConnection(options, callback)
+  }
+}
+
+/**
+ * https:// through a proxy: a CONNECT tunnel to the target through the proxy, then TLS to the target inside it (the
+ * certificate checked as on a direct connection: NODE_EXTRA_CA_CERTS applies). Direct when NO_PROXY says so.
+ */
+class ProxyHttpsAgent extends Https.Agent {
+  constructor(
+    private readonly proxies: Proxy.ProxySettings,
+    options: Https.AgentOptions
+  ) {
+    super(options)
+  }
+  override createConnection(options: Https.RequestOptions, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
+    const target = targetOf("https:", options)
+    const proxy = Proxy.proxyFor(this.proxies, target)
+    if (proxy === undefined || callback === undefined) return super.createConnection(options, callback)
+    const authority = `${target.hostname}:${target.port === "" ? 443 : target.port}`
+    const authorization = Proxy.proxyAuthorization(proxy)
+    const connect = (proxy.protocol === "https:" ? Https : Http).request({
+      host: proxy.hostname.replace(/^\[(.*)\]$/, "$1"),
+      port: proxyPort(proxy),
+      method: "CONNECT",
+      path: authority,
+      headers: { host: authority, ...(authorization === undefined ? {} : { "proxy-authorization": authorization }) },
+      agent: false
+    })
+    connect.once("connect", (response, socket) => {
+      if (response.statusCode !== 200) {
+        socket.destroy()
+        callback(new Error(`the proxy ${proxy.host} refused the tunnel to ${authority}: ${response.statusCode} ${response.statusMessage ?? ""}`.trim()), socket)
+        return
+      }
+      const host = target.hostname.replace(/^\[(.*)\]$/, "$1")
+      const tlsOptions: Tls.ConnectionOptions = { socket, host, servername: options.servername ?? (/^[\d.]+$|:/.test(host) ? "" : host) }
+      if (options.ca !== undefined) tlsOptions.ca = options.ca
+      if (options.rejectUnauthorized !== undefined) tlsOptions.rejectUnauthorized = options.rejectUnauthorized
+      callback(null, Tls.connect(tlsOptions))
+    })
+    connect.once("error", (error) => callback(new Error(`could not reach the proxy ${proxy.host}: ${error.message}`), new PassThrough()))
+    connect.end()
+    return undefined
+  }
+}
 
 /**
  * NodeHttpClient's two agents, destroyed with the scope, each made on first use: an https agent needs node:https
@@ -19,31 +112,45 @@ import { ApiClient, type Interface, makeFromEnv } from "./ApiClient.js"
  * binary's bundle loads those modules lazily (build-bin.mjs). Unlike NodeHttpClient's own agents they keep
  * connections alive (an idle one does not keep the process alive): a response read to its end (see ApiClient's
  * `drainMillis`) leaves its connection for the next request, so the turns of a session pay for one TLS handshake,
- * not one each.
+ * not one each. With proxies set (HTTPS_PROXY, HTTP_PROXY, NO_PROXY: see Proxy.ts) they go through them.
  */
-const makeKeepAliveAgent: Effect.Effect<NodeHttpClient.HttpAgent, never, Scope.Scope> = Effect.gen(function* () {
-  let http: Http.Agent | undefined
-  let https: Https.Agent | undefined
-  yield* Effect.addFinalizer(() =>
-    Effect.sync(() => {
-      http?.destroy()
-      https?.destroy()
-    })
-  )
-  return {
-    [NodeHttpClient.HttpAgentTypeId]: NodeHttpClient.HttpAgentTypeId,
-    get http() {
-      return (http ??= new Http.Agent({ keepAlive: true }))
-    },
-    get https() {
-      return (https ??= new Https.Agent({ keepAlive: true }))
+const makeKeepAliveAgent = (proxies: Proxy.ProxySettings): Effect.Effect<NodeHttpClient.HttpAgent, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    let http: Http.Agent | undefined
+    let https: Https.Agent | undefined
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        http?.destroy()
+        https?.destroy()
+      })
+    )
+    const viaProxy = proxies.http !== undefined || proxies.https !== undefined
+    return {
+      [NodeHttpClient.HttpAgentTypeId]: NodeHttpClient.HttpAgentTypeId,
+      get http() {
+        return (http ??= viaProxy ? new ProxyHttpAgent(proxies, { keepAlive: true }) : new Http.Agent({ keepAlive: true }))
+      },
+      get https() {
+        return (https ??= viaProxy ? new ProxyHttpsAgent(proxies, { keepAlive: true }) : new Https.Agent({ keepAlive: true }))
+      }
     }
-  }
-})
+  })
+
+const optional = (name: string) => Config.option(Config.string(name)).pipe(Config.map(Option.getOrUndefined))
+
+/** HTTP_PROXY, HTTPS_PROXY, NO_PROXY and their lower-case forms (see Proxy.envFrom). */
+export const proxySettingsFromEnv: Effect.Effect<Proxy.ProxySettings> = Config.all(
+  ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "no_proxy", "NO_PROXY"].map((name) =>
+    Config.map(optional(name), (value) => [name, value] as const)
+  )
+).pipe(
+  Effect.map((pairs) => Proxy.settingsFrom(Proxy.envFrom(Object.fromEntries(pairs)))),
+  Effect.orElseSucceed(() => Proxy.settingsFrom({}))
+)
 
 /** @effect/platform-node's HttpClient over node:http and node:https with the agents above, made in the current scope. */
 export const makeHttpClient: Effect.Effect<HttpClient.HttpClient, never, Scope.Scope> = Effect.flatMap(
-  makeKeepAliveAgent,
+  Effect.flatMap(proxySettingsFromEnv, makeKeepAliveAgent),
   (agent) => Effect.provideService(NodeHttpClient.make, NodeHttpClient.HttpAgent, agent)
 )
 

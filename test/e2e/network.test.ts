@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { startMockAnthropicServer, type StartedMockServer } from "../../src/testing/MockAnthropicServer.js"
 import { Fault, type Script, ScriptTurn, text, textTurn } from "../../src/testing/Script.js"
+import { certificatePath, startLoopbackProxy, startTlsFront } from "../support/LoopbackProxy.js"
 import { frames, makeProject, runWeft } from "./harness.js"
 
 const cleanups: Array<() => Promise<unknown>> = []
@@ -143,5 +144,55 @@ describe("weft -p: model aliases and cost", () => {
     const pricedResult = JSON.parse(priced.stdout)
     expect(pricedResult.total_cost_usd).toBeGreaterThan(0)
     expect(pricedResult.modelUsage["claude-sonnet-4-5"]).not.toHaveProperty("unpriced")
+  })
+})
+
+describe("weft -p behind a proxy (HTTPS_PROXY / HTTP_PROXY / NO_PROXY)", () => {
+  const proxied = async () => {
+    const proxy = await startLoopbackProxy()
+    cleanups.push(proxy.close)
+    return proxy
+  }
+
+  it("sends http:// API requests to HTTP_PROXY in absolute form, with the proxy's credentials", async () => {
+    const { dir, env, server } = await setup([textTurn("through the proxy")])
+    const proxy = await proxied()
+    const withAuth = proxy.url.replace("http://", "http://weft:s3cret@")
+    const out = await runWeft(["-p", "hi"], { cwd: dir, env: { ...env, HTTP_PROXY: withAuth } })
+    expect(out.stdout).toBe("through the proxy\n")
+    expect(proxy.requests).toEqual([
+      { method: "POST", target: `${server.url}/v1/messages`, proxyAuthorization: `Basic ${btoa("weft:s3cret")}` }
+    ])
+  })
+
+  it("tunnels https:// API requests through HTTPS_PROXY with CONNECT, the certificate trusted through NODE_EXTRA_CA_CERTS", async () => {
+    const { dir, env, server } = await setup([textTurn("one"), textTurn("two")])
+    const proxy = await proxied()
+    const front = await startTlsFront(Number(new URL(server.url).port))
+    cleanups.push(front.close)
+    const out = await runWeft(["-p", "hi"], {
+      cwd: dir,
+      env: { ...env, ANTHROPIC_BASE_URL: front.url, https_proxy: proxy.url, NODE_EXTRA_CA_CERTS: certificatePath }
+    })
+    expect(out.stderr).toBe("")
+    expect(out.stdout).toBe("one\n")
+    expect(proxy.requests).toEqual([{ method: "CONNECT", target: new URL(front.url).host, proxyAuthorization: undefined }])
+    expect(server.requests().length).toBe(1)
+  })
+
+  it("goes direct where NO_PROXY says (loopback only when named), and says when the proxy cannot be reached", async () => {
+    const { dir, env } = await setup([textTurn("direct"), textTurn("direct")])
+    const proxy = await proxied()
+    const direct = await runWeft(["-p", "hi"], { cwd: dir, env: { ...env, HTTP_PROXY: proxy.url, NO_PROXY: "example.com,127.0.0.1" } })
+    expect(direct.stdout).toBe("direct\n")
+    expect(proxy.requests).toEqual([])
+
+    const down = await runWeft(["-p", "hi"], {
+      cwd: dir,
+      env: { ...env, HTTP_PROXY: "http://127.0.0.1:1", WEFT_MAX_RETRIES: "0" }
+    })
+    expect(down.code).toBe(1)
+    expect(down.stderr).toMatch(/Connection failed: .*ECONNREFUSED 127\.0\.0\.1:1/)
+    expect(down.stderr).toContain("HTTPS_PROXY/HTTP_PROXY/NO_PROXY")
   })
 })
