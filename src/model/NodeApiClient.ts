@@ -67,43 +67,47 @@ class ProxyHttpAgent extends Http.Agent {
  * https:// through a proxy: a CONNECT tunnel to the target through the proxy, then TLS to the target inside it (the
  * certificate checked as on a direct connection: NODE_EXTRA_CA_CERTS applies). Direct when NO_PROXY says so.
  */
-class ProxyHttpsAgent extends Https.Agent {
-  constructor(
-    private readonly proxies: Proxy.ProxySettings,
-    options: Https.AgentOptions
-  ) {
-    super(options)
+const makeProxyHttpsAgent = (proxies: Proxy.ProxySettings, agentOptions: Https.AgentOptions): Https.Agent => {
+  // Declared on first use: reading Https.Agent loads node:https and node:tls, which a run over http:// never needs.
+  class ProxyHttpsAgent extends Https.Agent {
+    constructor(
+      private readonly proxies: Proxy.ProxySettings,
+      options: Https.AgentOptions
+    ) {
+      super(options)
+    }
+    override createConnection(options: Https.RequestOptions, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
+      const target = targetOf("https:", options)
+      const proxy = Proxy.proxyFor(this.proxies, target)
+      if (proxy === undefined || callback === undefined) return super.createConnection(options, callback)
+      const authority = `${target.hostname}:${target.port === "" ? 443 : target.port}`
+      const authorization = Proxy.proxyAuthorization(proxy)
+      const connect = (proxy.protocol === "https:" ? Https : Http).request({
+        host: proxy.hostname.replace(/^\[(.*)\]$/, "$1"),
+        port: proxyPort(proxy),
+        method: "CONNECT",
+        path: authority,
+        headers: { host: authority, ...(authorization === undefined ? {} : { "proxy-authorization": authorization }) },
+        agent: false
+      })
+      connect.once("connect", (response, socket) => {
+        if (response.statusCode !== 200) {
+          socket.destroy()
+          callback(new Error(`the proxy ${proxy.host} refused the tunnel to ${authority}: ${response.statusCode} ${response.statusMessage ?? ""}`.trim()), socket)
+          return
+        }
+        const host = target.hostname.replace(/^\[(.*)\]$/, "$1")
+        const tlsOptions: Tls.ConnectionOptions = { socket, host, servername: options.servername ?? (/^[\d.]+$|:/.test(host) ? "" : host) }
+        if (options.ca !== undefined) tlsOptions.ca = options.ca
+        if (options.rejectUnauthorized !== undefined) tlsOptions.rejectUnauthorized = options.rejectUnauthorized
+        callback(null, Tls.connect(tlsOptions))
+      })
+      connect.once("error", (error) => callback(new Error(`could not reach the proxy ${proxy.host}: ${error.message}`), new PassThrough()))
+      connect.end()
+      return undefined
+    }
   }
-  override createConnection(options: Https.RequestOptions, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
-    const target = targetOf("https:", options)
-    const proxy = Proxy.proxyFor(this.proxies, target)
-    if (proxy === undefined || callback === undefined) return super.createConnection(options, callback)
-    const authority = `${target.hostname}:${target.port === "" ? 443 : target.port}`
-    const authorization = Proxy.proxyAuthorization(proxy)
-    const connect = (proxy.protocol === "https:" ? Https : Http).request({
-      host: proxy.hostname.replace(/^\[(.*)\]$/, "$1"),
-      port: proxyPort(proxy),
-      method: "CONNECT",
-      path: authority,
-      headers: { host: authority, ...(authorization === undefined ? {} : { "proxy-authorization": authorization }) },
-      agent: false
-    })
-    connect.once("connect", (response, socket) => {
-      if (response.statusCode !== 200) {
-        socket.destroy()
-        callback(new Error(`the proxy ${proxy.host} refused the tunnel to ${authority}: ${response.statusCode} ${response.statusMessage ?? ""}`.trim()), socket)
-        return
-      }
-      const host = target.hostname.replace(/^\[(.*)\]$/, "$1")
-      const tlsOptions: Tls.ConnectionOptions = { socket, host, servername: options.servername ?? (/^[\d.]+$|:/.test(host) ? "" : host) }
-      if (options.ca !== undefined) tlsOptions.ca = options.ca
-      if (options.rejectUnauthorized !== undefined) tlsOptions.rejectUnauthorized = options.rejectUnauthorized
-      callback(null, Tls.connect(tlsOptions))
-    })
-    connect.once("error", (error) => callback(new Error(`could not reach the proxy ${proxy.host}: ${error.message}`), new PassThrough()))
-    connect.end()
-    return undefined
-  }
+  return new ProxyHttpsAgent(proxies, agentOptions)
 }
 
 /**
@@ -131,7 +135,7 @@ const makeKeepAliveAgent = (proxies: Proxy.ProxySettings): Effect.Effect<NodeHtt
         return (http ??= viaProxy ? new ProxyHttpAgent(proxies, { keepAlive: true }) : new Http.Agent({ keepAlive: true }))
       },
       get https() {
-        return (https ??= viaProxy ? new ProxyHttpsAgent(proxies, { keepAlive: true }) : new Https.Agent({ keepAlive: true }))
+        return (https ??= viaProxy ? makeProxyHttpsAgent(proxies, { keepAlive: true }) : new Https.Agent({ keepAlive: true }))
       }
     }
   })
