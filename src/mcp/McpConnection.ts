@@ -152,8 +152,11 @@ export class ProcessGroupTransport implements Transport {
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin
       if (!stdin || this.closed || stdin.destroyed) return reject(new Error("Connection closed"))
-      // A write to a server that has exited (EPIPE) is the connection closing, as the caller should hear it.
-      stdin.write(serializeMessage(message), (error) => (error ? reject(new Error(`Connection closed (${error.message})`)) : resolve()))
+      // Resolved once buffered (not once flushed: waiting for the write's callback costs a round of the event loop
+      // per message). A server that has exited fails the write with EPIPE on stdin's error event, and its exit
+      // closes the connection, which fails the requests in flight with "Connection closed".
+      if (stdin.write(serializeMessage(message))) resolve()
+      else stdin.once("drain", resolve)
     })
   }
 
