@@ -6,9 +6,9 @@
  * same message whichever parser read it. The help (`weft --help`) is rendered from the same table.
  *
  * To add an option: one entry in `printOptions` (its key is the field the print command receives). Kinds:
- * `flag` (boolean), `text` (one value), `choice` (one of a list, with a default), `count` (a whole number with a
- * minimum), `list` (repeatable; optionally split on commas and spaces, optionally checked). To add a command (`weft
- * <name> ...`): one entry in `commands`, whose module is loaded only when it runs.
+ * `flag` (boolean), `text` (one value), `choice` (one of a list; with a default, or undefined when not given),
+ * `count` (a whole number with a minimum), `list` (repeatable; optionally split on commas and spaces, optionally
+ * checked). To add a command (`weft <name> ...`): one entry in `commands`, whose module is loaded only when it runs.
  *
  * Built-ins only (node:fs) and effect's Either: this runs before anything else is loaded.
  */
@@ -29,8 +29,6 @@ export interface OptionSpec<A> {
   readonly placeholder: string | undefined
   /** The values it accepts, in words, for errors and the help ("one of text, json, stream-json"). */
   readonly accepts: string
-  /** For completions: the values it accepts, when they are a fixed list. */
-  readonly choices: ReadonlyArray<string> | undefined
   /** Given several times, its values add up; otherwise giving it twice is an error. */
   readonly repeatable: boolean
   readonly description: string
@@ -56,7 +54,6 @@ export const flag = (spec: Common): OptionSpec<boolean> => ({
   ...base(spec),
   placeholder: undefined,
   accepts: "no value",
-  choices: undefined,
   repeatable: false,
   decode: (given) => Either.right(given.length > 0)
 })
@@ -65,21 +62,25 @@ export const text = (spec: Common & { readonly placeholder: string; readonly acc
   ...base(spec),
   placeholder: spec.placeholder,
   accepts: spec.accepts,
-  choices: undefined,
   repeatable: false,
   decode: single
 })
 
-export const choice = <const C extends string>(
-  spec: Common & { readonly placeholder: string; readonly choices: ReadonlyArray<C>; readonly default: C }
-): OptionSpec<C> => {
+interface ChoiceSpec<C extends string> extends Common {
+  readonly placeholder: string
+  readonly choices: ReadonlyArray<C>
+}
+
+/** One of a fixed list: `default` when not given (or undefined, without a default, to let settings decide). */
+export function choice<const C extends string>(spec: ChoiceSpec<C> & { readonly default: C }): OptionSpec<C>
+export function choice<const C extends string>(spec: ChoiceSpec<C>): OptionSpec<C | undefined>
+export function choice<const C extends string>(spec: ChoiceSpec<C> & { readonly default?: C }): OptionSpec<C | undefined> {
   const accepts = `one of ${spec.choices.join(", ")}`
   const isChoice = (value: string): value is C => spec.choices.some((choice) => choice === value)
   return {
     ...base(spec),
     placeholder: spec.placeholder,
     accepts,
-    choices: spec.choices,
     repeatable: false,
     decode: (given) =>
       Either.flatMap(single(given), (value) =>
@@ -98,8 +99,7 @@ export const count = (spec: Common & { readonly placeholder: string; readonly mi
     ...base(spec),
     placeholder: spec.placeholder,
     accepts,
-    choices: undefined,
-    repeatable: false,
+      repeatable: false,
     decode: (given) =>
       Either.flatMap(single(given), (value) => {
         if (value === undefined) return Either.right(undefined)
@@ -122,7 +122,6 @@ export const list = (
   ...base(spec),
   placeholder: spec.placeholder,
   accepts: spec.accepts,
-  choices: undefined,
   repeatable: true,
   decode: (given) => {
     const values = spec.split === true ? splitToolRules(given) : given

@@ -4,7 +4,8 @@ import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { describe, expect, it } from "vitest"
-import { printOptions, splitToolRules } from "../../src/cli/CliOptions.js"
+import * as Either from "effect/Either"
+import { choice, printOptions, splitToolRules } from "../../src/cli/CliOptions.js"
 import { type Invocation, parse } from "../../src/cli/CommandLine.js"
 import { cliWith } from "../../src/cli/Commands.js"
 import { renderHelp } from "../../src/cli/Help.js"
@@ -86,6 +87,13 @@ describe("CommandLine.parse and the @effect/cli command, both generated from Cli
     expect(parse(["-p", "demo"])).toMatchObject({ _tag: "Print", options: { prompt: "demo" } })
     expect(parse(["--completions", "bash"])).toEqual({ _tag: "EffectCli" })
     expect(parse(["--wizard"])).toEqual({ _tag: "EffectCli" })
+  })
+
+  it("a choice without a default is undefined when not given", () => {
+    const mode = choice({ name: "mode", placeholder: "mode", choices: ["a", "b"], description: "A mode." })
+    expect(mode.decode([])).toEqual(Either.right(undefined))
+    expect(mode.decode(["b"])).toEqual(Either.right("b"))
+    expect(mode.decode(["c"])).toEqual(Either.left('must be one of a, b, not "c"'))
   })
 
   it("splits tool rules on commas and spaces outside parentheses", () => {
