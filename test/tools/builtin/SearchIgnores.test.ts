@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as nodePath from "node:path"
 import { GlobTool } from "../../../src/tools/builtin/Glob.js"
-import { GrepTool } from "../../../src/tools/builtin/Grep.js"
+import { runGrep } from "./grepEngines.js"
 import { makeTree, removeTree, runTool, textOf, searchLayer } from "./support.js"
 
 let root = ""
@@ -42,19 +42,7 @@ const glob = (input: Record<string, unknown>) =>
   Effect.map(runTool(GlobTool, input, root), ({ result }) => sorted(textOf(result))).pipe(Effect.provide(searchLayer(root)))
 
 const grep = (engine: "builtin" | "rg", input: Record<string, unknown>) =>
-  Effect.acquireUseRelease(
-    Effect.sync(() => {
-      const previous = process.env["WEFT_GREP_ENGINE"]
-      process.env["WEFT_GREP_ENGINE"] = engine
-      return previous
-    }),
-    () => Effect.map(runTool(GrepTool, input, root), ({ result }) => sorted(textOf(result))).pipe(Effect.provide(searchLayer(root))),
-    (previous) =>
-      Effect.sync(() => {
-        if (previous === undefined) delete process.env["WEFT_GREP_ENGINE"]
-        else process.env["WEFT_GREP_ENGINE"] = previous
-      })
-  )
+  Effect.flatMap(runGrep(engine, input, root), (exit) => Effect.map(exit, ({ result }) => sorted(textOf(result))))
 
 // Functions: `root` is only known once the tree is made.
 const PKG = () => [p("pkg/plain.txt"), p("pkg/rescued.txt")]
