@@ -9,11 +9,17 @@
  * As in Claude Code: redirects within the same host (ignoring `www.`, allowing an http->https upgrade) are
  * followed; a redirect to another host is reported to the model, which may fetch it in a new call. The body is
  * read up to `maxBodyBytes` and the text returned up to `maxChars` (both noted when cut); the whole call is
- * bounded by `timeout`. Interrupting the call aborts the request.
+ * bounded by `timeout`. Interrupting the call aborts the request. It runs on the HttpClient in context (the
+ * session's: through HTTPS_PROXY / HTTP_PROXY unless NO_PROXY exempts the host, see model/Proxy.ts).
  */
+import * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Tool from "../Tool.js"
 import { htmlToMarkdown } from "./HtmlToMarkdown.js"
@@ -89,16 +95,32 @@ const isHtml = (contentType: string, text: string): boolean =>
   contentType === "application/xhtml+xml" ||
   (contentType === "" && /^\s*(<!doctype html|<html[\s>])/i.test(text.slice(0, 1024)))
 
-const describeFetchError = (error: unknown): string => {
-  if (error instanceof Error) {
-    const cause: unknown = error.cause
-    if (cause instanceof Error) {
-      const code = "code" in cause && typeof cause.code === "string" ? `${cause.code}: ` : ""
-      return `${code}${cause.message}`
-    }
-    return error.message
+const describeFetchError = (error: HttpClientError.HttpClientError): string => {
+  const cause: unknown = error.cause
+  if (cause instanceof Error) {
+    const code = "code" in cause && typeof cause.code === "string" ? `${cause.code}: ` : ""
+    return `${code}${cause.message}`
   }
-  return String(error)
+  return error.message
+}
+
+/** Reason phrases of the statuses a page answers with, for messages (the client does not keep the server's). */
+const reasons: Readonly<Record<number, string>> = {
+  301: "Moved Permanently",
+  302: "Found",
+  303: "See Other",
+  307: "Temporary Redirect",
+  308: "Permanent Redirect",
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  410: "Gone",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout"
 }
 
 const charsetOf = (contentTypeHeader: string): string => /charset\s*=\s*"?([\w-]+)"?/i.exec(contentTypeHeader)?.[1] ?? "utf-8"
@@ -136,31 +158,32 @@ export const makeWebFetchTool = (options: WebFetchOptions = {}) => {
   const maxChars = options.maxChars ?? defaultMaxChars
   const maxRedirects = options.maxRedirects ?? defaultMaxRedirects
 
-  /** Reads at most `maxBodyBytes` of the body; the rest is never downloaded (the request is aborted after). */
-  const readBody = (response: Response) =>
+  /**
+   * Reads at most `maxBodyBytes` of the body (the bound), a chunk at a time; the rest is never downloaded: the
+   * request is aborted when the call's scope closes.
+   */
+  const readBody = (response: HttpClientResponse.HttpClientResponse, url: URL) =>
     Effect.gen(function* () {
-      const body = response.body
-      if (body === null) return { bytes: new Uint8Array(0), cut: false }
-      const reader = body.getReader()
       const chunks: Array<Uint8Array> = []
       let total = 0
       let cut = false
-      for (;;) {
-        const next = yield* Effect.tryPromise({
-          try: () => reader.read(),
-          catch: (error) => failed(`The connection failed while reading ${response.url}: ${describeFetchError(error)}`)
-        })
-        if (next.done === true) break
-        const room = maxBodyBytes - total
-        if (next.value.length >= room) {
-          chunks.push(next.value.subarray(0, room))
-          total += room
-          cut = true
-          break
-        }
-        chunks.push(next.value)
-        total += next.value.length
-      }
+      yield* response.stream.pipe(
+        Stream.runForEachWhile((chunk) =>
+          Effect.sync(() => {
+            const room = maxBodyBytes - total
+            if (chunk.length >= room) {
+              chunks.push(chunk.subarray(0, room))
+              total += room
+              cut = true
+              return false
+            }
+            chunks.push(chunk)
+            total += chunk.length
+            return true
+          })
+        ),
+        Effect.mapError((error) => failed(`The connection failed while reading ${url.href}: ${describeFetchError(error)}`))
+      )
       const bytes = new Uint8Array(total)
       let offset = 0
       for (const chunk of chunks) {
@@ -170,31 +193,26 @@ export const makeWebFetchTool = (options: WebFetchOptions = {}) => {
       return { bytes, cut }
     })
 
-  const fetchOnce = (url: URL, signal: AbortSignal) =>
-    Effect.tryPromise({
-      try: () =>
-        fetch(url, {
-          redirect: "manual",
-          signal,
+  const fetchOnce = (client: HttpClient.HttpClient.With<HttpClientError.HttpClientError, Scope.Scope>, url: URL) =>
+    client
+      .execute(
+        HttpClientRequest.get(url, {
           headers: { accept: "text/markdown, text/html;q=0.9, text/plain;q=0.8, */*;q=0.5", "user-agent": "weft/0.1 (WebFetch)" }
-        }),
-      catch: (error) => failed(`Could not fetch ${url.href}: ${describeFetchError(error)}`)
-    })
+        })
+      )
+      .pipe(Effect.mapError((error) => failed(`Could not fetch ${url.href}: ${describeFetchError(error)}`)))
 
   const fetchFollowing = (start: URL) =>
     Effect.gen(function* () {
-      // One controller for the whole call: closing the scope (done, timed out or interrupted) aborts whatever
-      // is still in flight, including an undrained body.
-      const controller = yield* Effect.acquireRelease(
-        Effect.sync(() => new AbortController()),
-        (controller) => Effect.sync(() => controller.abort())
-      )
+      // Requests tied to the call's scope: closing it (done, timed out or interrupted) aborts whatever is still in
+      // flight, an undrained body included. Redirects are followed here, not by the client.
+      const client = HttpClient.withScope(yield* HttpClient.HttpClient)
       let current = start
       for (let hop = 0; ; hop++) {
-        const response = yield* fetchOnce(current, controller.signal)
-        const location = response.headers.get("location")
-        if (response.status >= 300 && response.status < 400 && location !== null) {
-          yield* Effect.promise(() => response.body?.cancel() ?? Promise.resolve()).pipe(Effect.ignore)
+        const response = yield* fetchOnce(client, current)
+        const location = response.headers["location"]
+        const statusText = reasons[response.status] ?? ""
+        if (response.status >= 300 && response.status < 400 && location !== undefined) {
           const target = yield* Effect.try({
             try: () => new URL(location, current),
             catch: () => failed(`${current.href} redirected to an invalid location: ${location}`)
@@ -205,7 +223,7 @@ export const makeWebFetchTool = (options: WebFetchOptions = {}) => {
               from: current.href,
               to: target.href,
               status: response.status,
-              statusText: response.statusText
+              statusText
             }
             return redirected
           }
@@ -215,19 +233,19 @@ export const makeWebFetchTool = (options: WebFetchOptions = {}) => {
           current = target
           continue
         }
-        if (!response.ok) {
+        if (response.status < 200 || response.status >= 300) {
           return yield* failed(
-            `Request failed with status code ${response.status}${response.statusText ? ` ${response.statusText}` : ""} for ${current.href}.${response.status === 404 ? " The page does not exist; check the URL." : ""}`
+            `Request failed with status code ${response.status}${statusText ? ` ${statusText}` : ""} for ${current.href}.${response.status === 404 ? " The page does not exist; check the URL." : ""}`
           )
         }
-        const contentTypeHeader = response.headers.get("content-type") ?? ""
+        const contentTypeHeader = response.headers["content-type"] ?? ""
         const contentType = (contentTypeHeader.split(";")[0] ?? "").trim().toLowerCase()
         if (!textualType(contentType)) {
           return yield* failed(
             `${current.href} returned ${contentType}, which is not text; WebFetch only returns web pages and text. To inspect a binary file, download it with Bash (curl -o) and examine it there.`
           )
         }
-        const body = yield* readBody(response)
+        const body = yield* readBody(response, current)
         const fetched: Fetched = {
           kind: "content",
           url: current.href,
@@ -317,5 +335,5 @@ To complete your request, I need to fetch content from the redirected URL. Pleas
   })
 }
 
-/** WebFetch with the default bounds (60 s, 10 MB body, 100,000 characters). Needs nothing from the context. */
+/** WebFetch with the default bounds (60 s, 10 MB body, 100,000 characters), on the HttpClient in context. */
 export const WebFetchTool = makeWebFetchTool()

@@ -4,10 +4,12 @@
  */
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
+import * as NodeApiClient from "../../model/NodeApiClient.js"
 import { ChildEnvironment } from "../../platform/ChildEnvironment.js"
 import { FileState, make as makeFileState } from "../FileState.js"
 import { SearchFiles } from "../search/SearchFiles.js"
@@ -69,7 +71,9 @@ const makeServices = (options: Options) =>
     return Context.make(FileState, yield* makeFileState).pipe(
       Context.add(TodoStore, yield* TodoStore.make),
       Context.add(ShellSession, yield* makeShellSession(shellOptions(options))),
-      Context.add(SearchFiles, SearchFilesModule.node)
+      Context.add(SearchFiles, SearchFilesModule.node),
+      // WebFetch's: the session's proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) apply to it as to the API.
+      Context.add(HttpClient.HttpClient, yield* NodeApiClient.makeHttpClient)
     )
   })
 

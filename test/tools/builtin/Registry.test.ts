@@ -14,11 +14,12 @@ import { WebFetchTool } from "../../../src/tools/builtin/WebFetch.js"
 import { WriteTool } from "../../../src/tools/builtin/Write.js"
 import { FileState } from "../../../src/tools/FileState.js"
 import { ToolRegistry } from "../../../src/tools/ToolRegistry.js"
+import * as NodeApiClient from "../../../src/model/NodeApiClient.js"
 import { tempDir } from "./helpers.js"
 
 /** The composition the loop uses: the tools plus the Layers they need. */
 const Registry = ToolRegistry.layer(ReadTool, WriteTool, EditTool, NotebookEditTool, TodoWriteTool, WebFetchTool).pipe(
-  Layer.provide(Layer.mergeAll(NodeFileSystem.layer, FileState.layer, TodoStore.layer))
+  Layer.provide(Layer.mergeAll(NodeFileSystem.layer, FileState.layer, TodoStore.layer, NodeApiClient.layerHttpClient))
 )
 
 describe("file tools in a ToolRegistry", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import * as ConfigProvider from "effect/ConfigProvider"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
@@ -7,6 +8,8 @@ import type { AddressInfo } from "node:net"
 import { htmlToMarkdown } from "../../../src/tools/builtin/HtmlToMarkdown.js"
 import { isSameHostRedirect, makeWebFetchTool, WebFetchTool } from "../../../src/tools/builtin/WebFetch.js"
 import * as Tool from "../../../src/tools/Tool.js"
+import * as NodeApiClient from "../../../src/model/NodeApiClient.js"
+import { startLoopbackProxy } from "../../support/LoopbackProxy.js"
 import { runTool, textOf } from "./helpers.js"
 
 const page = `<!doctype html><html><head><title>Test page</title><script>alert("x")</script>
@@ -75,7 +78,7 @@ const server = Effect.gen(function* () {
 })
 
 const fetchWith = (tool: typeof WebFetchTool, url: string, prompt = "what is on the page?") =>
-  runTool(tool, { url, prompt }, "/")
+  runTool(tool, { url, prompt }, "/").pipe(Effect.provide(NodeApiClient.layerHttpClient))
 const failureOf = <A, R>(effect: Effect.Effect<A, Tool.ToolError, R>) =>
   Effect.map(Effect.flip(effect), (error) => {
     expect(error._tag).toBe("ToolFailed")
@@ -155,6 +158,24 @@ describe("WebFetch", () => {
       const charsCut = textOf(yield* fetchWith(short, `${base}/big`))
       expect(charsCut).toContain("Content truncated: showing the first 500 of 4194304 characters.")
       expect(charsCut.split("z").length - 1).toBe(500)
+    })
+  )
+
+  it.scoped("goes through HTTP_PROXY (absolute form) unless NO_PROXY names the host, with the body still capped", () =>
+    Effect.gen(function* () {
+      const { base } = yield* server
+      const proxy = yield* Effect.acquireRelease(Effect.promise(startLoopbackProxy), (started) => Effect.promise(started.close))
+      const small = makeWebFetchTool({ maxBodyBytes: 1000 })
+      const viaProxy = (env: Record<string, string>) =>
+        runTool(small, { url: `${base}/big`, prompt: "p" }, "/").pipe(
+          Effect.provide(NodeApiClient.layerHttpClient),
+          Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+        )
+      const text = textOf(yield* viaProxy({ HTTP_PROXY: proxy.url }))
+      expect(text).toContain("only the first 1000 bytes were read")
+      expect(proxy.requests).toEqual([{ method: "GET", target: `${base}/big`, proxyAuthorization: undefined }])
+      yield* viaProxy({ http_proxy: proxy.url, no_proxy: "127.0.0.1" })
+      expect(proxy.requests.length).toBe(1)
     })
   )
 
