@@ -13,16 +13,8 @@ import * as Stream from "effect/Stream"
 import { writeFileSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as Agent from "../../src/agent/Agent.js"
-import { Transcript } from "../../src/agent/Transcript.js"
-import { Hooks } from "../../src/hooks/Hooks.js"
-import * as NodeApiClient from "../../src/model/NodeApiClient.js"
-import { Permissions } from "../../src/permissions/Permissions.js"
-import { ScriptTurn, text, textTurn, toolUse } from "../../src/testing/Script.js"
-import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
-import * as Tool from "../../src/tools/Tool.js"
-import { ToolRegistry } from "../../src/tools/ToolRegistry.js"
-import * as Builtin from "../../src/tools/builtin/index.js"
+import { Agent, Builtin, Content, Hooks, NodeApiClient, Permissions, Tool, ToolRegistry, Transcript } from "weft"
+import { Script, ScriptedModel, ScriptTurn } from "weft/testing"
 
 /** A custom tool: its input Schema is all the model needs (the JSON Schema is derived from it). */
 export const WordCount = Tool.fromEffect({
@@ -35,9 +27,9 @@ export const WordCount = Tool.fromEffect({
 
 /** What the scripted model does when there is no real one: read the file, count its words, answer. */
 const script = (file: string) => [
-  ScriptTurn.blocks([text("Reading the file."), toolUse("Read", { file_path: file }, "read")]),
-  ScriptTurn.blocks([toolUse("WordCount", { text: "the quick brown fox jumps over the lazy dog" }, "count")]),
-  textTurn("The file has 9 words.")
+  ScriptTurn.blocks([Script.text("Reading the file."), Script.toolUse("Read", { file_path: file }, "read")]),
+  ScriptTurn.blocks([Script.toolUse("WordCount", { text: "the quick brown fox jumps over the lazy dog" }, "count")]),
+  Script.textTurn("The file has 9 words.")
 ]
 
 const hasRealModel = Boolean(process.env["ANTHROPIC_API_KEY"] || process.env["ANTHROPIC_BASE_URL"])
@@ -51,7 +43,10 @@ export const agentLayer = (cwd: string, file: string, useRealModel: boolean) =>
     Transcript.layerNone
   )
 
-/** Runs the agent on a temporary file; answers the final text. */
+/** The text of each tool result of a run, by tool_use_id: what the tools really answered. */
+export const toolAnswers: Record<string, string> = {}
+
+/** Runs the agent on a temporary file; answers the final text (the tools' answers are in `toolAnswers`). */
 export const main = (useRealModel = hasRealModel) => Effect.gen(function* () {
   const dir = mkdtempSync(join(tmpdir(), "weft-example-"))
   const file = join(dir, "fox.txt")
@@ -63,7 +58,11 @@ export const main = (useRealModel = hasRealModel) => Effect.gen(function* () {
   }).pipe(
     Stream.tap((event) =>
       Effect.sync(() => {
-        if (event._tag === "ToolResults") console.log("tool results:", JSON.stringify(event.message.content))
+        if (event._tag !== "ToolResults" || typeof event.message.content === "string") return
+        for (const block of event.message.content.filter(Content.isToolResult)) {
+          toolAnswers[block.tool_use_id] = typeof block.content === "string" ? block.content : JSON.stringify(block.content)
+        }
+        console.log("tool results:", JSON.stringify(event.message.content))
       })
     ),
     Stream.runFold("", (last, event) => (event._tag === "Result" ? event.result : last)),

@@ -17,10 +17,10 @@ import * as Stream from "effect/Stream"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Agent, Builtin, Hooks, Permissions, ToolRegistry, Transcript } from "../../src/index.js"
-import * as NodeApiClient from "../../src/model/NodeApiClient.js"
-import { ScriptTurn, text, textTurn, toolUse } from "../../src/testing/Script.js"
-import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
+import { Agent, Builtin, Hooks, NodeApiClient, Permissions, ToolRegistry, Transcript } from "weft"
+import { Script, ScriptedModel, ScriptTurn } from "weft/testing"
+
+const { text, textTurn, toolUse } = Script
 
 const commandOf = (input: unknown): string =>
   typeof input === "object" && input !== null && "command" in input && typeof input.command === "string" ? input.command : ""
@@ -58,9 +58,9 @@ export const agentLayer = (cwd: string, useRealModel: boolean) =>
   Layer.mergeAll(
     useRealModel ? NodeApiClient.layer.pipe(Layer.orDie) : ScriptedModel.layer(script),
     Builtin.layer({ cwd }),
-    Permissions.Permissions.layerPermissive(),
-    Hooks.Hooks.layer({ handlers }),
-    Transcript.Transcript.layerNone
+    Permissions.layerPermissive(),
+    Hooks.layer({ handlers }),
+    Transcript.layerNone
   )
 
 /** Runs the agent in a temporary directory; answers the tool results and the final text. */

@@ -134,3 +134,9 @@ interface Envelope {
   readonly cwd: string
   readonly version: string
 }
+
+// The entry points at the module's top level: `import { Transcript } from "weft"` reads `Transcript.layer...(...)`, and
+// `Transcript.Transcript` is the Tag (`yield* Transcript.Transcript`).
+export const layerNone = Transcript.layerNone
+export const make = Transcript.make
+export const layer = Transcript.layer

@@ -123,3 +123,9 @@ export class Environment extends Context.Tag("weft/Environment")<Environment, In
       ...values
     })
 }
+
+// The entry points at the module's top level: `import { Environment } from "weft"` reads `Environment.layer...(...)`, and
+// `Environment.Environment` is the Tag (`yield* Environment.Environment`).
+export const layer = Environment.layer
+export const layerLive = Environment.layerLive
+export const layerStatic = Environment.layerStatic

@@ -179,3 +179,9 @@ export class Memory extends Context.Tag("weft/Memory")<Memory, Interface>() {
 
   static layerStatic = (files: ReadonlyArray<MemoryFile>): Layer.Layer<Memory> => Layer.succeed(Memory, { files })
 }
+
+// The entry points at the module's top level: `import { Memory } from "weft"` reads `Memory.layer...(...)`, and
+// `Memory.Memory` is the Tag (`yield* Memory.Memory`).
+export const layer = Memory.layer
+export const layerLive = Memory.layerLive
+export const layerStatic = Memory.layerStatic

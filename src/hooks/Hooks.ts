@@ -126,7 +126,7 @@ export interface Interface {
 /** In-process handlers: any subset of the events, as typed Effects. */
 export type Handlers = Partial<Interface>
 
-const none: Interface = {
+export const none: Interface = {
   sessionStart: () => Effect.succeed({}),
   userPromptSubmit: () => Effect.succeed({}),
   preToolUse: () => Effect.succeed({}),
@@ -332,3 +332,10 @@ export class Hooks extends Context.Tag("weft/Hooks")<Hooks, Interface>() {
     Layer.effect(Hooks, fromSettings(options))
   static fromSettings = fromSettings
 }
+
+// The entry points at the module's top level: `import { Hooks } from "weft"` reads `Hooks.layer...(...)`, and
+// `Hooks.Hooks` is the Tag (`yield* Hooks.Hooks`).
+export const layerNone = Hooks.layerNone
+export const layerWith = Hooks.layerWith
+export const layer = Hooks.layer
+export const layerFromSettings = Hooks.layerFromSettings

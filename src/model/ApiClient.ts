@@ -735,3 +735,8 @@ export class ApiClient extends Context.Tag("weft/ApiClient")<ApiClient, Interfac
   static layerConfig = (config: ApiClientConfig): Layer.Layer<ApiClient, never, HttpClient.HttpClient> =>
     Layer.effect(ApiClient, make(config))
 }
+
+// The entry points at the module's top level: `import { ApiClient } from "weft"` reads `ApiClient.layer...(...)`, and
+// `ApiClient.ApiClient` is the Tag (`yield* ApiClient.ApiClient`).
+export const layer = ApiClient.layer
+export const layerConfig = ApiClient.layerConfig

@@ -128,7 +128,7 @@ const describeSource = (source: RuleSource) => (source.scope === "cli" ? source.
 
 const expandHome = (path: string, home: string) => (path === "~" ? home : path.startsWith("~/") ? join(home, path.slice(2)) : path)
 
-const make = (options: Options): Effect.Effect<Interface> =>
+export const make = (options: Options): Effect.Effect<Interface> =>
   Effect.gen(function* () {
     const settings = options.settings
     const home = settings.home
@@ -419,3 +419,10 @@ const makePermissive = (deniedRules: ReadonlyArray<string>, mode: PermissionMode
       })
   }
 }
+
+// The entry points at the module's top level: `import { Permissions } from "weft"` reads `Permissions.layer...(...)`, and
+// `Permissions.Permissions` is the Tag (`yield* Permissions.Permissions`).
+export const layer = Permissions.layer
+export const layerFromServices = Permissions.layerFromServices
+export const permissive = Permissions.permissive
+export const layerPermissive = Permissions.layerPermissive

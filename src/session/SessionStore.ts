@@ -461,3 +461,9 @@ export class SessionStore extends Context.Tag("weft/SessionStore")<SessionStore,
   /** In memory, for tests: the same semantics without files (nothing is ever torn or skipped). */
   static layerMemory: Layer.Layer<SessionStore> = Layer.effect(SessionStore, makeMemory)
 }
+
+// The entry points at the module's top level: `import { SessionStore } from "weft"` reads `SessionStore.layer...(...)`, and
+// `SessionStore.SessionStore` is the Tag (`yield* SessionStore.SessionStore`).
+export const layerJsonl = SessionStore.layerJsonl
+export const layerJsonlLive = SessionStore.layerJsonlLive
+export const layerMemory = SessionStore.layerMemory

@@ -109,3 +109,10 @@ export class ToolRegistry extends Context.Tag("weft/ToolRegistry")<ToolRegistry,
       Effect.map(ToolRegistry, (registry) => filterTools(registry, keep))
     )
 }
+
+// The entry points at the module's top level: `import { ToolRegistry } from "weft"` reads `ToolRegistry.layer...(...)`, and
+// `ToolRegistry.ToolRegistry` is the Tag (`yield* ToolRegistry.ToolRegistry`).
+export const make = ToolRegistry.make
+export const layer = ToolRegistry.layer
+export const layerAny = ToolRegistry.layerAny
+export const filter = ToolRegistry.filter
