@@ -185,7 +185,13 @@ export const executeCall = Effect.fn("ToolExecution.executeCall")(function* (use
         ? yield* ask(pre.permissionDecisionReason ?? `A PreToolUse hook asks for approval of this ${use.name} call.`)
         : checked
   if (decision._tag === "Deny") {
-    return failed("denied", decision.reason, {
+    // A hook that asked says why; whoever refused (nobody can answer under -p), the model gets that reason.
+    const hookReason = pre.permissionDecision === "ask" ? pre.permissionDecisionReason : undefined
+    const reason =
+      hookReason === undefined || decision.reason.includes(hookReason)
+        ? decision.reason
+        : `${decision.reason} PreToolUse:${label} hook: ${hookReason}`
+    return failed("denied", reason, {
       denial: { tool_name: use.name, tool_use_id: use.id, tool_input: call.input }
     })
   }

@@ -130,6 +130,20 @@ describe("weft -p: command hooks", () => {
     ])
   })
 
+  it("a hook's ask under -p refuses the call, with the hook's reason to the model", async () => {
+    const { root, dir, env } = await setup({}, () => ({
+      script: [ScriptTurn.blocks([toolUse("Bash", { command: "touch asked" }, "a1")]), textTurn("ok")]
+    }))
+    const ask = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touching needs a human"}}'`
+    const home = await withUserHooks(root, { PreToolUse: [hook(ask, "Bash")] })
+    const out = await runWeft(["-p", "go", "--output-format", "stream-json", "--verbose"], { cwd: dir, env: { ...env, ...home } })
+    expect(out.code).toBe(0)
+    const [result] = toolResults(out.stdout)
+    expect(result).toMatchObject({ tool_use_id: "a1", is_error: true })
+    expect(JSON.stringify(result?.content)).toContain("touching needs a human")
+    expect(existsSync(join(dir, "asked"))).toBe(false)
+  })
+
   it("additional context from UserPromptSubmit, SessionStart and PostToolUse reaches the model as system reminders", async () => {
     const { root, dir, env, server } = await setup({}, () => ({
       script: [ScriptTurn.blocks([toolUse("Bash", { command: "echo ran" }, "c1")]), textTurn("ok")]
