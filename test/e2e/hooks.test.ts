@@ -47,7 +47,8 @@ const toolResults = (stdout: string) =>
     })
     .filter((block) => block.type === "tool_result")
 
-describe("weft -p: command hooks", () => {
+// Each test runs weft and real hook processes (some on purpose slow): generous room on a loaded machine.
+describe("weft -p: command hooks", { timeout: 120_000 }, () => {
   it("runs a hook on every event of a session, with Claude Code's input JSON on stdin", async () => {
     const { root, dir, env } = await setup({}, () => ({
       script: [
