@@ -93,6 +93,25 @@ export function choice<const C extends string>(spec: ChoiceSpec<C> & { readonly 
   }
 }
 
+/** One of a list, or nothing. */
+export const optionalChoice = <const C extends string>(
+  spec: Common & { readonly placeholder: string; readonly choices: ReadonlyArray<C> }
+): OptionSpec<C | undefined> => {
+  const accepts = `one of ${spec.choices.join(", ")}`
+  const isChoice = (value: string): value is C => spec.choices.some((choice) => choice === value)
+  return {
+    ...base(spec),
+    placeholder: spec.placeholder,
+    accepts,
+    choices: spec.choices,
+    repeatable: false,
+    decode: (given) =>
+      Either.flatMap(single(given), (value) =>
+        value === undefined || isChoice(value) ? Either.right(value) : Either.left(`must be ${accepts}, not ${JSON.stringify(value)}`)
+      )
+  }
+}
+
 export const count = (spec: Common & { readonly placeholder: string; readonly min: number }): OptionSpec<number | undefined> => {
   const accepts = `a whole number, ${spec.min} or more`
   return {
@@ -162,6 +181,12 @@ const notADirectory = (path: string): string | undefined => {
 }
 
 export const outputFormats = ["text", "json", "stream-json"] as const
+
+/** Claude Code's permission modes. */
+export const permissionModes = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] as const
+
+/** The settings files `--setting-sources` chooses among. */
+export const settingSources = ["user", "project", "local"] as const
 export type OutputFormat = (typeof outputFormats)[number]
 
 /** The options of `weft [-p] [prompt]`, in the order of the help. */
@@ -243,6 +268,36 @@ export const printOptions = {
   strictMcpConfig: flag({
     name: "strict-mcp-config",
     description: "Use only the MCP servers of --mcp-config, none from other configuration."
+  }),
+  permissionMode: optionalChoice({
+    name: "permission-mode",
+    placeholder: "mode",
+    choices: permissionModes,
+    description:
+      "default (reads in the project run, the rest is asked; under -p, asked means denied), acceptEdits (file edits in the project run too), plan (read-only tools only), bypassPermissions (whatever no deny rule forbids), dontAsk (whatever would be asked is denied)."
+  }),
+  dangerouslySkipPermissions: flag({
+    name: "dangerously-skip-permissions",
+    description: "The same as --permission-mode bypassPermissions."
+  }),
+  settings: text({
+    name: "settings",
+    placeholder: "file-or-json",
+    accepts: "a settings file or a JSON object",
+    description: "Settings above the user, project and local files: a file, or JSON."
+  }),
+  settingSources: list({
+    name: "setting-sources",
+    placeholder: "sources",
+    accepts: "user, project, local (comma separated)",
+    split: true,
+    check: (value) =>
+      settingSources.some((source) => source === value) ? undefined : `has an unknown source ${JSON.stringify(value)} (the sources are user, project, local)`,
+    description: "Which settings files load, e.g. user,project (default: user, project and local)."
+  }),
+  trustProject: flag({
+    name: "trust-project",
+    description: "Trust this project's own settings for this run (hooks, env, MCP servers, allow rules). `weft trust` records it."
   })
 }
 
@@ -287,6 +342,11 @@ export const commands: ReadonlyArray<CommandSpec> = [
     name: "demo",
     summary: "Run a scripted session against weft's built-in mock of the Messages API, in a temporary sample project. No API key needed.",
     load: () => import("./Demo.js")
+  },
+  {
+    name: "trust",
+    summary: "Trust a project (default: the current directory): its own settings and .mcp.json may then run hooks and MCP servers, set the environment and widen permissions.",
+    load: () => import("./TrustCommand.js")
   }
 ]
 
@@ -301,5 +361,6 @@ export const environment: ReadonlyArray<readonly [name: string, description: str
   ["MCP_TIMEOUT", "How long an MCP server may take to connect, in milliseconds (default 30000)."],
   ["MCP_TOOL_TIMEOUT", "How long an MCP tool call may take, in milliseconds."],
   ["MAX_MCP_OUTPUT_TOKENS", "The most an MCP tool's result may give the model, in tokens (default 25000)."],
-  ["WEFT_HOME", "Where sessions and caches are kept (default ~/.weft)."]
+  ["WEFT_HOME", "Where sessions and caches are kept (default ~/.weft)."],
+  ["WEFT_TRUST_PROJECT", "1: trust the project's own settings for this run (as --trust-project)."]
 ]

@@ -16,9 +16,11 @@ import * as Agent from "../agent/Agent.js"
 import { Environment } from "../context/Environment.js"
 import { Memory } from "../context/Memory.js"
 import * as Credentials from "../platform/Credentials.js"
+import { type FileScope, fileScopes, Settings } from "../context/Settings.js"
 import * as SystemPrompt from "../context/SystemPrompt.js"
 import { McpClient } from "../mcp/McpClient.js"
 import * as McpConfig from "../mcp/McpConfig.js"
+import { Permissions } from "../permissions/Permissions.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
 import type { PrintOptions } from "./CliOptions.js"
 import { type CliError, Outcome, RunError, UsageError } from "./Outcome.js"
@@ -38,6 +40,8 @@ const stdinWait = "3 seconds"
 
 const apiKeySource = () =>
   process.env["ANTHROPIC_API_KEY"] ? "ANTHROPIC_API_KEY" : process.env["ANTHROPIC_AUTH_TOKEN"] ? "ANTHROPIC_AUTH_TOKEN" : "none"
+
+const isFileScope = (name: string): name is FileScope => fileScopes.some((scope) => scope === name)
 
 const isToolName = (rule: string) => /^[A-Za-z0-9_-]+$/.test(rule)
 
@@ -87,17 +91,30 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
     }).pipe(Effect.mapError((error) => new UsageError({ message: error.message })))
     for (const warning of mcpConfig.warnings) yield* Output.stderr(`weft: ${warning}\n`).pipe(Effect.ignore)
     const abort = yield* Deferred.make<void>()
+    // Settings of every scope; `-p` never trusts a project silently (an untrusted one's ignored keys are named).
+    const settings = yield* Settings.make({
+      cwd,
+      ...(options.settings === undefined ? {} : { flagSettings: options.settings }),
+      ...(options.settingSources.length === 0 ? {} : { settingSources: options.settingSources.filter(isFileScope) }),
+      trustProject: options.trustProject
+    })
+    for (const warning of settings.warnings) yield* Output.stderr(credentials.redact(`${warning}\n`)).pipe(Effect.ignore)
+    const permissionMode = options.dangerouslySkipPermissions ? "bypassPermissions" : options.permissionMode
     const session = SessionServices.make({
       cwd,
       version,
       additionalDirectories: options.addDirs,
       removedTools: removed,
       deniedRules: options.disallowedTools,
+      allowedRules: options.allowedTools,
+      ...(permissionMode === undefined ? {} : { permissionMode }),
       credentials,
+      settings,
       mcpServers: mcpConfig.servers
     })
     const printing = Effect.gen(function* () {
       const registry = yield* ToolRegistry
+      for (const warning of (yield* Permissions).warnings) yield* Output.stderr(credentials.redact(`${warning}\n`)).pipe(Effect.ignore)
       const mcpServers = yield* Effect.flatMap(McpClient, (mcp) => mcp.servers)
       const systemPrompt = SystemPrompt.build({
         environment: yield* Environment,

@@ -16,6 +16,7 @@ import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
+import * as nodePath from "node:path"
 import type { InvalidShellEnvironmentPolicy } from "../platform/ShellEnvironmentPolicy.js"
 import { Transcript } from "../agent/Transcript.js"
 import * as EnvironmentModule from "../context/Environment.js"
@@ -29,7 +30,8 @@ import { McpClient } from "../mcp/McpClient.js"
 import type { Server as McpServer } from "../mcp/McpConfig.js"
 import * as McpTools from "../mcp/McpTools.js"
 import * as NodeApiClient from "../model/NodeApiClient.js"
-import { Permissions } from "../permissions/Permissions.js"
+import { type PermissionMode, Permissions } from "../permissions/Permissions.js"
+import type * as Prompter from "../permissions/Prompter.js"
 import * as ChildEnvironmentModule from "../platform/ChildEnvironment.js"
 import { ChildEnvironment } from "../platform/ChildEnvironment.js"
 import * as Composition from "../platform/Composition.js"
@@ -49,6 +51,12 @@ export interface Options {
   readonly removedTools?: ReadonlySet<string>
   /** Rules that deny calls (every `--disallowedTools` entry; deny wins over everything). */
   readonly deniedRules?: ReadonlyArray<string>
+  /** Rules that allow calls (`--allowedTools`). */
+  readonly allowedRules?: ReadonlyArray<string>
+  /** The permission mode (`--permission-mode`); default the settings' `permissions.defaultMode`, else default. */
+  readonly permissionMode?: PermissionMode
+  /** Who answers when a call must be asked about; default nobody (an ask is a denial the model reads). */
+  readonly prompter?: Prompter.Interface
   /** weft's credentials (default: from this process's environment): withheld from children, redacted from the transcript. */
   readonly credentials?: CredentialsModule.Interface
   /** The merged settings (default: loaded for `cwd`). */
@@ -100,6 +108,9 @@ export type Services =
 /** The session's parts, in order; what each default part needs comes from the platform and the parts before it. */
 export const composition = <E = never>(options: Options, overrides: Overrides<E> = {}) => {
   const removed = options.removedTools ?? new Set<string>()
+  // Where Bash runs now (after a `cd`), for the paths of the commands Permissions checks: the built-in tools' shell,
+  // known once the tools are built (Permissions comes before them); the project directory until then.
+  let shellDirectory: Effect.Effect<string> = Effect.succeed(options.cwd)
   return Composition.empty
     .add(
       Composition.succeed(
@@ -137,7 +148,20 @@ export const composition = <E = never>(options: Options, overrides: Overrides<E>
     .add(Composition.orElse(overrides.apiClient, () => Composition.service(ApiClient, NodeApiClient.make)))
     .add(
       Composition.orElse(overrides.permissions, () =>
-        Composition.succeed(Permissions, Permissions.permissive({ deniedRules: options.deniedRules ?? [] }))
+        Composition.service(
+          Permissions,
+          Effect.flatMap(Settings, (settings) =>
+            Permissions.make({
+              settings,
+              allowedTools: options.allowedRules ?? [],
+              disallowedTools: options.deniedRules ?? [],
+              additionalDirectories: (options.additionalDirectories ?? []).map((dir) => nodePath.resolve(options.cwd, dir)),
+              shellDirectory: Effect.suspend(() => shellDirectory),
+              ...(options.permissionMode === undefined ? {} : { mode: options.permissionMode }),
+              ...(options.prompter === undefined ? {} : { prompter: options.prompter })
+            })
+          )
+        )
       )
     )
     // Command hooks from the merged settings (an untrusted project's were dropped by the loader) beside none in-process;
@@ -153,7 +177,17 @@ export const composition = <E = never>(options: Options, overrides: Overrides<E>
       )
     )
     .add(Composition.orElse(overrides.mcp, () => Composition.service(McpClient, mcpClient(options))))
-    .add(Composition.orElse(overrides.tools, () => Composition.service(ToolRegistry, Builtin.make({ cwd: options.cwd }))))
+    .add(
+      Composition.orElse(overrides.tools, () =>
+        Composition.service(
+          ToolRegistry,
+          Effect.map(Builtin.makeWithShell({ cwd: options.cwd }), (built) => {
+            shellDirectory = built.shell.cwd
+            return built.registry
+          })
+        )
+      )
+    )
     .add(
       Composition.service(
         ToolRegistry,

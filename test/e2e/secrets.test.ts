@@ -38,7 +38,7 @@ describe("weft's credentials and the commands the model runs", () => {
         textTurn("done")
       ]
     })
-    const out = await runWeft(["-p", "print the key", "--output-format", "stream-json", "--verbose"], { cwd: dir, env })
+    const out = await runWeft(["-p", "print the key", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"], { cwd: dir, env })
     expect(out.code).toBe(0)
     const results = toolResults(out.stdout)
     expect(results["fg"]).toBe("key=0 token=0\n0\nExit code 1")

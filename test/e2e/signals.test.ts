@@ -14,7 +14,7 @@ describe("weft -p: signals", () => {
     const { dir, env } = await setup({}, () => ({
       script: [ScriptTurn.blocks([toolUse("Bash", { command, description: "start a tree" }, "tree")]), textTurn("never")]
     }))
-    const run = startWeft(["-p", "start it", "--output-format", "stream-json"], { cwd: dir, env })
+    const run = startWeft(["-p", "start it", "--output-format", "stream-json", "--dangerously-skip-permissions"], { cwd: dir, env })
     const pidFile = join(dir, "pids")
     const readPids = async () =>
       (await readFile(pidFile, "utf8").catch(() => ""))

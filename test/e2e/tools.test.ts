@@ -22,7 +22,7 @@ describe("weft -p: tools", () => {
         textTurn("Fixed the typo; the test passes.")
       ]
     }))
-    const out = await runWeft(["-p", "fix the greeting", "--output-format", "stream-json", "--verbose"], { cwd: dir, env })
+    const out = await runWeft(["-p", "fix the greeting", "--output-format", "stream-json", "--verbose", "--permission-mode", "bypassPermissions"], { cwd: dir, env })
     expect(out.stderr).toBe("")
     expect(out.code).toBe(0)
     expect(await readFile(join(dir, "src/greet.js"), "utf8")).toBe('export const greet = (name) => "Hello, " + name\n')

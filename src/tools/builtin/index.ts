@@ -14,7 +14,7 @@ import { ChildEnvironment } from "../../platform/ChildEnvironment.js"
 import { FileState, make as makeFileState } from "../FileState.js"
 import { SearchFiles } from "../search/SearchFiles.js"
 import * as SearchFilesModule from "../search/SearchFiles.js"
-import { ShellSession, make as makeShellSession } from "../ShellSession.js"
+import { type Interface as ShellSessionInterface, ShellSession, make as makeShellSession } from "../ShellSession.js"
 import { type Interface as ToolRegistryInterface, ToolRegistry } from "../ToolRegistry.js"
 import { BashOutputTool, BashTool, KillShellTool } from "./Bash.js"
 import { EditTool } from "./Edit.js"
@@ -82,16 +82,27 @@ export const services = (options: Options) =>
   Layer.merge(NodeFileSystem.layer, Layer.scopedContext(makeServices(options)).pipe(Layer.provide(ChildEnvironment.layerNode)))
 
 /**
+ * A registry of every built-in tool, with its services made here (background shells end when the scope closes),
+ * and the session's shell (whose current directory Permissions reads for Bash paths).
+ */
+export const makeWithShell = (
+  options: Options
+): Effect.Effect<{ readonly registry: ToolRegistryInterface; readonly shell: ShellSessionInterface }, never, FileSystem.FileSystem | ChildEnvironment | Scope.Scope> =>
+  Effect.gen(function* () {
+    const services = yield* makeServices(options)
+    const context = Context.add(services, FileSystem.FileSystem, yield* FileSystem.FileSystem)
+    const registry = yield* ToolRegistry.make(...all).pipe(Effect.provide(context))
+    return { registry, shell: Context.get(services, ShellSession) }
+  })
+
+/**
  * A registry of every built-in tool, with its services made here (background shells end when the scope closes):
  * what `layer` builds, as an Effect for a caller that composes a session in one (src/cli/SessionServices.ts).
  */
 export const make = (
   options: Options
 ): Effect.Effect<ToolRegistryInterface, never, FileSystem.FileSystem | ChildEnvironment | Scope.Scope> =>
-  Effect.gen(function* () {
-    const context = Context.add(yield* makeServices(options), FileSystem.FileSystem, yield* FileSystem.FileSystem)
-    return yield* ToolRegistry.make(...all).pipe(Effect.provide(context))
-  })
+  Effect.map(makeWithShell(options), (made) => made.registry)
 
 /** A ToolRegistry of every built-in tool, with its services (children get this process's environment without its credentials). */
 export const layer = (options: Options) =>
