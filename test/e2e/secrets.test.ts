@@ -69,7 +69,7 @@ describe("shellEnvironmentPolicy", () => {
       join(root, ".claude/settings.json"),
       JSON.stringify({ shellEnvironmentPolicy: { exclude: ["*TOKEN*", "*SECRET*"], set: { FIXED: "fixed" } } })
     )
-    const out = await runWeft(["-p", "env", "--output-format", "stream-json", "--verbose"], {
+    const out = await runWeft(["-p", "env", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"], {
       cwd: dir,
       env: { ...env, HOME: root, GITHUB_TOKEN: "gh-value", AWS_SECRET: "aws-value", PROJECT_VAR: "kept-value" }
     })
