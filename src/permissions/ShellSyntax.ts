@@ -3,6 +3,7 @@
  * WebAssembly) and turns a syntax tree into an Analysis. Loaded with `import()` on the first Bash call checked, so
  * that runs without one never load it.
  */
+import { readFile } from "node:fs"
 import { join } from "node:path"
 import { Language, Parser, type Tree } from "web-tree-sitter"
 import {
@@ -29,6 +30,9 @@ const wasmPath = async (file: string, specifier: string): Promise<string> => {
   return createRequire(import.meta.url).resolve(specifier)
 }
 
+const readBytes = (path: string): Promise<Uint8Array> =>
+  new Promise((resolve, reject) => readFile(path, (error, data) => (error === null ? resolve(data) : reject(error))))
+
 let loading: Promise<(source: string) => Analysis> | undefined
 
 /** Loads the parser once per process; resolves to the analyser. */
@@ -36,7 +40,9 @@ export const loadParser = (): Promise<(source: string) => Analysis> => {
   loading ??= (async () => {
     const runtime = await wasmPath("web-tree-sitter.wasm", "web-tree-sitter/web-tree-sitter.wasm")
     await Parser.init({ locateFile: () => runtime })
-    const language = await Language.load(await wasmPath("tree-sitter-bash.wasm", "tree-sitter-bash/tree-sitter-bash.wasm"))
+    // Bytes, not a path: given a path, web-tree-sitter reads it through `import("fs/promises")`, which the bundle
+    // (run as a vm.Script from the code cache) cannot do.
+    const language = await Language.load(await readBytes(await wasmPath("tree-sitter-bash.wasm", "tree-sitter-bash/tree-sitter-bash.wasm")))
     const parser = new Parser()
     parser.setLanguage(language)
     return (source: string) => analyseSource(parser, source)

@@ -130,7 +130,7 @@ describe("weft -p: permissions", () => {
     await writeFile(join(sourced.home, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(touch:*)"] } }))
     // Without the user scope, the deny is not loaded and the --settings allow lets the command run.
     const ran = await run(["--setting-sources", "project,local", "--settings", JSON.stringify({ permissions: { allow: ["Bash(touch:*)"] } })], sourced)
-    expect(toolResults(ran.stdout)[0]?.["is_error"]).toBeUndefined()
+    expect(toolResults(ran.stdout)[0]?.["is_error"], JSON.stringify(toolResults(ran.stdout)[0]) + ran.stderr).toBeUndefined()
     expect(existsSync(join(sourced.dir, "made"))).toBe(true)
   })
 

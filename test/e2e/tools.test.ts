@@ -90,7 +90,7 @@ describe("weft -p: tool edge cases", () => {
         textTurn("done")
       ]
     }))
-    const out = await runWeft(["-p", "empty them", "--output-format", "stream-json", "--verbose"], { cwd: dir, env })
+    const out = await runWeft(["-p", "empty them", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"], { cwd: dir, env })
     expect(out.code).toBe(0)
     const results = toolResults(out.stdout)
     expect(results["write"]).not.toMatch(/bytes written|error/i)
@@ -111,7 +111,7 @@ describe("weft -p: tool edge cases", () => {
     const { dir, env } = await setup({}, () => ({
       script: [...Object.entries(commands).map(([id, command]) => ScriptTurn.blocks([toolUse("Bash", { command }, id)])), textTurn("done")]
     }))
-    const out = await runWeft(["-p", "shell", "--output-format", "stream-json", "--verbose"], { cwd: dir, env })
+    const out = await runWeft(["-p", "shell", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"], { cwd: dir, env })
     expect(out.code).toBe(0)
     const results = toolResults(out.stdout)
     for (const text of Object.values(results)) expect(text).not.toContain("__weft")
