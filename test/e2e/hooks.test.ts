@@ -60,7 +60,7 @@ describe("weft -p: command hooks", { timeout: 120_000 }, () => {
     const record = await script(root, "record.sh", `cat > "${root}/in-$1-$$.json"`)
     const events = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "SessionEnd"]
     const home = await withUserHooks(root, Object.fromEntries(events.map((event) => [event, [hook(`${record} ${event}`)]])))
-    const out = await runWeft(["-p", "say hi", "--output-format", "json"], { cwd: dir, env: { ...env, ...home } })
+    const out = await runWeft(["-p", "say hi", "--output-format", "json", "--dangerously-skip-permissions"], { cwd: dir, env: { ...env, ...home } })
     expect(out.code).toBe(0)
     const received = readdirSync(root).filter((name) => name.startsWith("in-"))
     const inputs = received.map((name) => Schema.decodeUnknownSync(HookEvent.HookInput)(JSON.parse(readFileSync(join(root, name), "utf8"))))
