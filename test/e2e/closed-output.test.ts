@@ -32,7 +32,7 @@ describe("weft -p with its output closed", () => {
     }))
     const tmp = join(root, "tmp")
     await mkdir(tmp)
-    const run = startWeft(["-p", "go on", "--output-format", "stream-json"], { cwd: dir, env: { ...env, TMPDIR: tmp } })
+    const run = startWeft(["-p", "go on", "--output-format", "stream-json", "--dangerously-skip-permissions"], { cwd: dir, env: { ...env, TMPDIR: tmp } })
     await run.waitForStdout(/"type":"assistant"/)
     const pidFile = join(dir, "pids")
     let pids: ReadonlyArray<number> = []
