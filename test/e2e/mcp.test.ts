@@ -87,7 +87,7 @@ describe("weft -p with MCP servers", () => {
       ]
     }))
     const config = mcpConfig({ everything: stdioServer("server-everything", ["stdio"]) })
-    const out = await runWeft(["-p", "use the tools", "--output-format", "stream-json", "--verbose", "--mcp-config", config], {
+    const out = await runWeft(["-p", "use the tools", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions", "--mcp-config", config], {
       cwd: dir,
       env
     })
@@ -117,7 +117,7 @@ describe("weft -p with MCP servers", () => {
     const url = await startHttpServer("streamableHttp")
     const { dir, env } = await setup({}, echoSession("web"))
     const config = mcpConfig({ web: { type: "http", url: `${url}/mcp` } })
-    const out = await runWeft(["-p", "echo", "--output-format", "stream-json", "--verbose", "--mcp-config", config], { cwd: dir, env })
+    const out = await runWeft(["-p", "echo", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions", "--mcp-config", config], { cwd: dir, env })
     expect(out.code).toBe(0)
     expect(frames(out.stdout)[0]).toMatchObject({ mcp_servers: [{ name: "web", status: "connected" }] })
     expect(JSON.stringify(toolResults(out.stdout))).toContain("Echo: over the wire")
@@ -127,7 +127,7 @@ describe("weft -p with MCP servers", () => {
     const url = await startHttpServer("sse")
     const { dir, env } = await setup({}, echoSession("legacy"))
     const config = mcpConfig({ legacy: { type: "sse", url: `${url}/sse` } })
-    const out = await runWeft(["-p", "echo", "--output-format", "stream-json", "--verbose", "--mcp-config", config], { cwd: dir, env })
+    const out = await runWeft(["-p", "echo", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions", "--mcp-config", config], { cwd: dir, env })
     expect(out.code).toBe(0)
     expect(frames(out.stdout)[0]).toMatchObject({ mcp_servers: [{ name: "legacy", status: "connected" }] })
     expect(JSON.stringify(toolResults(out.stdout))).toContain("Echo: over the wire")
@@ -149,7 +149,7 @@ describe("weft -p with MCP servers", () => {
       fs: stdioServer("server-filesystem", []),
       memory: stdioServer("server-memory", [], { MEMORY_FILE_PATH: join(dir, "memory.jsonl") })
     })
-    const out = await runWeft(["-p", "go", "--output-format", "stream-json", "--verbose", "--mcp-config", config], { cwd: dir, env })
+    const out = await runWeft(["-p", "go", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions", "--mcp-config", config], { cwd: dir, env })
     expect(out.code).toBe(0)
     const results = toolResults(out.stdout)
     expect(results.map((block) => block["is_error"] ?? false)).toEqual([false, false, false])
@@ -167,7 +167,7 @@ describe("weft -p with MCP servers", () => {
       ]
     }))
     const config = mcpConfig({ everything: stdioServer("server-everything", ["stdio"], { WEFT_E2E_MARK: "mcp-kill" }) })
-    const run = startWeft(["-p", "go", "--output-format", "stream-json", "--verbose", "--mcp-config", config], { cwd: dir, env })
+    const run = startWeft(["-p", "go", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions", "--mcp-config", config], { cwd: dir, env })
     // The long call is in flight once the model's turn asking for it is out.
     await run.waitForStdout(/"id":"long1"/)
     const servers = () =>
