@@ -103,7 +103,7 @@ export const optionalChoice = <const C extends string>(
     ...base(spec),
     placeholder: spec.placeholder,
     accepts,
-        repeatable: false,
+    repeatable: false,
     decode: (given) =>
       Either.flatMap(single(given), (value) =>
         value === undefined || isChoice(value) ? Either.right(value) : Either.left(`must be ${accepts}, not ${JSON.stringify(value)}`)
