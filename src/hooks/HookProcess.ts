@@ -66,12 +66,14 @@ class Capture {
     private readonly onOverflow: () => void
   ) {}
   push(chunk: Buffer): void {
-    if (this.bytes >= this.limit) return
     const room = this.limit - this.bytes
+    // Output that fills the bound exactly is not yet a flood: the next byte past it is (pipes deliver 64 KiB
+    // chunks, so a 1 MiB bound is often met exactly).
+    if (chunk.length > room) this.onOverflow()
+    if (room <= 0) return
     const kept = chunk.length > room ? chunk.subarray(0, room) : chunk
     this.chunks.push(kept)
     this.bytes += kept.length
-    if (chunk.length > room) this.onOverflow()
   }
   text(): string {
     return Buffer.concat(this.chunks).toString("utf8")
