@@ -79,7 +79,7 @@ describe("weft -p when the API server fails (retries and timeouts)", () => {
     expect(out.code).toBe(1)
     expect(server.requests().length).toBe(2)
     expect(out.stderr).toMatch(/API request failed \(No response from http:\/\/127\.0\.0\.1:\d+ within 300 ms\); retry 1\/1 in \d\.\d s/)
-    expect(out.stderr).toMatch(/Error: API error: No response from http:\/\/127\.0\.0\.1:\d+: waited 300 ms for each of 2 attempts, [\d.]+ s in all\./)
+    expect(out.stderr).toMatch(/Error: API error: No response from http:\/\/127\.0\.0\.1:\d+: waited 300 ms for each of 2 attempts, [\d.]+ m?s in all\./)
     expect(out.stderr).toContain("API_TIMEOUT_MS")
   })
 
