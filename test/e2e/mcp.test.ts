@@ -113,6 +113,29 @@ describe("weft -p with MCP servers", () => {
     expect(resultFrame(out.stdout)).toMatchObject({ subtype: "success", num_turns: 5 })
   })
 
+  it("a stdio server does not inherit weft's API key: only a key its configuration names reaches it", async () => {
+    const key = "sk-ant-e2e-mcp-secret-0123456789"
+    const { dir, env } = await setup({}, () => ({
+      script: [
+        ScriptTurn.blocks([toolUse("mcp__plain__get-env", {}, "plain1"), toolUse("mcp__named__get-env", {}, "named1")]),
+        textTurn("Done.")
+      ]
+    }))
+    const everything = stdioServer("server-everything", ["stdio"])
+    const config = mcpConfig({ plain: everything, named: { ...everything, env: { ANTHROPIC_API_KEY: "given-on-purpose" } } })
+    const out = await runWeft(["-p", "print your env", "--output-format", "stream-json", "--dangerously-skip-permissions", "--mcp-config", config], {
+      cwd: dir,
+      env: { ...env, ANTHROPIC_API_KEY: key }
+    })
+    expect(out.code).toBe(0)
+    const [plain, named] = toolResults(out.stdout).map((block) => JSON.stringify(block))
+    // Redaction works by value, so the variable's name would still show had the server inherited it.
+    expect(plain).toContain("CLAUDE_PROJECT_DIR")
+    expect(plain).not.toContain("ANTHROPIC_API_KEY")
+    expect(named).toContain("given-on-purpose")
+    expect(out.stdout).not.toContain(key)
+  })
+
   it("Streamable HTTP: server-everything's echo", async () => {
     const url = await startHttpServer("streamableHttp")
     const { dir, env } = await setup({}, echoSession("web"))
