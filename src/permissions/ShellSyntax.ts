@@ -5,6 +5,7 @@
  */
 import { readFile } from "node:fs"
 import { join } from "node:path"
+import { setFlagsFromString } from "node:v8"
 import { Language, Parser, type Tree } from "web-tree-sitter"
 import {
   literal,
@@ -38,6 +39,10 @@ let loading: Promise<(source: string) => Analysis> | undefined
 /** Loads the parser once per process; resolves to the analyser. */
 export const loadParser = (): Promise<(source: string) => Analysis> => {
   loading ??= (async () => {
+    // The grammar's lexer is a few huge functions, which V8 also compiles with its optimising tier: ~0.7 s before
+    // the first Bash call of a session could be checked. Its baseline compiler alone takes ~0.1 s, and a command
+    // still parses in well under a millisecond (scratchpad/bench/session-bash.mjs). weft runs no other WebAssembly.
+    setFlagsFromString("--liftoff-only")
     const runtime = await wasmPath("web-tree-sitter.wasm", "web-tree-sitter/web-tree-sitter.wasm")
     await Parser.init({ locateFile: () => runtime })
     // Bytes, not a path: given a path, web-tree-sitter reads it through `import("fs/promises")`, which the bundle
