@@ -41,6 +41,7 @@ import type { MessagesRequest } from "../domain/Request.js"
 import type { StreamEvent } from "../domain/StreamEvent.js"
 import type { ApiError, ErrorInfo } from "./ApiError.js"
 import { AuthenticationError, ConnectionError, fromStatus, ParseError, StreamAbortedError, TimeoutError } from "./ApiError.js"
+import { jsonRedactor } from "../platform/Credentials.js"
 import * as Models from "./Models.js"
 import * as Retry from "./Retry.js"
 import * as Sse from "./Sse.js"
@@ -400,6 +401,8 @@ interface Resolved {
   readonly responseTimeout: Duration.Duration
   readonly headers: Readonly<Record<string, string>>
   readonly hasCredentials: boolean
+  /** The key, the token and the custom header values: what is never sent in a request's body. */
+  readonly credentialValues: ReadonlyArray<string>
 }
 
 const resolve = (config: ApiClientConfig): Resolved => {
@@ -439,7 +442,10 @@ const resolve = (config: ApiClientConfig): Resolved => {
     responseTimeout: config.responseTimeout === undefined ? defaultResponseTimeout : Duration.decode(config.responseTimeout),
     headers,
     // Local and compatible servers often need no key; the official endpoint always does.
-    hasCredentials: apiKey !== undefined || authToken !== undefined || baseUrl !== defaultBaseUrl
+    hasCredentials: apiKey !== undefined || authToken !== undefined || baseUrl !== defaultBaseUrl,
+    credentialValues: [apiKey, authToken, ...Object.values(config.headers ?? {})].filter(
+      (value): value is string => value !== undefined && value.trim() !== ""
+    )
   }
 }
 
@@ -457,12 +463,16 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
       "anthropic-beta": [settings.headers["anthropic-beta"], Models.longContextBeta].filter((beta) => beta !== undefined).join(",")
     }
 
+    // What the model is sent never holds the credentials this client sends, whatever a tool showed it (a file
+    // holding the key, a command reading weft's own environment under /proc): replaced by value in the JSON text.
+    const redactBody = jsonRedactor(settings.credentialValues)
+
     /** A `model` ending in `[1m]` is sent without it, with the 1M-context beta. */
     const post = (path: string, model: string, body: object): HttpClientRequest.HttpClientRequest => {
       const wire = Models.wireModel(model)
       return HttpClientRequest.post(`${settings.baseUrl}${path}`, {
         headers: wire.longContext ? longContextHeaders : settings.headers,
-        body: HttpBody.text(JSON.stringify(wire.longContext ? { ...body, model: wire.id } : body), "application/json")
+        body: HttpBody.text(redactBody(JSON.stringify(wire.longContext ? { ...body, model: wire.id } : body)), "application/json")
       })
     }
 

@@ -73,11 +73,14 @@ export const redactor = (values: ReadonlyArray<string>): ((text: string) => stri
   }
 }
 
+/** A redactor for JSON text: the values as they are written inside JSON strings. */
+export const jsonRedactor = (values: ReadonlyArray<string>): ((json: string) => string) => redactor(values.map(jsonEscaped))
+
 /** Credentials from known values; more can be added while running. */
 export const make = (initial: ReadonlyArray<string>): Interface => {
   let values = [...new Set(initial.filter((value) => value !== ""))].sort((a, b) => b.length - a.length)
   let redact = redactor(values)
-  let redactJson = redactor(values.map(jsonEscaped))
+  let redactJson = jsonRedactor(values)
   const self: Interface = {
     values: () => values,
     add: (value) =>
@@ -86,7 +89,7 @@ export const make = (initial: ReadonlyArray<string>): Interface => {
         if (trimmed === "" || values.includes(trimmed)) return
         values = [...values, trimmed].sort((a, b) => b.length - a.length)
         redact = redactor(values)
-        redactJson = redactor(values.map(jsonEscaped))
+        redactJson = jsonRedactor(values)
       }),
     redact: (text) => redact(text),
     redactJson: (json) => redactJson(json)

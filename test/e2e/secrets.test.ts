@@ -88,16 +88,18 @@ describe("shellEnvironmentPolicy", () => {
 })
 
 describe("redaction of weft's credentials", () => {
-  it("the transcript, stdout and --verbose hold no credential a tool printed from another source", async () => {
-    const { dir, env, home } = await setup({ "notes.txt": `key: ${KEY}\ntoken: ${TOKEN}\n` }, {
+  it("the model's requests, the transcript, stdout and --verbose hold no credential a tool printed from another source", async () => {
+    const { dir, env, home, server } = await setup({ "notes.txt": `key: ${KEY}\ntoken: ${TOKEN}\n` }, {
       script: [
-        ScriptTurn.blocks([toolUse("Bash", { command: "cat notes.txt" }, "cat")]),
+        // weft's own environment, read by a command from /proc ($PPID: the wrapper shell evals in weft's child).
+        ScriptTurn.blocks([toolUse("Bash", { command: "cat notes.txt; tr '\\0' '\\n' < /proc/$PPID/environ | grep '^ANTHROPIC_'" }, "cat")]),
         ScriptTurn.blocks([toolUse("Read", { file_path: "notes.txt" }, "read")]),
         textTurn(`The key is ${KEY}.`)
       ]
     })
     for (const format of ["stream-json", "text"]) {
-      const out = await runWeft(["-p", "show the notes", "--output-format", format, "--verbose"], { cwd: dir, env })
+      // Unasked: the /proc path is built from a variable, which default mode would (rightly) refuse to run.
+      const out = await runWeft(["-p", "show the notes", "--output-format", format, "--verbose", "--dangerously-skip-permissions"], { cwd: dir, env })
       expect(out.code).toBe(0)
       for (const text of [out.stdout, out.stderr]) {
         expect(text).not.toContain(KEY)
@@ -105,6 +107,13 @@ describe("redaction of weft's credentials", () => {
       }
       expect(out.stdout).toContain("[REDACTED]")
     }
+    const sent = server.requests().map((request) => JSON.stringify(request.body))
+    expect(sent.length).toBe(6)
+    for (const body of sent) {
+      expect(body).not.toContain(KEY)
+      expect(body).not.toContain(TOKEN)
+    }
+    expect(sent[1]).toContain("ANTHROPIC_API_KEY=[REDACTED]")
     const transcripts = (await filesUnder(home)).filter((file) => file.endsWith(".jsonl"))
     expect(transcripts.length).toBe(2)
     for (const file of transcripts) {
