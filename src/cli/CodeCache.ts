@@ -149,6 +149,12 @@ export interface StartOptions {
 }
 
 /**
+ * Set on globalThis while this process trains the code cache. V8 stamps a cache with the flags in force, so a flag
+ * set during training (permissions/ShellSyntax.ts sets one) would make every later run refuse the cache.
+ */
+export const trainingMark: unique symbol = Symbol.for("weft.codeCacheTraining")
+
+/**
  * Loads and runs the bundle with the best cache available. `WEFT_CODE_CACHE_TRAIN=<path>` (used by the build)
  * compiles from source and writes the cache of this run to `<path>` at exit, if `writesUserCache` (the print run
  * of the demo; the demo process itself passes the variable on to it).
@@ -160,6 +166,8 @@ export const start = (options: StartOptions): LoadedBundle => {
   if (train !== undefined && train !== "") {
     const loaded = loadBundle(options.bundlePath, [], options.require)
     if (options.writesUserCache) {
+      // Code that would change V8's flags (the Bash parser's) must not while a cache is trained: see trainingMark.
+      Reflect.set(globalThis, trainingMark, true)
       delete env["WEFT_CODE_CACHE_TRAIN"]
       process.once("exit", () => void loaded.save(train))
     }

@@ -4,7 +4,6 @@
  * (CodeCache.ts). The build defines WEFT_APP_HASH, the bundle's content hash.
  */
 import { join } from "node:path"
-import { setFlagsFromString } from "node:v8"
 import { start } from "./CodeCache.js"
 import { version } from "./Version.js"
 
@@ -14,10 +13,6 @@ const args = process.argv.slice(2)
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
   process.stdout.write(`${version} (weft)\n`)
 } else {
-  // The Bash parser compiles its WebAssembly with V8's baseline tier only (see permissions/ShellSyntax.ts). V8
-  // stamps a code cache with the flags in force, so the flag is set here, before the cache is read or written, or
-  // a cache trained with a Bash call would be refused by every run that starts without the flag.
-  setFlagsFromString("--liftoff-only")
   start({
     bundlePath: join(__dirname, "weft-app.cjs"),
     hash: typeof WEFT_APP_HASH === "string" ? WEFT_APP_HASH : "unbuilt",

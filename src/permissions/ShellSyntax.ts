@@ -42,8 +42,10 @@ export const loadParser = (): Promise<(source: string) => Analysis> => {
     // The grammar's lexer is a few huge functions, which V8 also compiles with its optimising tier: ~0.7 s before
     // the first Bash call of a session could be checked. Its baseline compiler alone takes ~0.1 s, and a command
     // still parses in well under a millisecond (scratchpad/bench/session-bash.mjs). weft runs no other WebAssembly.
-    // The binary's launcher (cli/bin.ts) has set it already, before its code cache; this covers the library.
-    setFlagsFromString("--liftoff-only")
+    // Not while the build trains the binary's code cache (cli/CodeCache.ts): V8 stamps a cache with the flags in
+    // force, and runs start without this one. (Setting it at start-up instead costs every run ~50 M instructions:
+    // Node's own built-in modules then compile without their embedded cache.)
+    if (Reflect.get(globalThis, Symbol.for("weft.codeCacheTraining")) !== true) setFlagsFromString("--liftoff-only")
     const runtime = await wasmPath("web-tree-sitter.wasm", "web-tree-sitter/web-tree-sitter.wasm")
     await Parser.init({ locateFile: () => runtime })
     // Bytes, not a path: given a path, web-tree-sitter reads it through `import("fs/promises")`, which the bundle
