@@ -7,8 +7,8 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Scope from "effect/Scope"
 import { Transcript } from "../../src/agent/Transcript.js"
-import type { AssistantMessage } from "../../src/domain/Message.js"
 import { SessionStore, SessionStoreError } from "../../src/session/SessionStore.js"
+import { answerMessage } from "../session/entries.js"
 
 /** The memory store, with appends held until `gate` opens; `attempts` counts the appends begun. */
 const gatedStore = (gate: Deferred.Deferred<void>, attempts: { count: number }) =>
@@ -22,16 +22,8 @@ const gatedStore = (gate: Deferred.Deferred<void>, attempts: { count: number }) 
   ).pipe(Layer.provideMerge(SessionStore.layerMemory))
 
 const user = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }] })
-const answer = (text: string): AssistantMessage => ({
-  id: `msg_${text}`,
-  type: "message",
-  role: "assistant",
-  model: "claude-test",
-  content: [{ type: "text", text }],
-  stop_reason: "end_turn",
-  stop_sequence: null,
-  usage: { input_tokens: 1, output_tokens: 1 }
-})
+/** An answer of the model (the transcript writes nothing before the first one). */
+const answer = answerMessage
 
 describe("Transcript.layer", () => {
   it.effect("answers at once while the store writes in the background, in order; flush waits for the writes", () =>

@@ -14,7 +14,6 @@ import * as nodePath from "node:path"
 import { Transcript } from "../../src/agent/Transcript.js"
 import * as SessionServices from "../../src/cli/SessionServices.js"
 import { Environment } from "../../src/context/Environment.js"
-import type { AssistantMessage } from "../../src/domain/Message.js"
 import { Settings } from "../../src/context/Settings.js"
 import { Memory } from "../../src/context/Memory.js"
 import { Hooks } from "../../src/hooks/Hooks.js"
@@ -29,6 +28,7 @@ import * as Builtin from "../../src/tools/builtin/index.js"
 import { isRunning, sleepLive } from "../../src/tools/shell/ProcessGroup.js"
 import { ToolRegistry } from "../../src/tools/ToolRegistry.js"
 import { tempDir, write } from "../support/TempFiles.js"
+import { answerMessage } from "../session/entries.js"
 
 const platform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)
 
@@ -43,16 +43,7 @@ const environment = (home: string) =>
 
 const user = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }] })
 /** An answer of the model (the transcript writes nothing before the first one). */
-const answer = (text: string): AssistantMessage => ({
-  id: `msg_${text.length}`,
-  type: "message",
-  role: "assistant",
-  model: "claude-test",
-  content: [{ type: "text", text }],
-  stop_reason: "end_turn",
-  stop_sequence: null,
-  usage: { input_tokens: 1, output_tokens: 1 }
-})
+const answer = answerMessage
 
 /** The two forms of the same composition: the Layer a library user composes, and the CLI's one Effect. */
 const forms = {

@@ -1,5 +1,18 @@
 /** Transcript entries for the session tests. */
+import type { AssistantMessage } from "../../src/domain/Message.js"
 import type { AssistantEntry, SystemEntry, UserEntry } from "../../src/domain/Transcript.js"
+
+/** A one-text answer of the model. */
+export const answerMessage = (text: string, usage = { input_tokens: 1, output_tokens: 1 }): AssistantMessage => ({
+  id: `msg_${text.length}_${text.slice(0, 16)}`,
+  type: "message",
+  role: "assistant",
+  model: "claude-test",
+  content: [{ type: "text", text }],
+  stop_reason: "end_turn",
+  stop_sequence: null,
+  usage
+})
 
 export const userEntry = (
   sessionId: string,
@@ -26,16 +39,7 @@ export const assistantEntry = (sessionId: string, cwd: string, index: number, te
   requestId: `req_${index}`,
   costUSD: 0.001,
   durationMs: 12,
-  message: {
-    id: `msg_${index}`,
-    type: "message",
-    role: "assistant",
-    model: "claude-test",
-    content: [{ type: "text", text }],
-    stop_reason: "end_turn",
-    stop_sequence: null,
-    usage: { input_tokens: 10, output_tokens: 5 }
-  }
+  message: { ...answerMessage(text, { input_tokens: 10, output_tokens: 5 }), id: `msg_${index}` }
 })
 
 export const systemEntry = (sessionId: string, cwd: string, index: number): SystemEntry => ({
