@@ -22,6 +22,7 @@ import type { AgentEvent, PermissionDenial, Result, ResultSubtype } from "../dom
 import type { ContentBlock, ToolUseBlock } from "../domain/Content.js"
 import * as Content from "../domain/ContentGuards.js"
 import type { AssistantMessage, MessageParam } from "../domain/Message.js"
+import type { MessagesRequest } from "../domain/Request.js"
 import type { ToolFailure } from "../domain/ToolFailure.js"
 import { Hooks } from "../hooks/Hooks.js"
 import * as Accumulator from "../model/Accumulator.js"
@@ -31,6 +32,7 @@ import { Permissions } from "../permissions/Permissions.js"
 import * as SessionState from "../session/SessionState.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
 import * as HookReport from "./HookReport.js"
+import * as Request from "./Request.js"
 import { Transcript } from "./Transcript.js"
 import { type CallOutcome, executeTurn, failedOutcome } from "./ToolExecution.js"
 
@@ -57,7 +59,7 @@ export interface RunOptions {
   readonly streamDeltas?: boolean
 }
 
-export const defaultMaxTokens = 32_000
+export const defaultMaxTokens = Request.defaultMaxTokens
 
 /** How many times in a run a blocking Stop hook is honoured before the run may stop anyway (Claude Code: 9). */
 export const maxStopHookBlocks = 9
@@ -241,7 +243,7 @@ const turn = Effect.fn("Agent.turn")(function* (run: Run, state: RunState) {
     return finishWith(state, "error_max_turns", `Reached the maximum number of turns (${run.options.maxTurns}).`, true)
   }
   const requestStarted = Date.now()
-  const response = yield* Effect.either(abortable(run, requestModel(run, state.history)))
+  const response = yield* Effect.either(abortable(run, requestModel(run, Request.build(requestSettings(run), state.history))))
   const counted: RunState = { ...state, turns: state.turns + 1, apiMs: state.apiMs + (Date.now() - requestStarted) }
   if (response._tag === "Left") {
     const error = response.left
@@ -263,18 +265,19 @@ const abortable = <A, E, R>(run: Run, effect: Effect.Effect<A, E, R>): Effect.Ef
     Deferred.await(run.abort).pipe(Effect.zipRight(Effect.fail(new Aborted({ message: "Interrupted by the user." }))))
   )
 
-/** One model request, folded: the message, and the calls whose input was cut or malformed. */
-const requestModel = Effect.fn("Agent.requestModel")(function* (run: Run, history: ReadonlyArray<MessageParam>) {
-  // Read for every request: the registry may change during a session (an MCP server's tools list changed).
-  const tools = run.registry.definitions
-  const request = {
-    model: run.model,
-    max_tokens: run.options.maxTokens ?? defaultMaxTokens,
-    system: run.options.systemPrompt,
-    messages: [...history],
-    ...(tools.length > 0 ? { tools } : {}),
-    stream: true
-  }
+/**
+ * What every request of this run is built from. The tools are read for every request: the registry may change
+ * during a session (an MCP server's tools list changed).
+ */
+const requestSettings = (run: Run): Request.Settings => ({
+  model: run.model,
+  maxTokens: run.options.maxTokens ?? defaultMaxTokens,
+  systemPrompt: run.options.systemPrompt,
+  tools: run.registry.definitions
+})
+
+/** One model request (built by Request.build), folded: the message, and the calls whose input was cut or malformed. */
+const requestModel = Effect.fn("Agent.requestModel")(function* (run: Run, request: MessagesRequest) {
   const outputs = Accumulator.fold(run.api.stream(request, { onRetry: (notice) => run.emit(retryEvent(notice)) }))
   const none = Option.none<Accumulator.Output & { _tag: "Complete" }>()
   const complete = yield* (run.options.streamDeltas ?? true)
