@@ -17,6 +17,7 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
@@ -27,6 +28,7 @@ import type { ParsedTranscript, TranscriptEntry } from "../domain/Transcript.js"
 import { promptText } from "../domain/TranscriptGuards.js"
 import { listNames, probe } from "../platform/FileProbe.js"
 import { Credentials } from "../platform/Credentials.js"
+import { fromEntries, type SessionState } from "./SessionState.js"
 
 // ---------------------------------------------------------------------------------------------------------
 // Errors
@@ -50,6 +52,19 @@ export interface SessionInfo {
   readonly firstPrompt: string
   readonly lastModified: Date
   readonly entryCount: number
+  /** Model responses recorded (each API response once). */
+  readonly turns: number
+  /** The recorded cost of those responses, in US dollars. */
+  readonly costUSD: number
+}
+
+/**
+ * A session read back to go on with it: the conversation from its last compact boundary, where to continue the
+ * chain, its totals, and what reading it had to leave out (a torn last line, skipped lines, a broken chain), one
+ * sentence each, naming the file.
+ */
+export interface Resumed extends SessionState {
+  readonly warnings: ReadonlyArray<string>
 }
 
 /** A loaded transcript, with what had to be left out. */
@@ -58,6 +73,10 @@ export type LoadResult = ParsedTranscript
 export interface Interface {
   /** Appends one entry to the session named by `entry.sessionId`, creating it (under `entry.cwd`) if new. */
   readonly append: (entry: TranscriptEntry) => Effect.Effect<void, SessionStoreError>
+  /** The session's entries in the order they were appended, streamed; unreadable lines are skipped (and logged). */
+  readonly read: (sessionId: string) => Stream.Stream<TranscriptEntry, SessionError>
+  /** What resuming the session needs (see `Resumed`), folded from `read`. */
+  readonly resume: (sessionId: string) => Effect.Effect<Resumed, SessionError>
   /** The session's entries in the order they were appended. */
   readonly load: (sessionId: string) => Effect.Effect<ReadonlyArray<TranscriptEntry>, SessionError>
   /** `load`, also telling how many lines were skipped. */
@@ -66,8 +85,11 @@ export interface Interface {
   readonly list: (cwd?: string) => Effect.Effect<ReadonlyArray<SessionInfo>, SessionStoreError>
   /** The most recently modified session started in `cwd` (what `--continue` resumes). */
   readonly latest: (cwd: string) => Effect.Effect<Option.Option<string>, SessionStoreError>
-  /** Copies a session under a new id (each entry's `sessionId` rewritten) and returns that id. */
-  readonly fork: (sessionId: string) => Effect.Effect<string, SessionError>
+  /**
+   * Copies a session under a new id (each entry's `sessionId` rewritten) and returns that id: `newId` if given
+   * (it must be a valid id no session has yet), else a fresh uuid.
+   */
+  readonly fork: (sessionId: string, newId?: string) => Effect.Effect<string, SessionError>
 }
 
 export interface JsonlOptions {
@@ -112,8 +134,42 @@ const summarize = (
       break
     }
   }
-  return { sessionId, cwd: first.cwd, firstPrompt, lastModified, entryCount: entries.length }
+  const state = fromEntries(entries)
+  return {
+    sessionId,
+    cwd: first.cwd,
+    firstPrompt,
+    lastModified,
+    entryCount: entries.length,
+    turns: state.turns,
+    costUSD: state.totalCostUSD
+  }
 }
+
+const warningsOf = (sessionId: string, where: string, loaded: LoadResult, state: SessionState): Array<string> => {
+  const warnings: Array<string> = []
+  if (loaded.tornTail) {
+    warnings.push(`Session ${sessionId}: the last line of ${where} was cut short (an interrupted write) and was skipped.`)
+  }
+  if (loaded.skippedLines > 0) {
+    warnings.push(`Session ${sessionId}: skipped ${loaded.skippedLines} unreadable line(s) in ${where}.`)
+  }
+  if (state.brokenChain) {
+    warnings.push(`Session ${sessionId}: the conversation in ${where} names an entry that is missing; it resumes after the gap.`)
+  }
+  return warnings
+}
+
+/** A fork's id: `newId` when given (valid, and not a session yet), else a fresh uuid. */
+const forkIdFor = (newId: string | undefined, exists: (id: string) => Effect.Effect<boolean, SessionStoreError>) =>
+  Effect.gen(function* () {
+    if (newId === undefined) return newSessionId()
+    if (!validSessionId(newId)) {
+      return yield* new SessionStoreError({ message: `Invalid session id: ${JSON.stringify(newId)}` })
+    }
+    if (yield* exists(newId)) return yield* new SessionStoreError({ message: `Session ${newId} already exists` })
+    return newId
+  })
 
 /**
  * Transcript.ts, whose entry schemas reading a file needs: imported on the first read, so that a run which only
@@ -282,6 +338,17 @@ const makeJsonl = (options: JsonlOptions) =>
       return (yield* loadDetailed(sessionId)).entries
     })
 
+    const read = (sessionId: string): Stream.Stream<TranscriptEntry, SessionError> =>
+      Stream.unwrap(Effect.map(loadDetailed(sessionId), (loaded) => Stream.fromIterable(loaded.entries)))
+
+    const resume = Effect.fn("SessionStore.resume")(function* (sessionId: string) {
+      const loaded = yield* loadDetailed(sessionId)
+      const state = fromEntries(loaded.entries)
+      const where = locations.get(sessionId) ?? sessionId
+      const resumed: Resumed = { ...state, warnings: warningsOf(sessionId, where, loaded, state) }
+      return resumed
+    })
+
     interface Candidate {
       readonly sessionId: string
       readonly file: string
@@ -342,10 +409,10 @@ const makeJsonl = (options: JsonlOptions) =>
       return Option.none<string>()
     })
 
-    const fork = Effect.fn("SessionStore.fork")(function* (sessionId: string) {
+    const fork = Effect.fn("SessionStore.fork")(function* (sessionId: string, newId?: string) {
       const { entries } = yield* loadDetailed(sessionId)
       const source = locations.get(sessionId) ?? fileIn(projectsDir, sessionId)
-      const forkId = newSessionId()
+      const forkId = yield* forkIdFor(newId, (id) => Effect.map(locate(id), Option.isSome))
       const target = fileIn(path.dirname(source), forkId)
       const text = entries.map((entry) => redactJson(JSON.stringify({ ...entry, sessionId: forkId })) + "\n").join("")
       // Written aside and renamed, so a crash never leaves a half-copied fork behind.
@@ -356,14 +423,15 @@ const makeJsonl = (options: JsonlOptions) =>
       return forkId
     })
 
-    const store: Interface = { append, load, loadDetailed, list, latest, fork }
+    const store: Interface = { append, read, resume, load, loadDetailed, list, latest, fork }
     return store
   })
 
 // ---------------------------------------------------------------------------------------------------------
 // Memory layer
 
-const makeMemory = Effect.sync(() => {
+/** A store in memory (see `SessionStore.layerMemory`). */
+export const makeMemory = (): Interface => {
   interface Stored {
     readonly entries: Array<TranscriptEntry>
     lastModified: number
@@ -416,6 +484,17 @@ const makeMemory = Effect.sync(() => {
     return (yield* loadDetailed(sessionId)).entries
   })
 
+  // The entries as they are when the stream starts (later appends are not seen, as with a file read to its end).
+  const read = (sessionId: string): Stream.Stream<TranscriptEntry, SessionError> =>
+    Stream.unwrap(Effect.map(find(sessionId), (stored) => Stream.fromIterable([...stored.entries])))
+
+  const resume = Effect.fn("SessionStore.resume")(function* (sessionId: string) {
+    const loaded = yield* loadDetailed(sessionId)
+    const state = fromEntries(loaded.entries)
+    const resumed: Resumed = { ...state, warnings: warningsOf(sessionId, "memory", loaded, state) }
+    return resumed
+  })
+
   const list = Effect.fn("SessionStore.list")(function* (cwd?: string) {
     return infos(cwd)
   })
@@ -424,9 +503,9 @@ const makeMemory = Effect.sync(() => {
     return Option.map(Option.fromNullable(infos(cwd)[0]), (info) => info.sessionId)
   })
 
-  const fork = Effect.fn("SessionStore.fork")(function* (sessionId: string) {
+  const fork = Effect.fn("SessionStore.fork")(function* (sessionId: string, newId?: string) {
     const stored = yield* find(sessionId)
-    const forkId = newSessionId()
+    const forkId = yield* forkIdFor(newId, (id) => Effect.succeed(sessions.has(id)))
     const now = yield* Clock.currentTimeMillis
     sessions.set(forkId, {
       entries: stored.entries.map((entry) => ({ ...entry, sessionId: forkId })),
@@ -436,9 +515,9 @@ const makeMemory = Effect.sync(() => {
     return forkId
   })
 
-  const store: Interface = { append, load, loadDetailed, list, latest, fork }
+  const store: Interface = { append, read, resume, load, loadDetailed, list, latest, fork }
   return store
-})
+}
 
 // ---------------------------------------------------------------------------------------------------------
 
@@ -458,8 +537,11 @@ export class SessionStore extends Context.Tag("weft/SessionStore")<SessionStore,
   static layerJsonlLive = (options: JsonlOptions = {}): Layer.Layer<SessionStore> =>
     SessionStore.layerJsonl(options).pipe(Layer.provide([NodeFileSystem.layer, NodePath.layer, Credentials.layer]))
 
-  /** In memory, for tests: the same semantics without files (nothing is ever torn or skipped). */
-  static layerMemory: Layer.Layer<SessionStore> = Layer.effect(SessionStore, makeMemory)
+  /**
+   * In memory, for tests: the same semantics without files (nothing is ever torn or skipped). Each call makes a
+   * new, empty store; the layer it returns shares that one store wherever it is provided (a run, then a resume).
+   */
+  static layerMemory = (): Layer.Layer<SessionStore> => Layer.succeed(SessionStore, makeMemory())
 }
 
 // The entry points at the module's top level: `import { SessionStore } from "weft"` reads `SessionStore.layer...(...)`, and

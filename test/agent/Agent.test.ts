@@ -53,7 +53,7 @@ const layers = (harness: Harness) =>
     ToolRegistry.layer(...(harness.tools ?? [Echo, Fail])),
     Permissions.layerPermissive({ deniedRules: harness.denied ?? [] }),
     Hooks.layerWith(harness.hooks ?? {}),
-    Transcript.layer({ cwd: "/project", version: "test" }).pipe(Layer.provideMerge(SessionStore.layerMemory))
+    Transcript.layer({ cwd: "/project", version: "test" }).pipe(Layer.provideMerge(SessionStore.layerMemory()))
   )
 
 const runAgent = (harness: Harness) =>

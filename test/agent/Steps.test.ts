@@ -54,7 +54,7 @@ const layers = (script: Script, hookLog: Array<{ tool: string; kind: ToolFailure
     Hooks.layerWith({
       postToolUseFailure: (input) => Effect.sync(() => void hookLog.push({ tool: input.toolName, kind: input.failureKind })).pipe(Effect.as({}))
     }),
-    Transcript.layer({ cwd: "/project", version: "test" }).pipe(Layer.provideMerge(SessionStore.layerMemory))
+    Transcript.layer({ cwd: "/project", version: "test" }).pipe(Layer.provideMerge(SessionStore.layerMemory()))
   )
 
 const collect = (options: Partial<Agent.RunOptions> = {}) =>

@@ -19,7 +19,7 @@ const gatedStore = (gate: Deferred.Deferred<void>, attempts: { count: number }) 
       append: (entry: Parameters<typeof inner.append>[0]) =>
         Effect.sync(() => void attempts.count++).pipe(Effect.zipRight(Deferred.await(gate)), Effect.zipRight(inner.append(entry)))
     }))
-  ).pipe(Layer.provideMerge(SessionStore.layerMemory))
+  ).pipe(Layer.provideMerge(SessionStore.layerMemory()))
 
 const user = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }] })
 /** An answer of the model (the transcript writes nothing before the first one). */
@@ -81,7 +81,7 @@ describe("Transcript.layer", () => {
 
   it.effect("writes nothing until the model's first answer: a run that never got one leaves no session", () =>
     Effect.gen(function* () {
-      const storeContext = yield* Layer.build(SessionStore.layerMemory)
+      const storeContext = yield* Layer.build(SessionStore.layerMemory())
       const store = Context.get(storeContext, SessionStore)
       yield* Effect.gen(function* () {
         const transcript = yield* Transcript
@@ -98,7 +98,7 @@ describe("Transcript.layer", () => {
       const warnings: Array<unknown> = []
       const attempts = { count: 0 }
       const failing = Layer.succeed(SessionStore, {
-        ...Context.get(yield* Layer.build(SessionStore.layerMemory), SessionStore),
+        ...Context.get(yield* Layer.build(SessionStore.layerMemory()), SessionStore),
         append: () =>
           Effect.sync(() => void attempts.count++).pipe(
             Effect.zipRight(Effect.fail(new SessionStoreError({ message: "Cannot create /home/x: permission denied" })))

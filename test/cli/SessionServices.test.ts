@@ -131,7 +131,7 @@ describe("SessionServices", () => {
             hooks: Hooks.layerWith({
               userPromptSubmit: (input) => Effect.sync(() => void asked.push(input.prompt)).pipe(Effect.as({}))
             }),
-            sessionStore: SessionStore.layerMemory,
+            sessionStore: SessionStore.layerMemory(),
             tools: ToolRegistry.layer(Builtin.ReadTool, Builtin.GlobTool).pipe(Layer.provide(Builtin.services({ cwd })))
           }
         )

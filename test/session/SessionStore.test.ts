@@ -1,7 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Chunk from "effect/Chunk"
 import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -91,9 +93,48 @@ const contract = (name: string, makeLayer: () => Layer.Layer<SessionStore>) =>
         expect((yield* store.list("/w/a")).map((info) => info.sessionId).sort()).toEqual([forkId, "s1"].sort())
       }).pipe(Effect.provide(makeLayer()))
     )
+
+    it.scoped("fork under a chosen id; an id taken or invalid is refused", () =>
+      Effect.gen(function* () {
+        const store = yield* SessionStore
+        for (const entry of conversation("s1", "/w/a", "first")) yield* store.append(entry)
+        expect(yield* store.fork("s1", "chosen")).toBe("chosen")
+        expect((yield* store.load("chosen")).map((entry) => entry.sessionId)).toEqual(["chosen", "chosen", "chosen", "chosen"])
+        expect((yield* Effect.flip(store.fork("s1", "chosen")))._tag).toBe("SessionStoreError")
+        expect((yield* Effect.flip(store.fork("s1", "../x")))._tag).toBe("SessionStoreError")
+      }).pipe(Effect.provide(makeLayer()))
+    )
+
+    it.scoped("read streams the entries; resume folds them into the conversation and totals", () =>
+      Effect.gen(function* () {
+        const store = yield* SessionStore
+        const entries = conversation("s1", "/w/a", "fix the bug")
+        for (const entry of entries) yield* store.append(entry)
+        expect(Chunk.toReadonlyArray(yield* Stream.runCollect(store.read("s1")))).toEqual(entries)
+        expect((yield* Effect.flip(Stream.runDrain(store.read("nope"))))._tag).toBe("SessionNotFound")
+        const resumed = yield* store.resume("s1")
+        expect(resumed.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"])
+        expect(resumed.leafUuid).toBe("u-3")
+        expect(resumed.turns).toBe(1)
+        expect(resumed.totalCostUSD).toBe(0.001)
+        expect(resumed.warnings).toEqual([])
+        expect((yield* Effect.flip(store.resume("nope")))._tag).toBe("SessionNotFound")
+      }).pipe(Effect.provide(makeLayer()))
+    )
+
+    it.scoped("list tells each session's turns and cost", () =>
+      Effect.gen(function* () {
+        const store = yield* SessionStore
+        for (const entry of conversation("s1", "/w/a", "first")) yield* store.append(entry)
+        yield* store.append(assistantEntry("s1", "/w/a", 4, "again"))
+        const [info] = yield* store.list("/w/a")
+        expect(info?.turns).toBe(2)
+        expect(info?.costUSD).toBeCloseTo(0.002)
+      }).pipe(Effect.provide(makeLayer()))
+    )
   })
 
-contract("memory", () => SessionStore.layerMemory)
+contract("memory", () => SessionStore.layerMemory())
 contract("jsonl", () => SessionStore.layerJsonlLive({ home: tempDir() }))
 
 describe("SessionStore.layerMemory", () => {
@@ -114,7 +155,7 @@ describe("SessionStore.layerMemory", () => {
       // Writing to the older session makes it the latest.
       yield* store.append(assistantEntry("old", "/w/a", 4, "more"))
       expect(yield* store.latest("/w/a")).toEqual(Option.some("old"))
-    }).pipe(Effect.provide(SessionStore.layerMemory))
+    }).pipe(Effect.provide(SessionStore.layerMemory()))
   )
 })
 
@@ -216,7 +257,9 @@ describe("SessionStore.layerJsonl", () => {
         cwd: "/w/a",
         firstPrompt: "the older prompt",
         lastModified: new Date(1_000_000),
-        entryCount: 4
+        entryCount: 4,
+        turns: 1,
+        costUSD: 0.001
       })
       expect(infos[0]?.firstPrompt).toBe("x".repeat(99) + "…")
       expect((yield* store.list()).map((info) => info.sessionId)).toEqual(["clash", "other", "new", "old"])
