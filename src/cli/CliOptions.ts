@@ -346,6 +346,12 @@ export const commands: ReadonlyArray<CommandSpec> = [
     name: "trust",
     summary: "Trust a project (default: the current directory): its own settings and .mcp.json may then run hooks and MCP servers, set the environment and widen permissions.",
     load: () => import("./TrustCommand.js")
+  },
+  {
+    name: "mcp",
+    summary:
+      "List, show, add and remove MCP servers (weft mcp list | get <name> | add <name> <commandOrUrl> [args...] | add-json <name> <json> | remove <name>), in the local, project or user scope (--scope).",
+    load: () => import("./McpCommand.js")
   }
 ]
 
