@@ -49,7 +49,7 @@ const invalid: ReadonlyArray<readonly [ReadonlyArray<string>, RegExp]> = [
   [["-p", "--model", "a", "--model", "b", "hi"], /--model is given 2 times \("a", "b"\): give it once/],
   [["-p", "--add-dir", "/no/such/dir", "hi"], /--add-dir "\/no\/such\/dir" does not exist/],
   [["-p", "--add-dir", "package.json", "hi"], /--add-dir "package.json" is not a directory/],
-  [["mcp"], /"mcp" is not a weft command \(the commands: demo, trust\).*weft -p "mcp"/],
+  [["deploy"], /"deploy" is not a weft command \(the commands: demo, trust[^)]*\bmcp\b[^)]*\).*weft -p "deploy"/],
   [[], /the interactive mode is not available yet/]
 ]
 

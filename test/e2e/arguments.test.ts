@@ -51,7 +51,7 @@ describe("weft's arguments (the built binary)", () => {
   })
 
   it("a word that is not a command says what exists, and how to run it as a prompt", () => {
-    refused(["mcp"], /"mcp" is not a weft command \(the commands: demo, trust\).*To run it as a prompt: weft -p "mcp"/)
+    refused(["deploy"], /"deploy" is not a weft command \(the commands: demo, trust[^)]*\bmcp\b[^)]*\).*To run it as a prompt: weft -p "deploy"/)
     refused(["config", "list"], /"config" is not a weft command.*weft -p "config list"/)
     refused([], /the interactive mode is not available yet\. Run a prompt with -p/)
   })
