@@ -58,12 +58,23 @@ export const flag = (spec: Common): OptionSpec<boolean> => ({
   decode: (given) => Either.right(given.length > 0)
 })
 
-export const text = (spec: Common & { readonly placeholder: string; readonly accepts: string }): OptionSpec<string | undefined> => ({
+export const text = (
+  spec: Common & {
+    readonly placeholder: string
+    readonly accepts: string
+    /** What is wrong with the value, if anything. */
+    readonly check?: (value: string) => string | undefined
+  }
+): OptionSpec<string | undefined> => ({
   ...base(spec),
   placeholder: spec.placeholder,
   accepts: spec.accepts,
   repeatable: false,
-  decode: single
+  decode: (given) =>
+    Either.flatMap(single(given), (value) => {
+      const problem = value === undefined ? undefined : spec.check?.(value)
+      return problem === undefined ? Either.right(value) : Either.left(problem)
+    })
 })
 
 interface ChoiceSpec<C extends string> extends Common {
@@ -178,6 +189,11 @@ const notADirectory = (path: string): string | undefined => {
     return `${JSON.stringify(path)} does not exist`
   }
 }
+
+const exampleUuid = "123e4567-e89b-42d3-a456-426614174000"
+
+/** A UUID in its canonical form (any version), as Claude Code requires of `--session-id`. */
+export const isUuid = (value: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
 
 export const outputFormats = ["text", "json", "stream-json"] as const
 
@@ -294,6 +310,34 @@ export const printOptions = {
       settingSources.some((source) => source === value) ? undefined : `has an unknown source ${JSON.stringify(value)} (the sources are user, project, local)`,
     description: "Which settings files load, e.g. user,project (default: user, project and local)."
   }),
+  resume: text({
+    name: "resume",
+    aliases: ["r"],
+    placeholder: "session-id",
+    accepts: "a session id (weft sessions lists them)",
+    description:
+      "Go on with that session of this directory (`weft sessions` lists them): its conversation is sent again, and the run is recorded in it, under its id."
+  }),
+  continueSession: flag({
+    name: "continue",
+    aliases: ["c"],
+    description: "Resume the most recent session of this directory."
+  }),
+  forkSession: flag({
+    name: "fork-session",
+    description: "With --resume or --continue: go on from that session under a new session id, leaving it as it was."
+  }),
+  sessionId: text({
+    name: "session-id",
+    placeholder: "uuid",
+    accepts: "a UUID not used by another session",
+    check: (value) => (isUuid(value) ? undefined : `must be a UUID (e.g. ${exampleUuid}), not ${JSON.stringify(value)}`),
+    description: "The new session's id (a UUID no session uses yet); with --fork-session, the fork's."
+  }),
+  noSessionPersistence: flag({
+    name: "no-session-persistence",
+    description: "Record nothing of this run: it cannot be resumed."
+  }),
   trustProject: flag({
     name: "trust-project",
     description: "Trust this project's own settings for this run (hooks, env, MCP servers, allow rules). `weft trust` records it."
@@ -352,6 +396,11 @@ export const commands: ReadonlyArray<CommandSpec> = [
     summary:
       "List, show, add and remove MCP servers (weft mcp list | get <name> | add <name> <commandOrUrl> [args...] | add-json <name> <json> | remove <name>), in the local, project or user scope (--scope).",
     load: () => import("./McpCommand.js")
+  },
+  {
+    name: "sessions",
+    summary: "List this directory's sessions, newest first: id, last activity, turns, cost and first prompt (--json for scripts).",
+    load: () => import("./SessionsCommand.js")
   }
 ]
 

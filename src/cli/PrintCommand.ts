@@ -9,6 +9,7 @@ import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
@@ -21,11 +22,14 @@ import * as SystemPrompt from "../context/SystemPrompt.js"
 import { McpClient } from "../mcp/McpClient.js"
 import * as McpConfig from "../mcp/McpConfig.js"
 import { Permissions } from "../permissions/Permissions.js"
+import { newSessionId, SessionStore } from "../session/SessionStore.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
+import { Transcript } from "../agent/Transcript.js"
 import type { PrintOptions } from "./CliOptions.js"
 import { type CliError, Outcome, RunError, UsageError } from "./Outcome.js"
 import * as Output from "./Output.js"
 import { print } from "./Print.js"
+import * as SessionFlags from "./SessionFlags.js"
 import * as SessionServices from "./SessionServices.js"
 import * as Stdin from "./Stdin.js"
 import { version } from "./Version.js"
@@ -49,9 +53,6 @@ const isToolName = (rule: string) => /^[A-Za-z0-9_-]+$/.test(rule)
  * weft's credentials: withheld from the commands the model runs, and redacted from everything this command prints
  * (answers, --verbose lines, errors, logs) and records, whoever printed them.
  */
-/** An environment switch that is on: set to anything but "", "0" or "false". */
-const isSet = (value: string | undefined): boolean => value !== undefined && value !== "" && value !== "0" && value.toLowerCase() !== "false"
-
 const credentials = Credentials.make(Credentials.valuesFromEnv(process.env))
 /** What the run logs (a warning: the session could not be recorded, ...), on stderr as `weft: ...` lines, redacted. */
 const redactingLogger = Logger.replace(
@@ -65,6 +66,23 @@ const redactingLogger = Logger.replace(
 /** Runs the prompt and prints the run; how it ended is the Outcome (main.ts makes it the exit code). */
 export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, CliError, FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function* () {
+    const flagConflict = SessionFlags.conflict(options)
+    if (flagConflict !== undefined) return yield* new UsageError({ message: flagConflict })
+    const cwd = process.cwd()
+    // The session to go on with (--resume, --continue) or the id to use (--session-id), read before anything else
+    // so that a wrong one is said at once; the store that read it records the run.
+    const resuming = SessionFlags.needsStore(options)
+      ? yield* Effect.gen(function* () {
+          const store = yield* SessionStore.makeJsonl().pipe(Effect.provideService(Credentials.Credentials, credentials))
+          const start = yield* SessionFlags.resolve(options, { cwd, store, newSessionId: newSessionId })
+          return { store, start }
+        })
+      : undefined
+    for (const warning of resuming?.start.warnings ?? []) {
+      yield* Output.stderr(credentials.redact(`weft: ${warning}\n`)).pipe(Effect.ignore)
+    }
+    const start = resuming?.start
+
     // stdin, when it is not a terminal: the prompt itself, or (with a prompt given) input that goes with it.
     const stdin = yield* Stdin.readProcessStdin({
       maxBytes: maxStdinBytes,
@@ -82,7 +100,6 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
       })
     }
 
-    const cwd = process.cwd()
     // A tool named bare in --disallowedTools is removed from the model's view, as in Claude Code; rules with a
     // specifier stay in Permissions, where deny wins over everything.
     const removed = new Set(options.disallowedTools.filter(isToolName))
@@ -114,6 +131,10 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
       credentials,
       settings,
       mcpServers: mcpConfig.servers
+    }, {
+      ...(resuming === undefined ? {} : { sessionStore: Layer.succeed(SessionStore, resuming.store) }),
+      // --no-session-persistence: the run is recorded nowhere.
+      ...(options.noSessionPersistence ? { transcript: Transcript.layerNone } : {})
     })
     const printing = Effect.gen(function* () {
       const registry = yield* ToolRegistry
@@ -132,9 +153,11 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
         systemPrompt,
         abort,
         streamDeltas: options.outputFormat === "stream-json" && options.includePartialMessages,
-        // Claude Code's switches for automatic compaction (a request refused as too long is still compacted).
-        autoCompact: !isSet(process.env["DISABLE_AUTO_COMPACT"]) && !isSet(process.env["DISABLE_COMPACT"]),
         mcpServers: mcpServers.map((server) => ({ name: server.name, status: server.status })),
+        ...(start?.sessionId === undefined ? {} : { sessionId: start.sessionId }),
+        ...(start?.resumed === undefined
+          ? {}
+          : { history: start.resumed.history, resume: { leafUuid: start.resumed.leafUuid } }),
         ...(options.model === undefined ? {} : { model: options.model }),
         ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns })
       })

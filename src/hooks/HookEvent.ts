@@ -161,9 +161,7 @@ export const HookSpecificOutput = Schema.Struct({
   updatedInput: Schema.optional(Schema.Unknown),
   additionalContext: Schema.optional(Schema.String),
   /** PermissionRequest only. */
-  decision: Schema.optional(PermissionRequestDecision),
-  /** PreCompact only: what the summary of the conversation must keep or stress (added to the summary request). */
-  customInstructions: Schema.optional(Schema.String)
+  decision: Schema.optional(PermissionRequestDecision)
 })
 export type HookSpecificOutput = typeof HookSpecificOutput.Type
 

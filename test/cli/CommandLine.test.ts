@@ -37,7 +37,11 @@ const valid: ReadonlyArray<ReadonlyArray<string>> = [
   ["-p", "--system-prompt", "be terse", "--append-system-prompt", "and kind", "hi"],
   ["-p", "--add-dir", "/tmp", "--add-dir", ".", "hi"],
   ["-p", "a prompt with spaces, commas, and (parentheses)"],
-  ["-p", "--", "-starts with a dash"]
+  ["-p", "--", "-starts with a dash"],
+  ["-p", "-r", "3f9f74a6-6b7c-4a3e-9e1d-2f1f0a9b8c7d", "hi"],
+  ["-p", "--resume=3f9f74a6-6b7c-4a3e-9e1d-2f1f0a9b8c7d", "--fork-session", "hi"],
+  ["-p", "-c", "--session-id", "3f9f74a6-6b7c-4a3e-9e1d-2f1f0a9b8c7d", "--fork-session", "hi"],
+  ["-p", "--continue", "--no-session-persistence", "hi"]
 ]
 
 /** Refused by both, each for the reason given (the message names the option and what it accepts). */
@@ -50,6 +54,8 @@ const invalid: ReadonlyArray<readonly [ReadonlyArray<string>, RegExp]> = [
   [["-p", "--add-dir", "/no/such/dir", "hi"], /--add-dir "\/no\/such\/dir" does not exist/],
   [["-p", "--add-dir", "package.json", "hi"], /--add-dir "package.json" is not a directory/],
   [["deploy"], /"deploy" is not a weft command \(the commands: demo, trust[^)]*\bmcp\b[^)]*\).*weft -p "deploy"/],
+  [["-p", "--session-id", "my-session", "hi"], /--session-id must be a UUID \(e\.g\. [0-9a-f-]{36}\), not "my-session"/],
+  [["-p", "--resume", "a", "-r", "b", "hi"], /--resume is given 2 times \("a", "b"\): give it once/],
   [[], /the interactive mode is not available yet/]
 ]
 
