@@ -62,6 +62,11 @@ export interface RunOptions {
    * loop then folds each response without queueing the dozens of events per turn it would drop.
    */
   readonly streamDeltas?: boolean
+  /**
+   * Whether requests carry prompt-cache breakpoints (Request.ts). Default: on, unless DISABLE_PROMPT_CACHING (or
+   * its per-family variant) is set.
+   */
+  readonly promptCaching?: boolean
 }
 
 export const defaultMaxTokens = Request.defaultMaxTokens
@@ -120,6 +125,7 @@ interface Run {
   readonly options: RunOptions
   readonly sessionId: string
   readonly model: string
+  readonly promptCaching: boolean
   readonly abort: Deferred.Deferred<void>
   readonly startedAt: number
   readonly emit: (event: AgentEvent) => Effect.Effect<void>
@@ -147,10 +153,12 @@ export const run = (options: RunOptions) =>
 /** The run: start, then turns until one decides to finish, then the Result. A defect still ends with a Result. */
 const loop = Effect.fn("Agent.loop")(function* (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<void>) {
   const api = yield* ApiClient
+  const model = api.resolveModel(options.model ?? api.defaultModel)
   const run: Run = {
     options,
     sessionId: options.sessionId ?? crypto.randomUUID(),
-    model: api.resolveModel(options.model ?? api.defaultModel),
+    model,
+    promptCaching: options.promptCaching ?? (yield* Request.promptCachingFor(model)),
     abort: options.abort ?? (yield* Deferred.make<void>()),
     startedAt: Date.now(),
     emit,
@@ -161,7 +169,7 @@ const loop = Effect.fn("Agent.loop")(function* (options: RunOptions, emit: (even
     transcript: yield* Transcript
   }
   const initial: RunState = {
-    history: options.history ?? [],
+    history: Request.withoutCacheControl(options.history ?? []),
     turns: 0,
     totals: SessionState.emptyTotals,
     apiMs: 0,
@@ -223,7 +231,7 @@ const start = Effect.fn("Agent.start")(function* (run: Run, state: RunState) {
     return finishWith(state, "success", `Prompt blocked by a UserPromptSubmit hook: ${refusal}`, false)
   }
   const promptBlocks: ReadonlyArray<ContentBlock> =
-    typeof options.prompt === "string" ? [Content.text(options.prompt)] : options.prompt
+    typeof options.prompt === "string" ? [Content.text(options.prompt)] : Request.withoutMarkers(options.prompt)
   const userMessage: MessageParam = {
     role: "user",
     content: [
@@ -292,7 +300,8 @@ const requestSettings = (run: Run): Request.Settings => ({
   model: run.model,
   maxTokens: run.options.maxTokens ?? defaultMaxTokens,
   systemPrompt: run.options.systemPrompt,
-  tools: run.registry.definitions
+  tools: run.registry.definitions,
+  promptCaching: run.promptCaching
 })
 
 /** One model request (built by Request.build), folded: the message, and the calls whose input was cut or malformed. */

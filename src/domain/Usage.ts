@@ -15,12 +15,23 @@ export const ServerToolUsage = Schema.Struct(
 )
 export type ServerToolUsage = typeof ServerToolUsage.Type
 
+/** The cache writes of a response by lifetime (the API reports both when it reports this object). */
+export const CacheCreation = Schema.Struct(
+  {
+    ephemeral_5m_input_tokens: Schema.optional(Schema.NullOr(Schema.Number)),
+    ephemeral_1h_input_tokens: Schema.optional(Schema.NullOr(Schema.Number))
+  },
+  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+)
+export type CacheCreation = typeof CacheCreation.Type
+
 export const Usage = Schema.Struct(
   {
     input_tokens: Schema.Number,
     output_tokens: Schema.Number,
     cache_creation_input_tokens: Schema.optional(Schema.NullOr(Schema.Number)),
     cache_read_input_tokens: Schema.optional(Schema.NullOr(Schema.Number)),
+    cache_creation: Schema.optional(Schema.NullOr(CacheCreation)),
     server_tool_use: Schema.optional(Schema.NullOr(ServerToolUsage)),
     service_tier: Schema.optional(Schema.NullOr(Schema.String))
   },

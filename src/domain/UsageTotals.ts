@@ -24,17 +24,44 @@ export const mergeDelta = (base: Usage, delta: Readonly<Record<string, unknown>>
 
 const num = (value: unknown): number => (typeof value === "number" ? value : 0)
 
+/** Tokens written to the prompt cache, by how long they stay there. */
+export interface CacheWrites {
+  readonly fiveMinutes: number
+  readonly oneHour: number
+}
+
+/**
+ * A response's cache writes by lifetime: the `cache_creation` object's counts when the API sent it; without it,
+ * `cache_creation_input_tokens` are 5-minute writes (the default lifetime). Tokens the total counts beyond the
+ * object's (an API that reports them inconsistently) are counted as 5-minute writes: the total is what is billed.
+ */
+export const cacheWrites = (usage: Usage): CacheWrites => {
+  const total = num(usage.cache_creation_input_tokens)
+  const detail = usage.cache_creation
+  if (detail === undefined || detail === null) return { fiveMinutes: total, oneHour: 0 }
+  const oneHour = num(detail.ephemeral_1h_input_tokens)
+  return { fiveMinutes: Math.max(num(detail.ephemeral_5m_input_tokens), total - oneHour), oneHour }
+}
+
 /** Sums two usages (across the turns of a session). */
-export const add = (a: Usage, b: Usage): Usage => ({
-  input_tokens: a.input_tokens + b.input_tokens,
-  output_tokens: a.output_tokens + b.output_tokens,
-  cache_creation_input_tokens: num(a.cache_creation_input_tokens) + num(b.cache_creation_input_tokens),
-  cache_read_input_tokens: num(a.cache_read_input_tokens) + num(b.cache_read_input_tokens),
-  server_tool_use: {
-    web_search_requests: num(a.server_tool_use?.web_search_requests) + num(b.server_tool_use?.web_search_requests),
-    web_fetch_requests: num(a.server_tool_use?.web_fetch_requests) + num(b.server_tool_use?.web_fetch_requests)
+export const add = (a: Usage, b: Usage): Usage => {
+  const writesA = cacheWrites(a)
+  const writesB = cacheWrites(b)
+  return {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    cache_creation_input_tokens: num(a.cache_creation_input_tokens) + num(b.cache_creation_input_tokens),
+    cache_read_input_tokens: num(a.cache_read_input_tokens) + num(b.cache_read_input_tokens),
+    cache_creation: {
+      ephemeral_5m_input_tokens: writesA.fiveMinutes + writesB.fiveMinutes,
+      ephemeral_1h_input_tokens: writesA.oneHour + writesB.oneHour
+    },
+    server_tool_use: {
+      web_search_requests: num(a.server_tool_use?.web_search_requests) + num(b.server_tool_use?.web_search_requests),
+      web_fetch_requests: num(a.server_tool_use?.web_fetch_requests) + num(b.server_tool_use?.web_fetch_requests)
+    }
   }
-})
+}
 
 /** The start of a sum: every field `add` reports, at zero (a session that made no request reports these). */
 export const zero: Usage = add(empty, empty)

@@ -1,21 +1,29 @@
 /**
  * What a response cost, from its usage and the model's list prices (USD per million tokens). Only models whose
  * prices are known are priced: an unknown model (a local server's, or one newer than this table) has an unknown
- * cost, reported as 0 and marked unpriced in `modelUsage`, never another model's prices.
+ * cost, reported as 0 and marked unpriced in `modelUsage`, never another model's prices. Prompt-cache tokens have
+ * their own prices: writes 1.25x input for 5 minutes, 2x for 1 hour (by the usage's `cache_creation` counts),
+ * reads 0.1x.
  */
 import type { Usage } from "../domain/Usage.js"
+import { cacheWrites } from "../domain/UsageTotals.js"
 
 export interface Prices {
   readonly input: number
   readonly output: number
-  readonly cacheWrite: number
+  /** A token written to the cache for 5 minutes (the default lifetime): 1.25x input. */
+  readonly cacheWrite5m: number
+  /** A token written to the cache for 1 hour (`ttl: "1h"`): 2x input. */
+  readonly cacheWrite1h: number
+  /** A token read from the cache: 0.1x input. */
   readonly cacheRead: number
 }
 
 const per = (input: number, output: number): Prices => ({
   input,
   output,
-  cacheWrite: input * 1.25,
+  cacheWrite5m: input * 1.25,
+  cacheWrite1h: input * 2,
   cacheRead: input * 0.1
 })
 
@@ -62,10 +70,12 @@ export const costOf = (model: string, usage: Usage): number => {
   const prices = pricesOf(model)
   if (prices === undefined) return 0
   const million = 1_000_000
+  const writes = cacheWrites(usage)
   return (
     (usage.input_tokens * prices.input +
       usage.output_tokens * prices.output +
-      (usage.cache_creation_input_tokens ?? 0) * prices.cacheWrite +
+      writes.fiveMinutes * prices.cacheWrite5m +
+      writes.oneHour * prices.cacheWrite1h +
       (usage.cache_read_input_tokens ?? 0) * prices.cacheRead) /
       million +
     (usage.server_tool_use?.web_search_requests ?? 0) * webSearchPerRequest

@@ -21,6 +21,7 @@ import type { ApiClientConfig } from "../model/ApiClient.js"
 import { ApiClient } from "../model/ApiClient.js"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Sse from "../model/Sse.js"
+import { PromptCache } from "./PromptCache.js"
 import type { CompiledTurn, Fault, Script, ScriptTurn } from "./Script.js"
 import { compile, errorBody, estimateTokens, faultFor, frame, turnEvents } from "./Script.js"
 
@@ -33,6 +34,11 @@ export interface Options {
   readonly pick?: (request: RecordedRequest) => number | ScriptTurn
   /** Raw turns are written in pieces of this many bytes (default: whole), to exercise the client's decoder. */
   readonly rawChunkBytes?: number
+  /**
+   * Model the API's prompt cache (PromptCache.ts): a blocks turn reports the cache reads and writes its request's
+   * `cache_control` breakpoints earn (a turn's own `usage` still wins). Default: off (no cache tokens).
+   */
+  readonly promptCache?: boolean
 }
 
 export interface RecordedRequest {
@@ -47,12 +53,22 @@ export interface RecordedRequest {
   readonly headers: Readonly<Record<string, string>>
   /** The parsed JSON body, or the raw text when it was not JSON, or undefined when empty. */
   readonly body: unknown
+  /** The body's size in bytes. */
+  readonly bodyBytes: number
+  /** When the request arrived (its headers) and when its body had all arrived: milliseconds since the epoch. */
+  readonly arrivedAt: number
+  readonly receivedAt: number
 }
 
 /** How a response ended: `completed` is false when the client closed the connection first (or it was reset). */
 export interface ResponseOutcome {
   readonly completed: boolean
+  /** When the response closed (milliseconds since the epoch): what the server spent on a request ends there. */
+  readonly finishedAt: number
 }
+
+/** Milliseconds since the epoch, to a fraction (the timestamps of requests and outcomes). */
+const now = (): number => performance.timeOrigin + performance.now()
 
 // A request body larger than this is refused with 413 (the real API's limit is 32 MB too).
 const maxRequestBytes = 32 * 1024 * 1024
@@ -98,10 +114,12 @@ class Core {
   readonly attempts = new Map<number, number>()
   readonly arrivals = new Set<() => void>()
   readonly turns: ReadonlyArray<CompiledTurn>
+  readonly promptCache: PromptCache | undefined
   closing = false
 
   constructor(readonly options: Options) {
     this.turns = compile(options.script ?? [])
+    this.promptCache = options.promptCache === true ? new PromptCache() : undefined
     this.server = Http.createServer((req, res) => this.handle(req, res))
     this.server.on("connection", (socket) => {
       this.sockets.add(socket)
@@ -163,6 +181,7 @@ class Core {
   }
 
   private handle(req: Http.IncomingMessage, res: Http.ServerResponse): void {
+    const arrivedAt = now()
     const chunks: Array<Buffer> = []
     let size = 0
     let tooLarge = false
@@ -173,6 +192,7 @@ class Core {
     })
     req.on("error", () => res.destroy())
     req.on("end", () => {
+      const receivedAt = now()
       const text = Buffer.concat(chunks).toString("utf8")
       let body: unknown = undefined
       if (text !== "") {
@@ -188,11 +208,14 @@ class Core {
         method: req.method ?? "GET",
         path: req.url ?? "/",
         headers: headerRecord(req.headers),
-        body
+        body,
+        bodyBytes: size,
+        arrivedAt,
+        receivedAt
       }
       this.recorded.push(record)
       for (const listener of this.arrivals) listener()
-      res.on("close", () => this.settle(record.index, { completed: res.writableFinished }))
+      res.on("close", () => this.settle(record.index, { completed: res.writableFinished, finishedAt: now() }))
       res.setHeader("request-id", `req_mock_${record.index + 1}`)
       if (tooLarge) return this.sendJson(res, 413, errorBody(413, "request body too large"))
       this.route(record, res).catch(() => res.destroy())
@@ -251,13 +274,18 @@ class Core {
     const streaming = record.body["stream"] === true
     const delayMillis = turn.options.delay === undefined ? 0 : Duration.toMillis(Duration.decode(turn.options.delay))
     const body = record.body
+    const cacheUsage = turn._tag === "Blocks" ? this.promptCache?.use(body) : undefined
     const events = (): ReadonlyArray<StreamEvent> =>
       turn._tag === "Raw"
         ? Sse.decode(new TextEncoder().encode(turn.body)).flatMap((f) => {
             const event = Sse.toEvent(f)
             return event._tag === "Right" ? [event.right] : []
           })
-        : turnEvents(compiled, { model: modelOf(body), inputTokens: estimateTokens(body) })
+        : turnEvents(compiled, {
+            model: modelOf(body),
+            inputTokens: estimateTokens(body),
+            ...(cacheUsage === undefined ? {} : { usage: cacheUsage })
+          })
 
     if (!streaming) {
       // Mid-stream faults have no meaning without a stream: the whole message is sent.
@@ -394,6 +422,8 @@ export const layerClient = MockAnthropicServer.layerClient
 export interface StartedMockServer {
   readonly url: string
   readonly requests: () => ReadonlyArray<RecordedRequest>
+  /** Resolves once the response to request `index` has closed. */
+  readonly closed: (index: number) => Promise<ResponseOutcome>
   readonly close: () => Promise<void>
 }
 
@@ -401,5 +431,10 @@ export interface StartedMockServer {
 export const startMockAnthropicServer = async (options: Options = {}): Promise<StartedMockServer> => {
   const core = new Core(options)
   const url = await core.listen()
-  return { url, requests: () => core.recorded.slice(), close: () => core.close() }
+  return {
+    url,
+    requests: () => core.recorded.slice(),
+    closed: (index) => new Promise((resolve) => core.onClosed(index, resolve)),
+    close: () => core.close()
+  }
 }

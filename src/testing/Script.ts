@@ -288,6 +288,8 @@ export interface EventContext {
   readonly model: string
   /** Input tokens to report (see `estimateTokens`). */
   readonly inputTokens: number
+  /** Usage fields the server computed (its prompt cache's), under the turn's own `usage`. */
+  readonly usage?: Partial<Usage>
 }
 
 /**
@@ -306,6 +308,7 @@ export const turnEvents = (compiled: CompiledTurn, context: EventContext): Reado
     output_tokens: outputTokens,
     cache_creation_input_tokens: 0,
     cache_read_input_tokens: 0,
+    ...context.usage,
     ...options.usage
   }
   const stopReason =

@@ -56,8 +56,16 @@ const layers = (harness: Harness) =>
     Transcript.layer({ cwd: "/project", version: "test" }).pipe(Layer.provideMerge(SessionStore.layerMemory()))
   )
 
+// Requests are compared as the conversation holds them: the cache breakpoints are Request.test.ts's subject.
 const runAgent = (harness: Harness) =>
-  Agent.run({ prompt: "hello", cwd: "/project", systemPrompt: "You are a test.", sessionId: "s-1", ...harness.options }).pipe(
+  Agent.run({
+    prompt: "hello",
+    cwd: "/project",
+    systemPrompt: "You are a test.",
+    sessionId: "s-1",
+    promptCaching: false,
+    ...harness.options
+  }).pipe(
     Stream.runCollect,
     Effect.map(Chunk.toReadonlyArray)
   )

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest"
+import * as UsageTotals from "../../src/domain/UsageTotals.js"
+import * as Pricing from "../../src/model/Pricing.js"
+
+const million = 1_000_000
+
+describe("Pricing: prompt-cache tokens", () => {
+  it("prices 5-minute writes at 1.25x input, 1-hour writes at 2x, reads at 0.1x (sonnet 4.5: $3 in, $15 out)", () => {
+    const usage = {
+      input_tokens: million,
+      output_tokens: million,
+      cache_read_input_tokens: 10 * million,
+      cache_creation_input_tokens: 3 * million,
+      cache_creation: { ephemeral_5m_input_tokens: 2 * million, ephemeral_1h_input_tokens: million }
+    }
+    // 3 + 15 + 2 x 3.75 + 1 x 6 + 10 x 0.3
+    expect(Pricing.costOf("claude-sonnet-4-5", usage)).toBeCloseTo(3 + 15 + 7.5 + 6 + 3, 12)
+  })
+
+  it("without the cache_creation object, cache_creation_input_tokens are 5-minute writes", () => {
+    const usage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 4 * million, cache_read_input_tokens: null }
+    expect(Pricing.costOf("claude-opus-4-7", usage)).toBeCloseTo(4 * 5 * 1.25, 12)
+    expect(UsageTotals.cacheWrites(usage)).toEqual({ fiveMinutes: 4 * million, oneHour: 0 })
+  })
+
+  it("a total beyond the object's counts is billed as 5-minute writes", () => {
+    const usage = {
+      input_tokens: 0,
+      output_tokens: 0,
+      cache_creation_input_tokens: 7,
+      cache_creation: { ephemeral_5m_input_tokens: 2, ephemeral_1h_input_tokens: 0 }
+    }
+    expect(UsageTotals.cacheWrites(usage)).toEqual({ fiveMinutes: 7, oneHour: 0 })
+  })
+
+  it("the session's usage sums the writes by lifetime", () => {
+    const sum = UsageTotals.add(
+      UsageTotals.add(UsageTotals.zero, { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 5 }),
+      { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 9, cache_creation: { ephemeral_5m_input_tokens: 3, ephemeral_1h_input_tokens: 6 } }
+    )
+    expect(sum).toMatchObject({
+      cache_creation_input_tokens: 14,
+      cache_creation: { ephemeral_5m_input_tokens: 8, ephemeral_1h_input_tokens: 6 }
+    })
+  })
+})
