@@ -307,7 +307,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       expect(error._tag).toBe("TimeoutError")
       expect(error.message).toContain("idle")
       // Failing the stream released the request: the server sees the socket close.
-      expect(yield* server.awaitClosed(0)).toEqual({ completed: false })
+      expect(yield* server.awaitClosed(0)).toMatchObject({ completed: false })
     }).pipe(Effect.scoped))
 
   it.scoped("interrupting the consumer closes the connection on the server", () =>
@@ -319,7 +319,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       const fiber = yield* Effect.fork(Stream.runForEach(client.stream(request), () => Effect.sync(() => void (received += 1))))
       yield* eventually(Effect.sync(() => received === 3))
       yield* Fiber.interrupt(fiber)
-      expect(yield* server.awaitClosed(0)).toEqual({ completed: false })
+      expect(yield* server.awaitClosed(0)).toMatchObject({ completed: false })
     }))
 
   it.scoped("reads each streamed response to its end, so the turns of a session share one kept-alive connection", () =>
@@ -332,7 +332,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       }
       const requests = yield* server.requests
       expect(requests.map((sent) => sent.connection)).toEqual([0, 0, 0])
-      for (const index of [0, 1, 2]) expect(yield* server.awaitClosed(index)).toEqual({ completed: true })
+      for (const index of [0, 1, 2]) expect(yield* server.awaitClosed(index)).toMatchObject({ completed: true })
     }).pipe(Effect.provide(nodeHttpClient)))
 
   it.live("a response kept open after message_stop still ends the turn (the rest of the body is not waited for)", () =>
