@@ -4,6 +4,9 @@
  * renderers -> record it -> if the model asked for tools, run them (ToolExecution) and send one user message of
  * tool_results -> next turn; otherwise Stop hooks and the Result.
  *
+ * Before a request, a conversation that nears the model's context window is compacted (Compaction: a summary
+ * replaces it), and a request the API refuses as too long is compacted and sent again, once.
+ *
  * Interrupting the consuming fiber cancels the HTTP request and kills running processes (their scopes close).
  * `abort` is the graceful form (Ctrl-C in the CLI): work in flight is interrupted the same way, unfinished tool
  * calls are answered as cancelled so the transcript stays valid, and the stream still ends with a Result.
@@ -27,10 +30,13 @@ import type { ToolFailure } from "../domain/ToolFailure.js"
 import { Hooks } from "../hooks/Hooks.js"
 import * as Accumulator from "../model/Accumulator.js"
 import { ApiClient, retryEvent } from "../model/ApiClient.js"
+import { isPromptTooLong, promptTokensOf } from "../model/ApiError.js"
+import * as Models from "../model/Models.js"
 import * as Pricing from "../model/Pricing.js"
 import { Permissions } from "../permissions/Permissions.js"
 import * as SessionState from "../session/SessionState.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
+import * as Compaction from "./Compaction.js"
 import * as HookReport from "./HookReport.js"
 import * as Request from "./Request.js"
 import { Transcript } from "./Transcript.js"
@@ -67,6 +73,13 @@ export interface RunOptions {
    * its per-family variant) is set.
    */
   readonly promptCaching?: boolean
+  /**
+   * Whether the conversation is compacted when it nears the context window (default true; Claude Code's
+   * DISABLE_AUTO_COMPACT turns it off). A request refused as too long is compacted and retried either way.
+   */
+  readonly autoCompact?: boolean
+  /** The model's context window in tokens; default from the model table (Models.contextWindowOf). */
+  readonly contextWindow?: number
 }
 
 export const defaultMaxTokens = Request.defaultMaxTokens
@@ -97,6 +110,11 @@ export interface RunState {
   readonly lastAssistant: AssistantMessage | undefined
   /** Times a Stop hook has sent the model back to work (`stop_hook_active` once it has). */
   readonly stopHookBlocks: number
+  /**
+   * The context's size as of the last response (its input, cache read, cache creation and output tokens): what
+   * the next request sends, less what this turn adds. Unknown before the first response and after a compaction.
+   */
+  readonly contextTokens: number | undefined
 }
 
 /** What a step decides: another model request, or the end of the run with a Result. */
@@ -175,7 +193,8 @@ const loop = Effect.fn("Agent.loop")(function* (options: RunOptions, emit: (even
     apiMs: 0,
     denials: [],
     lastAssistant: undefined,
-    stopHookBlocks: 0
+    stopHookBlocks: 0,
+    contextTokens: undefined
   }
   // The state as of the last step, for the Result of a run that ends in a defect.
   const latest = yield* Ref.make(initial)
@@ -265,13 +284,41 @@ const appendUser = (history: ReadonlyArray<MessageParam>, message: MessageParam)
  * One turn: a model request, its response recorded, then either the tools it asked for (and another turn) or the
  * Stop hooks (and the end, unless a hook sends the model back to work).
  */
-const turn = Effect.fn("Agent.turn")(function* (run: Run, state: RunState) {
-  if (state.turns >= (run.options.maxTurns ?? Number.POSITIVE_INFINITY)) {
-    return finishWith(state, "error_max_turns", `Reached the maximum number of turns (${run.options.maxTurns}).`, true)
+const turn = Effect.fn("Agent.turn")(function* (run: Run, before: RunState) {
+  if (before.turns >= (run.options.maxTurns ?? Number.POSITIVE_INFINITY)) {
+    return finishWith(before, "error_max_turns", `Reached the maximum number of turns (${run.options.maxTurns}).`, true)
   }
+  const ready = yield* compactIfNearFull(run, before)
+  if (ready._tag === "Finish") return ready
+  const state = ready.state
   const requestStarted = Date.now()
-  const response = yield* Effect.either(abortable(run, requestModel(run, Request.build(requestSettings(run), state.history))))
-  const counted: RunState = { ...state, turns: state.turns + 1, apiMs: state.apiMs + (Date.now() - requestStarted) }
+  let response = yield* Effect.either(abortable(run, requestModel(run, Request.build(requestSettings(run), state.history))))
+  let counted: RunState = { ...state, turns: state.turns + 1, apiMs: state.apiMs + (Date.now() - requestStarted) }
+  // Refused as too long: compacted, then sent again once (a second refusal ends the run).
+  if (response._tag === "Left" && isPromptTooLong(response.left)) {
+    const preTokens = promptTokensOf(response.left.message) ?? estimateTokens(counted.history)
+    const compacted = yield* compactStep(run, counted, preTokens)
+    if (compacted._tag === "Finish") return compacted
+    if (compacted._tag === "Failed") {
+      return finishWith(
+        counted,
+        "error_during_execution",
+        `API error: ${response.left.message}; compacting the conversation failed: ${compacted.message}`,
+        true
+      )
+    }
+    const retryStarted = Date.now()
+    response = yield* Effect.either(abortable(run, requestModel(run, Request.build(requestSettings(run), compacted.state.history))))
+    counted = { ...compacted.state, apiMs: compacted.state.apiMs + (Date.now() - retryStarted) }
+    if (response._tag === "Left" && isPromptTooLong(response.left)) {
+      return finishWith(
+        counted,
+        "error_during_execution",
+        `API error: ${response.left.message} (the conversation was compacted and the request was still too long)`,
+        true
+      )
+    }
+  }
   if (response._tag === "Left") {
     const error = response.left
     return error._tag === "Aborted"
@@ -283,6 +330,75 @@ const turn = Effect.fn("Agent.turn")(function* (run: Run, state: RunState) {
   return uses.length === 0
     ? yield* stopOrContinue(run, answered, response.right.message)
     : yield* runTools(run, answered, uses, response.right.incompleteToolInputs)
+})
+
+/** A rough token count of a history (4 characters a token), when no response has measured it. */
+const estimateTokens = (history: ReadonlyArray<MessageParam>): number => Math.ceil(JSON.stringify(history).length / 4)
+
+/** The size (tokens) at which this run compacts before its next request (Models.autoCompactThreshold). */
+export const compactThreshold = (options: Pick<RunOptions, "contextWindow" | "maxTokens">, model: string): number =>
+  Models.autoCompactThreshold(options.contextWindow ?? Models.contextWindowOf(model), options.maxTokens ?? defaultMaxTokens)
+
+/**
+ * Before a request: a context at or past the threshold is compacted first (trigger auto). A compaction that fails
+ * (the summary request failed or came back empty) leaves the conversation as it was: the request may still fit,
+ * and if it does not, the API's refusal compacts again or ends the run.
+ */
+const compactIfNearFull = Effect.fn("Agent.compactIfNearFull")(function* (run: Run, state: RunState) {
+  const size = state.contextTokens
+  if (run.options.autoCompact === false || size === undefined || size < compactThreshold(run.options, run.model)) {
+    return proceed(state)
+  }
+  const compacted = yield* compactStep(run, state, size)
+  if (compacted._tag !== "Failed") return compacted
+  yield* Effect.logWarning(`weft: could not compact the conversation (${compacted.message}); going on without compacting it.`)
+  return proceed({ ...state, contextTokens: undefined })
+})
+
+/**
+ * The compaction step (Compaction.compact with this run's request, hooks and transcript): the history replaced by
+ * the summary, the summary request's cost counted; a PreCompact hook's `continue: false` ends the run; a failure to
+ * compact is answered as `Failed` for the caller to decide.
+ */
+const compactStep = Effect.fn("Agent.compact")(function* (run: Run, state: RunState, preTokens: number) {
+  const started = Date.now()
+  const outcome = yield* Effect.either(
+    Compaction.compact(
+      {
+        sessionId: run.sessionId,
+        cwd: run.options.cwd,
+        permissionMode: run.permissions.mode,
+        hooks: run.hooks,
+        transcript: run.transcript,
+        emit: run.emit,
+        request: (history, maxTokens) =>
+          Effect.map(
+            abortable(run, requestModel(run, Request.build({ ...requestSettings(run), maxTokens }, history), { deltas: false })),
+            (complete) => complete.message
+          ),
+        forgetContext: run.registry.forgetContext ?? Effect.void
+      },
+      state.history,
+      { trigger: "auto", preTokens, maxTokens: run.options.maxTokens ?? defaultMaxTokens }
+    )
+  )
+  const apiMs = state.apiMs + (Date.now() - started)
+  if (outcome._tag === "Left") {
+    const error = outcome.left
+    if (error._tag === "Aborted") return interrupted({ ...state, apiMs })
+    return { _tag: "Failed" as const, message: error.message }
+  }
+  if (outcome.right._tag === "Stopped") return finishWith({ ...state, apiMs }, "success", outcome.right.reason, false)
+  const { response, history } = outcome.right
+  const model = response.model || run.model
+  const cost = Pricing.costOf(model, response.usage)
+  return proceed({
+    ...state,
+    apiMs,
+    history,
+    contextTokens: undefined,
+    totals: SessionState.addResponse(state.totals, model, response.usage, cost)
+  })
 })
 
 /** Runs `effect` unless `abort` completes first, which interrupts it and fails with Aborted. */
@@ -305,10 +421,14 @@ const requestSettings = (run: Run): Request.Settings => ({
 })
 
 /** One model request (built by Request.build), folded: the message, and the calls whose input was cut or malformed. */
-const requestModel = Effect.fn("Agent.requestModel")(function* (run: Run, request: MessagesRequest) {
+const requestModel = Effect.fn("Agent.requestModel")(function* (
+  run: Run,
+  request: MessagesRequest,
+  options: { readonly deltas?: boolean } = {}
+) {
   const outputs = Accumulator.fold(run.api.stream(request, { onRetry: (notice) => run.emit(retryEvent(notice)) }))
   const none = Option.none<Accumulator.Output & { _tag: "Complete" }>()
-  const complete = yield* (run.options.streamDeltas ?? true)
+  const complete = yield* (options.deltas ?? run.options.streamDeltas ?? true)
     ? Stream.runFoldEffect(outputs, none, (last, output) =>
         output._tag === "Event"
           ? Effect.as(run.emit({ _tag: "StreamDelta", event: output.event }), last)
@@ -325,9 +445,12 @@ const recordResponse = Effect.fn("Agent.recordResponse")(function* (run: Run, st
   const cost = Pricing.costOf(model, message.usage)
   const uuid = yield* run.transcript.assistant(run.sessionId, message, cost)
   yield* run.emit({ _tag: "AssistantTurn", uuid, message })
+  const usage = message.usage
   return {
     ...state,
     lastAssistant: message,
+    contextTokens:
+      usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + usage.output_tokens,
     totals: SessionState.addResponse(state.totals, model, message.usage, cost),
     history: [...state.history, { role: "assistant" as const, content: message.content }]
   }

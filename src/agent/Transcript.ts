@@ -21,6 +21,23 @@ import { SessionStore } from "../session/SessionStore.js"
 export interface Interface {
   readonly user: (sessionId: string, message: MessageParam, toolUseResult?: unknown) => Effect.Effect<string>
   readonly assistant: (sessionId: string, message: AssistantMessage, costUSD?: number) => Effect.Effect<string>
+  /**
+   * A `system` entry (`subtype`, `content`, and `extra` fields such as `compactMetadata`). With `freshChain` the
+   * entry starts a new chain: its parentUuid is null and `logicalParentUuid` names the entry before it (a compact
+   * boundary: a resumed session's history starts there), and the entries after it follow it.
+   */
+  readonly system: (
+    sessionId: string,
+    subtype: string,
+    content: string,
+    extra?: Readonly<Record<string, unknown>>,
+    options?: { readonly freshChain?: boolean }
+  ) => Effect.Effect<string>
+  /**
+   * A user entry with `extra` fields beside the message (e.g. `isCompactSummary: true` on the summary that follows a
+   * compact boundary).
+   */
+  readonly userWith: (sessionId: string, message: MessageParam, extra: Readonly<Record<string, unknown>>) => Effect.Effect<string>
   /** Continue a resumed session's chain after its last entry. */
   readonly setParent: (uuid: string | null) => Effect.Effect<void>
   /** Completes once every entry recorded so far is written. */
@@ -37,6 +54,8 @@ export class Transcript extends Context.Tag("weft/agent/Transcript")<Transcript,
   static layerNone = Layer.succeed(Transcript, {
     user: () => Effect.sync(() => crypto.randomUUID()),
     assistant: () => Effect.sync(() => crypto.randomUUID()),
+    system: () => Effect.sync(() => crypto.randomUUID()),
+    userWith: () => Effect.sync(() => crypto.randomUUID()),
     setParent: () => Effect.void,
     flush: Effect.void
   })
@@ -76,12 +95,13 @@ export class Transcript extends Context.Tag("weft/agent/Transcript")<Transcript,
       // Entries held until the model's first answer (see the module doc).
       let answered = false
       const held: Array<TranscriptEntry> = []
-      const write = (make: (envelope: Envelope) => TranscriptEntry) =>
+      const write = (make: (envelope: Envelope) => TranscriptEntry, freshChain = false) =>
         Effect.gen(function* () {
           const uuid = crypto.randomUUID()
           const envelope: Envelope = {
             uuid,
-            parentUuid: parent,
+            parentUuid: freshChain ? null : parent,
+            ...(freshChain ? { logicalParentUuid: parent } : {}),
             timestamp: new Date().toISOString(),
             cwd: options.cwd,
             version: options.version
@@ -114,6 +134,13 @@ export class Transcript extends Context.Tag("weft/agent/Transcript")<Transcript,
             message,
             ...(costUSD === undefined ? {} : { costUSD })
           })),
+        system: (sessionId, subtype, content, extra, systemOptions) =>
+          write(
+            (envelope) => ({ ...extra, ...envelope, sessionId, type: "system", subtype, content, level: "info" }),
+            systemOptions?.freshChain ?? false
+          ),
+        userWith: (sessionId, message, extra) =>
+          write((envelope) => ({ ...extra, ...envelope, sessionId, type: "user", message })),
         setParent: (uuid) => Effect.sync(() => void (parent = uuid)),
         flush
       }
@@ -130,6 +157,8 @@ type Pending =
 interface Envelope {
   readonly uuid: string
   readonly parentUuid: string | null
+  /** A fresh chain's link to the entry before it, for readers that follow the whole session. */
+  readonly logicalParentUuid?: string | null
   readonly timestamp: string
   readonly cwd: string
   readonly version: string

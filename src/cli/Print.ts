@@ -79,6 +79,8 @@ const renderVerbose = (event: AgentEvent): string | undefined => {
     }
     case "ApiRetry":
       return `⚠ API request failed (${oneLine(event.message, 200)}); retry ${event.attempt}/${event.maxRetries} in ${(event.retryDelayMs / 1000).toFixed(1)} s\n`
+    case "Compacted":
+      return `✻ Conversation compacted (${event.trigger}, ${event.preTokens} tokens before)\n`
     case "TodosUpdated":
       return `${event.todos.map((todo) => `  ${todo.status === "completed" ? "☒" : "☐"} ${todo.content}`).join("\n")}\n`
     default:

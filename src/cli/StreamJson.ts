@@ -90,6 +90,14 @@ export const toFrame = (event: AgentEvent, sessionId: string, options: FrameOpti
         session_id: sessionId,
         uuid: uuid()
       }
+    case "Compacted":
+      return {
+        type: "system",
+        subtype: "compact_boundary",
+        session_id: sessionId,
+        uuid: event.uuid,
+        compact_metadata: { trigger: event.trigger, pre_tokens: event.preTokens }
+      }
     case "Result":
       return resultFrame(event)
     // Claude Code shows hook activity only for SessionStart hooks, and only with --verbose.

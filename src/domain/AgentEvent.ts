@@ -65,6 +65,20 @@ export interface ApiRetry {
   readonly message: string
 }
 
+/**
+ * The conversation was compacted (Claude Code's `compact_boundary` system message): what came before is replaced by
+ * a summary, and the run goes on from it.
+ */
+export interface Compacted {
+  readonly _tag: "Compacted"
+  /** The boundary entry's uuid in the transcript. */
+  readonly uuid: string
+  /** auto: the context neared the window, or the API said the prompt was too long; manual: asked for. */
+  readonly trigger: "auto" | "manual"
+  /** The size of the context before (tokens, from the last response's usage or the API's refusal). */
+  readonly preTokens: number
+}
+
 export interface TodoItem {
   readonly content: string
   readonly status: "pending" | "in_progress" | "completed"
@@ -166,4 +180,5 @@ export type AgentEvent =
   | HookResponse
   | HookNotice
   | ApiRetry
+  | Compacted
   | Result

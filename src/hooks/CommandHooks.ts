@@ -383,7 +383,13 @@ export const make = (options: Options): Effect.Effect<Interface> =>
             { ...common("PreCompact", input, true), trigger: input.trigger, custom_instructions: input.customInstructions },
             nothingBlocks
           ),
-          ({ judged, activity }) => baseOutcome(judged, activity)
+          ({ judged, activity }) => ({
+            ...baseOutcome(judged, activity),
+            ...opt(
+              "customInstructions",
+              joinedText(judged.map((j) => (j.output?.hookSpecificOutput?.customInstructions === undefined ? j.plain : cap(j.output.hookSpecificOutput.customInstructions))))
+            )
+          })
         ),
 
       sessionEnd: (input) =>

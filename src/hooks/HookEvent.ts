@@ -161,7 +161,9 @@ export const HookSpecificOutput = Schema.Struct({
   updatedInput: Schema.optional(Schema.Unknown),
   additionalContext: Schema.optional(Schema.String),
   /** PermissionRequest only. */
-  decision: Schema.optional(PermissionRequestDecision)
+  decision: Schema.optional(PermissionRequestDecision),
+  /** PreCompact only: what the summary of the conversation must keep or stress (added to the summary request). */
+  customInstructions: Schema.optional(Schema.String)
 })
 export type HookSpecificOutput = typeof HookSpecificOutput.Type
 

@@ -83,6 +83,14 @@ export interface StopOutcome extends Outcome {
   readonly continueWith?: string
 }
 
+export interface PreCompactOutcome extends Outcome {
+  /**
+   * Instructions for the summary (`hookSpecificOutput.customInstructions`, or a command hook's plain stdout on exit
+   * 0), added to the summary request.
+   */
+  readonly customInstructions?: string
+}
+
 export interface PromptOutcome extends Outcome {
   /** UserPromptSubmit: the prompt is erased and not sent; the reason is for the user. */
   readonly blocked?: string
@@ -119,7 +127,7 @@ export interface Interface {
   ) => Effect.Effect<StopOutcome>
   readonly preCompact: (
     input: HookContext & { readonly trigger: CompactTrigger; readonly customInstructions: string | null }
-  ) => Effect.Effect<Outcome>
+  ) => Effect.Effect<PreCompactOutcome>
   readonly sessionEnd: (input: HookContext & { readonly reason: string }) => Effect.Effect<Outcome | void>
 }
 
@@ -244,6 +252,10 @@ export const merge = {
     ...field("blocked", joined(outcomes.map((o) => o.blocked))),
     ...field("additionalContext", joined(outcomes.map((o) => o.additionalContext)))
   }),
+  preCompact: (outcomes: ReadonlyArray<PreCompactOutcome>): PreCompactOutcome => ({
+    ...mergeBase(outcomes),
+    ...field("customInstructions", joined(outcomes.map((o) => o.customInstructions)))
+  }),
   stop: (outcomes: ReadonlyArray<StopOutcome>): StopOutcome => ({
     ...mergeBase(outcomes),
     ...field("continueWith", joined(outcomes.map((o) => o.continueWith)))
@@ -270,7 +282,7 @@ export const combine = (all: ReadonlyArray<Interface>): Interface => {
     notification: each((h) => h.notification, merge.base),
     stop: each((h) => h.stop, merge.stop),
     subagentStop: each((h) => h.subagentStop, merge.stop),
-    preCompact: each((h) => h.preCompact, merge.base),
+    preCompact: each((h) => h.preCompact, merge.preCompact),
     sessionEnd: each(
       (h) => (input: Parameters<Interface["sessionEnd"]>[0]) => Effect.map(h.sessionEnd(input), (o): Outcome => o ?? {}),
       merge.base

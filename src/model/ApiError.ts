@@ -86,3 +86,18 @@ export const fromStatus = (info: ErrorInfo): ApiError => {
   if (status !== null && status >= 500) return new ServerError(info)
   return new InvalidRequestError(info)
 }
+
+/**
+ * A request refused because the conversation does not fit the model's context window (400 `invalid_request_error`
+ * "prompt is too long: 210000 tokens > 200000 maximum"): compacting the conversation can fix it, retrying cannot.
+ */
+export const isPromptTooLong = (error: { readonly _tag: string; readonly status?: unknown; readonly message: string }): boolean =>
+  error._tag === "InvalidRequestError" && (error.status === 400 || error.status === 413 || error.status === null) &&
+  /prompt is too long/i.test(error.message)
+
+/** The prompt's size a `prompt is too long` error names ("210000 tokens > 200000 maximum"), if it names one. */
+export const promptTokensOf = (message: string): number | undefined => {
+  const match = /prompt is too long:\s*([\d,]+)\s*tokens/i.exec(message)
+  const digits = match?.[1]?.replace(/,/g, "")
+  return digits === undefined || digits === "" ? undefined : Number(digits)
+}

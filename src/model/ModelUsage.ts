@@ -4,10 +4,10 @@
  */
 import type { ModelUsage } from "../domain/AgentEvent.js"
 import type { Usage } from "../domain/Usage.js"
+import { contextWindowOf } from "./Models.js"
 import { isPriced } from "./Pricing.js"
 
-/** The context window of a model id: 1M tokens for the `[1m]` variants, 200k otherwise. */
-export const contextWindowOf = (model: string): number => (model.toLowerCase().endsWith("[1m]") ? 1_000_000 : 200_000)
+export { contextWindowOf } from "./Models.js"
 
 const num = (value: number | null | undefined) => value ?? 0
 

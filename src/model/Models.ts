@@ -50,3 +50,33 @@ export const wireModel = (model: string): { readonly id: string; readonly longCo
   model.toLowerCase().endsWith(longContextSuffix)
     ? { id: model.slice(0, -longContextSuffix.length), longContext: true }
     : { id: model, longContext: false }
+
+/** The context window of a model Claude Code does not list (a local server's model, a newer id): 200k tokens. */
+export const defaultContextWindow = 200_000
+export const longContextWindow = 1_000_000
+
+/**
+ * The context window of a resolved model name, in tokens: 1M for the `[1m]` variants, 200k for every other model
+ * (every current Claude model, and the default for a name this table does not know, which is the safe guess: a
+ * smaller window only compacts earlier).
+ */
+export const contextWindowOf = (model: string): number =>
+  model.toLowerCase().endsWith(longContextSuffix) ? longContextWindow : defaultContextWindow
+
+/**
+ * Room kept free beyond the next response's `max_tokens` when deciding to compact (Claude Code keeps ~13k). The
+ * size of the context is known only from the last response; the next request adds that response's tool results
+ * (a Read is capped at 25k tokens, most results are far smaller) and any hook's context, and token counts of the
+ * same text drift a little between requests. 13k covers a typical turn; a turn that adds more is what the
+ * `prompt is too long` retry is for.
+ */
+export const autoCompactMargin = 13_000
+
+/**
+ * The context size (tokens) at which the loop compacts before the next request: the window, less the room the
+ * next response may take (its `max_tokens`, counted at most a quarter of the window so a huge `max_tokens` cannot
+ * make every turn compact), less `autoCompactMargin`. For a 200k model asked for 32k tokens a response, 155k
+ * (Claude Code compacts at roughly 150k-160k too); for 1M, 955k.
+ */
+export const autoCompactThreshold = (contextWindow: number, maxTokens: number): number =>
+  Math.max(0, contextWindow - Math.min(maxTokens, Math.floor(contextWindow / 4)) - autoCompactMargin)

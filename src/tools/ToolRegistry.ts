@@ -6,8 +6,10 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import type { ToolDefinition } from "../domain/Request.js"
+import { FileState } from "./FileState.js"
 import { type AnyTool, type Tool, erase, UnknownTool } from "./Tool.js"
 
 export interface Interface {
@@ -15,11 +17,17 @@ export interface Interface {
   readonly get: (name: string) => Effect.Effect<AnyTool, UnknownTool>
   /** The `tools` array of a Messages API request, in registration order. */
   readonly definitions: ReadonlyArray<ToolDefinition>
+  /**
+   * The conversation was compacted: the model no longer holds what the tools showed it, so what the tools remember
+   * of that is forgotten (FileState: a file read before must be read again before an Edit or a Write). Absent: the
+   * tools remember nothing of the kind.
+   */
+  readonly forgetContext?: Effect.Effect<void>
 }
 
 type ToolRequirements<T extends ReadonlyArray<Tool<any, any>>> = T[number] extends Tool<any, infer R> ? R : never
 
-export const fromAnyTools = (tools: ReadonlyArray<AnyTool>): Interface => {
+export const fromAnyTools = (tools: ReadonlyArray<AnyTool>, forgetContext?: Effect.Effect<void>): Interface => {
   const byName = new Map<string, AnyTool>()
   for (const tool of tools) byName.set(tool.name, tool)
   const unique = [...byName.values()]
@@ -37,13 +45,17 @@ export const fromAnyTools = (tools: ReadonlyArray<AnyTool>): Interface => {
       name: tool.name,
       description: tool.description,
       input_schema: tool.inputJsonSchema
-    }))
+    })),
+    ...(forgetContext === undefined ? {} : { forgetContext })
   }
 }
 
 /** The registry's tools that `keep` accepts, in the same order. */
 export const filterTools = (registry: Interface, keep: (name: string) => boolean): Interface =>
-  fromAnyTools(registry.tools.filter((tool) => keep(tool.name)))
+  fromAnyTools(
+    registry.tools.filter((tool) => keep(tool.name)),
+    registry.forgetContext
+  )
 
 /**
  * A registry whose tools can change during a session (an MCP server's list changed): every read answers what
@@ -56,6 +68,7 @@ export const dynamic = (current: () => Interface): Interface => ({
   get definitions() {
     return current().definitions
   },
+  forgetContext: Effect.suspend(() => current().forgetContext ?? Effect.void),
   get: (name) => Effect.suspend(() => current().get(name))
 })
 
@@ -75,7 +88,10 @@ export const withExtraTools = (
     if (tools !== last) {
       last = tools
       const taken = new Set(base.tools.map((tool) => tool.name))
-      built = fromAnyTools([...base.tools, ...tools.filter((tool) => !taken.has(tool.name) && keep(tool.name))])
+      built = fromAnyTools(
+        [...base.tools, ...tools.filter((tool) => !taken.has(tool.name) && keep(tool.name))],
+        base.forgetContext
+      )
     }
     return built
   })
@@ -90,7 +106,11 @@ export class ToolRegistry extends Context.Tag("weft/ToolRegistry")<ToolRegistry,
     ...tools: T
   ): Effect.Effect<Interface, never, ToolRequirements<T>> =>
     Effect.map(Effect.context<ToolRequirements<T>>(), (context) =>
-      fromAnyTools(tools.map((tool) => erase(tool, Stream.provideContext(context))))
+      fromAnyTools(
+        tools.map((tool) => erase(tool, Stream.provideContext(context))),
+        // The tools' FileState, when they were given one, is what compaction makes them forget.
+        Option.match(Context.getOption(context, FileState), { onNone: () => undefined, onSome: (files) => files.clear })
+      )
     )
 
   /** `make` as a layer. */
