@@ -100,14 +100,29 @@ export const TranscriptEntry = Schema.Union(KnownEntry, UnknownEntry)
  */
 export type TranscriptEntry = typeof TranscriptEntry.Type
 
-let decoder: ((input: unknown) => Either.Either<TranscriptEntry, ParseResult.ParseError>) | undefined
+type Decoder = (input: unknown) => Either.Either<TranscriptEntry, ParseResult.ParseError>
+
+let decoders: { readonly byType: ReadonlyMap<string, Decoder>; readonly other: Decoder } | undefined
 
 /**
- * Decodes one parsed JSON line; `Either.left` for a line that is not an entry. The decoder is compiled on first
- * use: compiling it for the whole entry union costs start-up that a run which only writes entries never needs.
+ * Decodes one parsed JSON line; `Either.left` for a line that is not an entry. The schema is picked by the entry's
+ * `type` (the same answer as decoding the `TranscriptEntry` union, at a fraction of the cost: the union tries its
+ * members). The decoders are compiled on first use: compiling them costs start-up that a run which only writes
+ * entries never needs.
  */
-export const decodeEntry = (input: unknown): Either.Either<TranscriptEntry, ParseResult.ParseError> =>
-  (decoder ??= Schema.decodeUnknownEither(TranscriptEntry))(input)
+export const decodeEntry = (input: unknown): Either.Either<TranscriptEntry, ParseResult.ParseError> => {
+  decoders ??= {
+    byType: new Map<string, Decoder>([
+      ["user", Schema.decodeUnknownEither(UserEntry)],
+      ["assistant", Schema.decodeUnknownEither(AssistantEntry)],
+      ["system", Schema.decodeUnknownEither(SystemEntry)],
+      ["summary", Schema.decodeUnknownEither(SummaryEntry)]
+    ]),
+    other: Schema.decodeUnknownEither(TranscriptEntry)
+  }
+  const type = typeof input === "object" && input !== null && "type" in input ? input.type : undefined
+  return ((typeof type === "string" ? decoders.byType.get(type) : undefined) ?? decoders.other)(input)
+}
 
 /** A transcript file's entries, with what had to be left out. */
 export interface ParsedTranscript {

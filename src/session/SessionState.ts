@@ -9,7 +9,7 @@
 import type { ContentBlock, ToolResultBlock } from "../domain/Content.js"
 import { isToolResult, isToolUse } from "../domain/ContentGuards.js"
 import type { MessageParam } from "../domain/Message.js"
-import type { AssistantEntry, TranscriptEntry, UserEntry } from "../domain/Transcript.js"
+import type { TranscriptEntry } from "../domain/Transcript.js"
 import { isAssistant, isUser } from "../domain/TranscriptGuards.js"
 import type { ModelUsage } from "../domain/AgentEvent.js"
 import type { Usage } from "../domain/Usage.js"
@@ -68,25 +68,40 @@ export const interruptedResult = (toolUseId: string): ToolResultBlock => ({
   is_error: true
 })
 
-type MessageEntry = UserEntry | AssistantEntry
+/**
+ * What the fold keeps of an entry: its links, and for a message entry its role and content (shared with the
+ * decoded entry, not copied). Everything else an entry carries (`toolUseResult`, metadata) is let go at once.
+ */
+interface Node {
+  readonly uuid: string
+  readonly parentUuid: string | null
+  readonly message: { readonly role: "user" | "assistant"; readonly content: MessageParam["content"] } | undefined
+}
 
-const isMessageEntry = (entry: TranscriptEntry): entry is MessageEntry => isUser(entry) || isAssistant(entry)
+/** The entries from one chain start (a main-line entry with no parent) to the next. */
+interface Segment {
+  readonly byUuid: Map<string, Node>
+  /** The last main-line (non-sidechain) message entry: where the conversation ends. */
+  leaf: Node | undefined
+}
 
 const blocksOf = (content: MessageParam["content"]): ReadonlyArray<ContentBlock> =>
   typeof content === "string" ? [{ type: "text", text: content }] : content
 
+const newSegment = (): Segment => ({ byUuid: new Map(), leaf: undefined })
+
 /** The chain from the root (or the last break) to `leaf`, oldest first. */
 const chainTo = (
-  leaf: MessageEntry,
-  byUuid: ReadonlyMap<string, TranscriptEntry>
-): { readonly chain: ReadonlyArray<MessageEntry>; readonly broken: boolean } => {
-  const chain: Array<MessageEntry> = []
+  leaf: Node,
+  byUuid: ReadonlyMap<string, Node>
+): { readonly chain: ReadonlyArray<Node>; readonly broken: boolean } => {
+  const chain: Array<Node> = []
   const visited = new Set<string>()
-  let current: TranscriptEntry | undefined = leaf
+  let current: Node | undefined = leaf
   let broken = false
   while (current !== undefined && !visited.has(current.uuid)) {
     visited.add(current.uuid)
-    if (isMessageEntry(current)) chain.push(current)
+    if (current.message !== undefined) chain.push(current)
     const parent: string | null = current.parentUuid
     if (parent === null) break
     current = byUuid.get(parent)
@@ -99,11 +114,12 @@ const chainTo = (
  * Folds the chain into API messages: consecutive entries of one role are merged (Claude Code writes one
  * assistant entry per content block of a response, and tool results may come one per entry).
  */
-const toMessages = (chain: ReadonlyArray<MessageEntry>): Array<MessageParam> => {
+const toMessages = (chain: ReadonlyArray<Node>): Array<MessageParam> => {
   const messages: Array<{ role: "user" | "assistant"; content: Array<ContentBlock> }> = []
-  for (const entry of chain) {
-    const role = entry.type === "user" ? "user" : "assistant"
-    const blocks = blocksOf(entry.message.content)
+  for (const { message } of chain) {
+    if (message === undefined) continue
+    const role = message.role
+    const blocks = blocksOf(message.content)
     const last = messages[messages.length - 1]
     if (last !== undefined && last.role === role) last.content.push(...blocks)
     else messages.push({ role, content: [...blocks] })
@@ -130,36 +146,78 @@ const toMessages = (chain: ReadonlyArray<MessageEntry>): Array<MessageParam> => 
   return messages
 }
 
-export const fromEntries = (entries: ReadonlyArray<TranscriptEntry>): SessionState => {
-  const byUuid = new Map<string, TranscriptEntry>()
-  for (const entry of entries) byUuid.set(entry.uuid, entry)
+/** A user entry that is not the answer to tool calls: a prompt (or a summary), where a new exchange starts. */
+export const startsExchange = (entry: TranscriptEntry): boolean =>
+  isUser(entry) && (typeof entry.message.content === "string" || !entry.message.content.some(isToolResult))
 
-  // Sums from what the file reports (no field added at zero that no entry had).
+/** A SessionState built one entry at a time, holding only what the resumed conversation needs. */
+export interface Fold {
+  readonly add: (entry: TranscriptEntry) => void
+  /** The state of the entries added so far. */
+  readonly result: () => SessionState
+}
+
+/**
+ * The fold behind `fromEntries` and a streamed resume. Totals count every entry; the conversation is the chain
+ * ending at the last main-line message entry, and a main-line entry without a parent (a compact boundary, or a
+ * run that started afresh) after earlier entries starts a new segment: the entries before it are let go as soon
+ * as the new segment holds a message, so memory follows the conversation, not the file. (A chain that reached
+ * back across a boundary would be cut there and reported as broken; nothing weft writes does that.)
+ */
+export const makeFold = (): Fold => {
   let totals: Totals = { ...emptyTotals, usage: UsageTotals.empty }
+  // One response split over several entries shares its message id (and its usage): counted once. Ids are
+  // remembered within an exchange only (from one prompt to the next), as a response's entries never span a
+  // prompt: runs of a test double that number their responses from 1 each time still count every response.
   const countedResponses = new Set<string>()
-  for (const entry of entries) {
-    if (!isAssistant(entry)) continue
-    // One response split over several entries shares its message id (and its usage): count it once.
-    const first = !countedResponses.has(entry.message.id)
-    countedResponses.add(entry.message.id)
-    totals = addResponse(totals, entry.message.model, first ? entry.message.usage : undefined, entry.costUSD ?? 0)
+  let segment = newSegment()
+  // The last segment that ended in a message, kept while the current one has none (a boundary written just
+  // before a crash, with no summary after it yet): the conversation is then still the one before it.
+  let previous: Segment | undefined
+  let lastUuid: string | null = null
+
+  const add = (entry: TranscriptEntry): void => {
+    lastUuid = entry.uuid
+    const mainLine = entry.isSidechain !== true
+    if (startsExchange(entry)) countedResponses.clear()
+    if (isAssistant(entry)) {
+      const first = !countedResponses.has(entry.message.id)
+      countedResponses.add(entry.message.id)
+      totals = addResponse(totals, entry.message.model, first ? entry.message.usage : undefined, entry.costUSD ?? 0)
+    }
+    if (mainLine && entry.parentUuid === null && segment.byUuid.size > 0) {
+      if (segment.leaf !== undefined) previous = segment
+      segment = newSegment()
+    }
+    const message = isUser(entry) || isAssistant(entry) ? { role: entry.message.role, content: entry.message.content } : undefined
+    const node: Node = { uuid: entry.uuid, parentUuid: entry.parentUuid, message }
+    segment.byUuid.set(entry.uuid, node)
+    if (message !== undefined && mainLine) {
+      segment.leaf = node
+      previous = undefined
+    }
   }
 
-  let leaf: MessageEntry | undefined
-  for (let index = entries.length - 1; index >= 0 && leaf === undefined; index--) {
-    const entry = entries[index]
-    if (entry !== undefined && isMessageEntry(entry) && entry.isSidechain !== true) leaf = entry
+  const result = (): SessionState => {
+    const source = segment.leaf !== undefined ? segment : previous ?? segment
+    const leaf = source.leaf
+    const { chain, broken } = leaf === undefined ? { chain: [], broken: false } : chainTo(leaf, source.byUuid)
+    return {
+      messages: toMessages(chain),
+      leafUuid: leaf?.uuid ?? lastUuid,
+      totalCostUSD: totals.costUSD,
+      usage: totals.usage,
+      turns: totals.responses,
+      modelUsage: totals.modelUsage,
+      brokenChain: broken
+    }
   }
-  const { chain, broken } = leaf === undefined ? { chain: [], broken: false } : chainTo(leaf, byUuid)
-  const last = entries[entries.length - 1]
 
-  return {
-    messages: toMessages(chain),
-    leafUuid: leaf?.uuid ?? last?.uuid ?? null,
-    totalCostUSD: totals.costUSD,
-    usage: totals.usage,
-    turns: totals.responses,
-    modelUsage: totals.modelUsage,
-    brokenChain: broken
-  }
+  return { add, result }
+}
+
+export const fromEntries = (entries: Iterable<TranscriptEntry>): SessionState => {
+  const fold = makeFold()
+  for (const entry of entries) fold.add(entry)
+  return fold.result()
 }

@@ -17,6 +17,7 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
+import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
@@ -25,10 +26,12 @@ import * as NodePath from "@effect/platform-node/NodePath"
 import { randomUUID } from "node:crypto"
 import { homedir } from "node:os"
 import type { ParsedTranscript, TranscriptEntry } from "../domain/Transcript.js"
-import { promptText } from "../domain/TranscriptGuards.js"
+import { isAssistant, promptText } from "../domain/TranscriptGuards.js"
+import type { Decode } from "./JsonlReader.js"
 import { listNames, probe } from "../platform/FileProbe.js"
 import { Credentials } from "../platform/Credentials.js"
-import { fromEntries, type SessionState } from "./SessionState.js"
+import { decodeLine, emptyReport, entries as entriesOf, type Item, type Line, makeSplitter, parseJson, record, type Report } from "./JsonlReader.js"
+import { fromEntries, makeFold, type SessionState, startsExchange } from "./SessionState.js"
 
 // ---------------------------------------------------------------------------------------------------------
 // Errors
@@ -146,14 +149,20 @@ const summarize = (
   }
 }
 
-const warningsOf = (sessionId: string, where: string, loaded: LoadResult, state: SessionState): Array<string> => {
+/** What reading `where` left out, one sentence each. */
+const readWarnings = (sessionId: string, where: string, report: Report): Array<string> => {
   const warnings: Array<string> = []
-  if (loaded.tornTail) {
+  if (report.tornTail) {
     warnings.push(`Session ${sessionId}: the last line of ${where} was cut short (an interrupted write) and was skipped.`)
   }
-  if (loaded.skippedLines > 0) {
-    warnings.push(`Session ${sessionId}: skipped ${loaded.skippedLines} unreadable line(s) in ${where}.`)
+  if (report.skippedLines > 0) {
+    warnings.push(`Session ${sessionId}: skipped ${report.skippedLines} unreadable line(s) in ${where}.`)
   }
+  return warnings
+}
+
+const warningsOf = (sessionId: string, where: string, report: Report, state: SessionState): Array<string> => {
+  const warnings = readWarnings(sessionId, where, report)
   if (state.brokenChain) {
     warnings.push(`Session ${sessionId}: the conversation in ${where} names an entry that is missing; it resumes after the gap.`)
   }
@@ -170,6 +179,61 @@ const forkIdFor = (newId: string | undefined, exists: (id: string) => Effect.Eff
     if (yield* exists(newId)) return yield* new SessionStoreError({ message: `Session ${newId} already exists` })
     return newId
   })
+
+/** What `list` gathers from a file's lines. */
+interface Summary {
+  cwd: string | undefined
+  firstPrompt: string | undefined
+  entryCount: number
+  turns: number
+  /** Response ids of the current exchange (see SessionState.makeFold). */
+  readonly responses: Set<string>
+  costUSD: number
+}
+
+const newSummary = (): Summary => ({
+  cwd: undefined,
+  firstPrompt: undefined,
+  entryCount: 0,
+  turns: 0,
+  responses: new Set(),
+  costUSD: 0
+})
+
+/**
+ * Counts one line into `summary`, parsing it only when it can matter: the first entry (its cwd), a user entry
+ * that is no tool result (a prompt: the first one is shown, and each starts an exchange), an assistant entry.
+ * The bulky lines, tool results, are only split, never parsed. The test is on the JSON text: a string value
+ * `"user"`, `"assistant"` or `"tool_result"` cannot occur inside another string (its quotes would be escaped). A
+ * complete line that is not parsed is counted as an entry: `entryCount` counts a damaged tool result line too.
+ */
+const scanLine = (summary: Summary, line: Line, decode: Decode): void => {
+  if (!/\S/.test(line.text)) return
+  const needsCwd = summary.cwd === undefined
+  const maybePrompt = line.text.includes('"user"') && !line.text.includes('"tool_result"')
+  const maybeAssistant = line.text.includes('"assistant"')
+  if (!needsCwd && !maybePrompt && !maybeAssistant && line.terminated) {
+    summary.entryCount++
+    return
+  }
+  const json = parseJson(line.text)
+  const decoded = json === undefined ? undefined : decode(json)
+  if (decoded === undefined || decoded._tag === "Left") return
+  const entry = decoded.right
+  summary.entryCount++
+  if (needsCwd) summary.cwd = entry.cwd
+  if (summary.firstPrompt === undefined) {
+    const prompt = promptText(entry)
+    if (prompt !== undefined) summary.firstPrompt = oneLine(prompt)
+  }
+  if (startsExchange(entry)) summary.responses.clear()
+  if (isAssistant(entry)) {
+    // One response split over several entries shares its message id: one turn (as SessionState counts them).
+    if (!summary.responses.has(entry.message.id)) summary.turns++
+    summary.responses.add(entry.message.id)
+    summary.costUSD += entry.costUSD ?? 0
+  }
+}
 
 /**
  * Transcript.ts, whose entry schemas reading a file needs: imported on the first read, so that a run which only
@@ -321,32 +385,77 @@ const makeJsonl = (options: JsonlOptions) =>
       )
     })
 
+    const fileOf = (sessionId: string): Effect.Effect<string, SessionError> =>
+      Effect.flatMap(
+        locate(sessionId),
+        Option.match({ onNone: () => Effect.fail(notFound(sessionId)), onSome: Effect.succeed })
+      )
+
+    // Read through one buffer of 256 KiB, reused: the file's bytes never pile up as garbage outside the heap
+    // (a buffer per chunk is freed only when the garbage collector gets round to it). What is held is that buffer
+    // and the line being joined.
+    const fileLines = (file: string, chunkSize = 256 * 1024): Stream.Stream<Line, SessionStoreError> =>
+      Stream.unwrapScoped(
+        Effect.gen(function* () {
+          const handle = yield* fs.open(file, { flag: "r" })
+          const buffer = new Uint8Array(chunkSize)
+          const splitter = makeSplitter()
+          const next = handle.read(buffer).pipe(
+            Effect.mapError(Option.some),
+            Effect.flatMap((size) =>
+              size === BigInt(0) ? Effect.fail(Option.none()) : Effect.sync(() => splitter.push(buffer.subarray(0, Number(size))))
+            )
+          )
+          const tail = Stream.suspend(() => Stream.fromIterable(Option.toArray(Option.fromNullable(splitter.end()))))
+          return Stream.concat(Stream.flattenIterables(Stream.repeatEffectOption(next)), tail)
+        })
+      ).pipe(Stream.mapError(ioError("read", file)))
+
+    const itemsOf = (file: string, chunkSize?: number): Stream.Stream<Item, SessionStoreError> =>
+      Stream.unwrap(Effect.map(transcripts, ({ decodeEntry }) => Stream.map(fileLines(file, chunkSize), decodeLine(decodeEntry))))
+
+    /** Runs `onEntry` on every entry of the file, in order; what had to be left out. */
+    const foldFile = (file: string, onEntry: (entry: TranscriptEntry) => void): Effect.Effect<Report, SessionStoreError> =>
+      Effect.suspend(() => {
+        const report = emptyReport()
+        return Stream.runForEachChunk(itemsOf(file), (chunk) =>
+          Effect.sync(() => {
+            for (const item of chunk) {
+              const entry = record(report, item)
+              if (entry !== undefined) onEntry(entry)
+            }
+          })
+        ).pipe(Effect.as(report))
+      })
+
+    const logReport = (sessionId: string, file: string, report: Report) =>
+      Effect.forEach(readWarnings(sessionId, file, report), (warning) => Effect.logWarning(warning), { discard: true })
+
+    const read = (sessionId: string): Stream.Stream<TranscriptEntry, SessionError> =>
+      Stream.unwrap(
+        Effect.map(fileOf(sessionId), (file) => entriesOf(itemsOf(file), (report) => logReport(sessionId, file, report)))
+      )
+
+    const resume = Effect.fn("SessionStore.resume")(function* (sessionId: string) {
+      const file = yield* fileOf(sessionId)
+      const fold = makeFold()
+      const report = yield* foldFile(file, fold.add)
+      const state = fold.result()
+      const resumed: Resumed = { ...state, warnings: warningsOf(sessionId, file, report, state) }
+      return resumed
+    })
+
     const loadDetailed = Effect.fn("SessionStore.loadDetailed")(function* (sessionId: string) {
-      const file = yield* Effect.flatMap(locate(sessionId), Option.match({
-        onNone: () => Effect.fail(notFound(sessionId)),
-        onSome: Effect.succeed
-      }))
-      const text = yield* fs.readFileString(file).pipe(Effect.mapError(ioError("read", file)))
-      const result = (yield* transcripts).parseTranscript(text)
-      if (result.skippedLines > 0) {
-        yield* Effect.logWarning(`Session ${sessionId}: skipped ${result.skippedLines} unreadable line(s) in ${file}`)
-      }
+      const file = yield* fileOf(sessionId)
+      const entries: Array<TranscriptEntry> = []
+      const report = yield* foldFile(file, (entry) => void entries.push(entry))
+      yield* logReport(sessionId, file, report)
+      const result: LoadResult = { entries, skippedLines: report.skippedLines, tornTail: report.tornTail }
       return result
     })
 
     const load = Effect.fn("SessionStore.load")(function* (sessionId: string) {
       return (yield* loadDetailed(sessionId)).entries
-    })
-
-    const read = (sessionId: string): Stream.Stream<TranscriptEntry, SessionError> =>
-      Stream.unwrap(Effect.map(loadDetailed(sessionId), (loaded) => Stream.fromIterable(loaded.entries)))
-
-    const resume = Effect.fn("SessionStore.resume")(function* (sessionId: string) {
-      const loaded = yield* loadDetailed(sessionId)
-      const state = fromEntries(loaded.entries)
-      const where = locations.get(sessionId) ?? sessionId
-      const resumed: Resumed = { ...state, warnings: warningsOf(sessionId, where, loaded, state) }
-      return resumed
     })
 
     interface Candidate {
@@ -379,11 +488,36 @@ const makeJsonl = (options: JsonlOptions) =>
         return found.filter((candidate) => candidate !== undefined)
       })
 
-    const infoOf = (candidate: Candidate) =>
+    // A summary without holding the file: every line is split, but only the lines that can matter are parsed
+    // (the first entry, prompts until the first, and assistant responses, for turns and cost).
+    const infoOf = (candidate: Candidate): Effect.Effect<SessionInfo | undefined, SessionStoreError> =>
       Effect.gen(function* () {
-        const text = yield* fs.readFileString(candidate.file).pipe(Effect.mapError(ioError("read", candidate.file)))
-        return summarize(candidate.sessionId, (yield* transcripts).parseTranscript(text).entries, candidate.mtime)
+        const { decodeEntry } = yield* transcripts
+        const summary = newSummary()
+        yield* Stream.runForEachChunk(fileLines(candidate.file), (chunk) =>
+          Effect.sync(() => {
+            for (const line of chunk) scanLine(summary, line, decodeEntry)
+          })
+        )
+        if (summary.cwd === undefined) return undefined
+        const info: SessionInfo = {
+          sessionId: candidate.sessionId,
+          cwd: summary.cwd,
+          firstPrompt: summary.firstPrompt ?? "",
+          lastModified: candidate.mtime,
+          entryCount: summary.entryCount,
+          turns: summary.turns,
+          costUSD: summary.costUSD
+        }
+        return info
       })
+
+    /** The cwd of a file's first entry (what `latest` needs): reads the file's head only. */
+    const cwdOf = (file: string): Effect.Effect<Option.Option<string>, SessionStoreError> =>
+      itemsOf(file, 16 * 1024).pipe(
+        Stream.filterMap((item) => (item._tag === "Entry" ? Option.some(item.entry.cwd) : Option.none())),
+        Stream.runHead
+      )
 
     // Distinct cwds can share a slug (`/a-b`, `/a/b`): a session belongs to the cwd its first entry names.
     const belongsTo = (cwd: string | undefined) => (info: SessionInfo | undefined): info is SessionInfo =>
@@ -404,20 +538,24 @@ const makeJsonl = (options: JsonlOptions) =>
         (a, b) => b.mtime.getTime() - a.mtime.getTime() || (a.sessionId < b.sessionId ? -1 : 1)
       )
       for (const candidate of candidates) {
-        if (belongsTo(wanted)(yield* infoOf(candidate))) return Option.some(candidate.sessionId)
+        const cwdOfCandidate = yield* cwdOf(candidate.file)
+        if (Option.contains(cwdOfCandidate, wanted)) return Option.some(candidate.sessionId)
       }
       return Option.none<string>()
     })
 
     const fork = Effect.fn("SessionStore.fork")(function* (sessionId: string, newId?: string) {
-      const { entries } = yield* loadDetailed(sessionId)
-      const source = locations.get(sessionId) ?? fileIn(projectsDir, sessionId)
+      const source = yield* fileOf(sessionId)
       const forkId = yield* forkIdFor(newId, (id) => Effect.map(locate(id), Option.isSome))
       const target = fileIn(path.dirname(source), forkId)
-      const text = entries.map((entry) => redactJson(JSON.stringify({ ...entry, sessionId: forkId })) + "\n").join("")
-      // Written aside and renamed, so a crash never leaves a half-copied fork behind.
+      // Written aside and renamed, so a crash never leaves a half-copied fork behind; copied entry by entry.
       const temporary = `${target}.tmp`
-      yield* fs.writeFileString(temporary, text, { mode: 0o600 }).pipe(Effect.mapError(ioError("write", temporary)))
+      yield* itemsOf(source).pipe(
+        Stream.filterMap((item) => (item._tag === "Entry" ? Option.some(item.entry) : Option.none())),
+        Stream.map((entry) => encoder.encode(redactJson(JSON.stringify({ ...entry, sessionId: forkId })) + "\n")),
+        Stream.run(Sink.mapError(fs.sink(temporary, { flag: "w", mode: 0o600 }), ioError("write", temporary))),
+        Effect.tapError(() => Effect.ignore(fs.remove(temporary)))
+      )
       yield* fs.rename(temporary, target).pipe(Effect.mapError(ioError("write", target)))
       locations.set(forkId, target)
       return forkId
@@ -489,9 +627,9 @@ export const makeMemory = (): Interface => {
     Stream.unwrap(Effect.map(find(sessionId), (stored) => Stream.fromIterable([...stored.entries])))
 
   const resume = Effect.fn("SessionStore.resume")(function* (sessionId: string) {
-    const loaded = yield* loadDetailed(sessionId)
-    const state = fromEntries(loaded.entries)
-    const resumed: Resumed = { ...state, warnings: warningsOf(sessionId, "memory", loaded, state) }
+    const stored = yield* find(sessionId)
+    const state = fromEntries(stored.entries)
+    const resumed: Resumed = { ...state, warnings: warningsOf(sessionId, `session ${sessionId}`, emptyReport(), state) }
     return resumed
   })
 

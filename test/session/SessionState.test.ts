@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import type { AssistantEntry, TranscriptEntry, UserEntry } from "../../src/domain/Transcript.js"
-import { fromEntries, interruptedResult } from "../../src/session/SessionState.js"
+import type { AssistantEntry, SystemEntry, TranscriptEntry, UserEntry } from "../../src/domain/Transcript.js"
+import { fromEntries, interruptedResult, makeFold } from "../../src/session/SessionState.js"
 import { assistantEntry, systemEntry, userEntry } from "./entries.js"
 
 const S = "s1"
@@ -90,6 +90,20 @@ describe("SessionState.fromEntries", () => {
     expect(state.leafUuid).toBe("e")
   })
 
+  it("a response id is one turn within an exchange; the next prompt starts counting afresh", () => {
+    // Two runs of a test double that numbers its responses from 1 each time: both responses count.
+    const entries: Array<TranscriptEntry> = [
+      userEntry(S, CWD, 0, "first run"),
+      { ...assistantEntry(S, CWD, 1, "one"), message: { ...assistantEntry(S, CWD, 1, "one").message, id: "msg_1" } },
+      toolResult(2, "t0"),
+      { ...assistantEntry(S, CWD, 3, "same response"), message: { ...assistantEntry(S, CWD, 3, "x").message, id: "msg_1" } },
+      userEntry(S, CWD, 4, "second run"),
+      { ...assistantEntry(S, CWD, 5, "two"), message: { ...assistantEntry(S, CWD, 5, "two").message, id: "msg_1" } }
+    ]
+    expect(fromEntries(entries).turns).toBe(2)
+    expect(fromEntries(entries).totalCostUSD).toBeCloseTo(0.003)
+  })
+
   it("a lost parent breaks the chain: history starts after the gap", () => {
     const entries: Array<TranscriptEntry> = [
       linked(userEntry(S, CWD, 0, "lost context"), "a", null),
@@ -118,5 +132,93 @@ describe("SessionState.fromEntries", () => {
       { type: "text", text: "what happened?" }
     ])
     expect(state.messages[4]?.content).toEqual([interruptedResult("t3")])
+  })
+})
+
+/** Claude Code's compaction: a boundary that starts a fresh chain, then the summary as a user entry. */
+const boundary = (uuid: string, logicalParent: string): SystemEntry => ({
+  ...systemEntry(S, CWD, 50),
+  uuid,
+  parentUuid: null,
+  subtype: "compact_boundary",
+  content: "Conversation compacted",
+  logicalParentUuid: logicalParent,
+  compactMetadata: { trigger: "auto", preTokens: 1000 }
+})
+const summary = (uuid: string, parent: string, text: string): UserEntry => ({
+  ...linked(userEntry(S, CWD, 51, text), uuid, parent),
+  isCompactSummary: true
+})
+
+describe("SessionState: compact boundaries", () => {
+  const before: Array<TranscriptEntry> = [
+    linked(userEntry(S, CWD, 0, "old prompt"), "a", null),
+    linked(assistantEntry(S, CWD, 1, "old answer"), "b", "a")
+  ]
+
+  it("the conversation starts at the last boundary; totals still count the whole file", () => {
+    const state = fromEntries([
+      ...before,
+      boundary("c", "b"),
+      summary("d", "c", "summary one"),
+      linked(assistantEntry(S, CWD, 2, "middle answer"), "e", "d"),
+      boundary("f", "e"),
+      summary("g", "f", "summary two"),
+      linked(assistantEntry(S, CWD, 3, "new answer"), "h", "g")
+    ])
+    expect(state.messages.map((m) => m.content)).toEqual([
+      [{ type: "text", text: "summary two" }],
+      [{ type: "text", text: "new answer" }]
+    ])
+    expect(state.leafUuid).toBe("h")
+    expect(state.turns).toBe(3)
+    expect(state.totalCostUSD).toBeCloseTo(0.003)
+    expect(state.brokenChain).toBe(false)
+  })
+
+  it("lets go of what came before a boundary: a chain reaching back across it is cut there", () => {
+    // Entry "z" names "b", from before the boundary: the fold no longer holds it (the file's entries before a
+    // boundary are dropped as it reads), so the chain is reported broken and starts after the gap.
+    const state = fromEntries([
+      ...before,
+      boundary("c", "b"),
+      summary("d", "c", "summary"),
+      linked(userEntry(S, CWD, 4, "back to the old branch"), "z", "b")
+    ])
+    expect(state.brokenChain).toBe(true)
+    expect(state.messages.map((m) => m.content)).toEqual([[{ type: "text", text: "back to the old branch" }]])
+  })
+
+  it("a boundary with nothing after it yet (a crash mid-compaction) leaves the conversation before it", () => {
+    const state = fromEntries([...before, boundary("c", "b")])
+    expect(state.messages.map((m) => m.role)).toEqual(["user", "assistant"])
+    expect(state.leafUuid).toBe("b")
+    // ... and once the summary follows, the conversation is the new one.
+    const fold = makeFold()
+    for (const entry of [...before, boundary("c", "b"), boundary("c2", "b"), summary("d", "c2", "summary")]) fold.add(entry)
+    expect(fold.result().messages.map((m) => m.content)).toEqual([[{ type: "text", text: "summary" }]])
+  })
+
+  it("a side conversation's root is no boundary", () => {
+    const state = fromEntries([
+      ...before,
+      { ...linked(userEntry(S, CWD, 2, "subagent task"), "s1", null), isSidechain: true },
+      linked(userEntry(S, CWD, 3, "next prompt"), "c", "b")
+    ])
+    expect(state.brokenChain).toBe(false)
+    expect(state.messages.map((m) => m.content)).toEqual([
+      [{ type: "text", text: "old prompt" }],
+      [{ type: "text", text: "old answer" }],
+      [{ type: "text", text: "next prompt" }]
+    ])
+  })
+
+  it("the fold's result can be taken at any point and the fold goes on", () => {
+    const fold = makeFold()
+    fold.add(before[0] ?? userEntry(S, CWD, 0, "x"))
+    expect(fold.result().messages.length).toBe(1)
+    fold.add(before[1] ?? userEntry(S, CWD, 0, "x"))
+    expect(fold.result().messages.length).toBe(2)
+    expect(fold.result()).toEqual(fromEntries(before))
   })
 })

@@ -10,7 +10,7 @@ import * as path from "node:path"
 import { afterEach } from "vitest"
 import { isAssistant, isUser, parseTranscript, type TranscriptEntry } from "../../src/domain/Transcript.js"
 import { cwdSlug, SessionStore } from "../../src/session/SessionStore.js"
-import { assistantEntry, conversation, userEntry } from "./entries.js"
+import { assistantEntry, conversation, systemEntry, userEntry } from "./entries.js"
 
 const temporaryDirs: Array<string> = []
 const tempDir = (): string => {
@@ -122,14 +122,70 @@ const contract = (name: string, makeLayer: () => Layer.Layer<SessionStore>) =>
       }).pipe(Effect.provide(makeLayer()))
     )
 
-    it.scoped("list tells each session's turns and cost", () =>
+    it.scoped("list tells each session's turns and cost, as resume counts them", () =>
       Effect.gen(function* () {
         const store = yield* SessionStore
         for (const entry of conversation("s1", "/w/a", "first")) yield* store.append(entry)
         yield* store.append(assistantEntry("s1", "/w/a", 4, "again"))
+        // One response written as two entries (one per block, as Claude Code does): one turn, both costs.
+        const split = assistantEntry("s1", "/w/a", 5, "more of the same response")
+        yield* store.append({ ...split, message: { ...split.message, id: "msg_4" } })
         const [info] = yield* store.list("/w/a")
         expect(info?.turns).toBe(2)
-        expect(info?.costUSD).toBeCloseTo(0.002)
+        expect(info?.costUSD).toBeCloseTo(0.003)
+        expect(info?.entryCount).toBe(6)
+        const resumed = yield* store.resume("s1")
+        expect([resumed.turns, resumed.totalCostUSD]).toEqual([info?.turns, info?.costUSD])
+      }).pipe(Effect.provide(makeLayer()))
+    )
+
+    it.scoped("resume starts from the last compact boundary", () =>
+      Effect.gen(function* () {
+        const store = yield* SessionStore
+        for (const entry of conversation("s1", "/w/a", "before compaction")) yield* store.append(entry)
+        yield* store.append({
+          ...systemEntry("s1", "/w/a", 4),
+          parentUuid: null,
+          subtype: "compact_boundary",
+          content: "Conversation compacted",
+          logicalParentUuid: "u-3",
+          compactMetadata: { trigger: "manual", preTokens: 1234 }
+        })
+        yield* store.append({ ...userEntry("s1", "/w/a", 5, "the summary"), isCompactSummary: true })
+        yield* store.append(assistantEntry("s1", "/w/a", 6, "after compaction"))
+        const resumed = yield* store.resume("s1")
+        expect(resumed.messages).toEqual([
+          { role: "user", content: [{ type: "text", text: "the summary" }] },
+          { role: "assistant", content: [{ type: "text", text: "after compaction" }] }
+        ])
+        expect(resumed.leafUuid).toBe("u-6")
+        expect(resumed.turns).toBe(2)
+        expect(resumed.warnings).toEqual([])
+        // read still gives every entry, the boundary's own fields kept.
+        const read = Chunk.toReadonlyArray(yield* Stream.runCollect(store.read("s1")))
+        expect(read.length).toBe(7)
+        expect(read[4]?.["compactMetadata"]).toEqual({ trigger: "manual", preTokens: 1234 })
+      }).pipe(Effect.provide(makeLayer()))
+    )
+
+    it.scoped("entries of unknown types and unknown fields survive read, resume and fork", () =>
+      Effect.gen(function* () {
+        const store = yield* SessionStore
+        const [system, prompt, answer] = conversation("s1", "/w/a", "hello")
+        if (system === undefined || prompt === undefined || answer === undefined) throw new Error("fixture")
+        const entries: Array<TranscriptEntry> = [
+          system,
+          { ...prompt, gitBranch: "main", futureField: { nested: [1] } },
+          { ...unknownEntry("s1", "/w/a"), uuid: "x-9", parentUuid: "u-1" },
+          answer
+        ]
+        for (const entry of entries) yield* store.append(entry)
+        expect(Chunk.toReadonlyArray(yield* Stream.runCollect(store.read("s1")))).toEqual(entries)
+        expect((yield* store.resume("s1")).messages.map((m) => m.role)).toEqual(["user", "assistant"])
+        const forkId = yield* store.fork("s1")
+        expect(Chunk.toReadonlyArray(yield* Stream.runCollect(store.read(forkId)))).toEqual(
+          entries.map((entry) => ({ ...entry, sessionId: forkId }))
+        )
       }).pipe(Effect.provide(makeLayer()))
     )
   })
@@ -268,6 +324,81 @@ describe("SessionStore.layerJsonl", () => {
       expect(yield* store.latest("/w/none")).toEqual(Option.none())
       setTime("/w/a", "old", 5_000)
       expect(yield* store.latest("/w/a")).toEqual(Option.some("old"))
+    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+  })
+
+  it.scoped("read and resume stream a torn file: the torn tail and bad lines are skipped, counted and named", () => {
+    const home = tempDir()
+    const file = sessionFile(home, "/w/a", "s1")
+    const entries = conversation("s1", "/w/a", "hello")
+    const lines = entries.map((entry) => JSON.stringify(entry))
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    const torn = JSON.stringify(assistantEntry("s1", "/w/a", 4, "cut")).slice(0, 60)
+    fs.writeFileSync(file, [lines[0], "{not json", lines[1], "[1,2]", lines[2], lines[3]].join("\n") + "\n" + torn)
+    return Effect.gen(function* () {
+      const store = yield* SessionStore
+      expect(Chunk.toReadonlyArray(yield* Stream.runCollect(store.read("s1")))).toEqual(entries)
+      const resumed = yield* store.resume("s1")
+      expect(resumed.messages.map((m) => m.role)).toEqual(["user", "assistant", "user"])
+      expect(resumed.leafUuid).toBe("u-3")
+      expect(resumed.warnings).toEqual([
+        `Session s1: the last line of ${file} was cut short (an interrupted write) and was skipped.`,
+        `Session s1: skipped 2 unreadable line(s) in ${file}.`
+      ])
+    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+  })
+
+  it.scoped("a file of another writer is read as far as it is valid; its metadata lines are no warning", () => {
+    const home = tempDir()
+    const file = sessionFile(home, "/w/a", "s1")
+    const entries = conversation("s1", "/w/a", "hello")
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    // Claude Code's title and file-snapshot lines carry no uuid; a newer entry type and newer fields do.
+    const lines = [
+      JSON.stringify({ type: "summary", summary: "Saying hello", leafUuid: "u-3" }),
+      ...entries.map((entry) => JSON.stringify({ ...entry, version: "9.9.9", userType: "external" })),
+      JSON.stringify({ type: "file-history-snapshot", messageId: "m1", snapshot: { trackedFileBackups: {} } })
+    ]
+    fs.writeFileSync(file, lines.join("\r\n") + "\r\n")
+    return Effect.gen(function* () {
+      const store = yield* SessionStore
+      const read = Chunk.toReadonlyArray(yield* Stream.runCollect(store.read("s1")))
+      expect(read.map((entry) => entry.uuid)).toEqual(["u-0", "u-1", "u-2", "u-3"])
+      expect(read[1]?.["userType"]).toBe("external")
+      const resumed = yield* store.resume("s1")
+      expect(resumed.warnings).toEqual([])
+      expect(resumed.messages.length).toBe(3)
+      expect((yield* store.list("/w/a"))[0]?.firstPrompt).toBe("hello")
+    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+  })
+
+  it.scoped("lines longer than a read, and many of them, come back whole and in order", () => {
+    const home = tempDir()
+    return Effect.gen(function* () {
+      const store = yield* SessionStore
+      const big = "é漢".repeat(200_000) // 1 MB of multi-byte characters: one line over several 256 KiB reads.
+      const entries: Array<TranscriptEntry> = [userEntry("s1", "/w/a", 0, big)]
+      for (let index = 1; index < 2_000; index++) {
+        entries.push(index % 2 === 1 ? assistantEntry("s1", "/w/a", index, `answer ${index}`) : userEntry("s1", "/w/a", index, `prompt ${index}`))
+      }
+      for (const entry of entries) yield* store.append(entry)
+      expect(Chunk.toReadonlyArray(yield* Stream.runCollect(store.read("s1")))).toEqual(entries)
+      const resumed = yield* store.resume("s1")
+      expect(resumed.messages.length).toBe(2_000)
+      expect(resumed.messages[0]?.content).toEqual([{ type: "text", text: big }])
+      expect(resumed.turns).toBe(1_000)
+    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+  })
+
+  it.scoped("fork streams the copy and writes it aside first: nothing half-copied is left", () => {
+    const home = tempDir()
+    return Effect.gen(function* () {
+      const store = yield* SessionStore
+      for (const entry of conversation("s1", "/w/a", "hello")) yield* store.append(entry)
+      const forkId = yield* store.fork("s1", "the-fork")
+      expect(fs.readdirSync(path.join(home, "projects", cwdSlug("/w/a"))).sort()).toEqual(["s1.jsonl", "the-fork.jsonl"])
+      expect(fs.statSync(sessionFile(home, "/w/a", forkId)).mode & 0o777).toBe(0o600)
+      expect((yield* store.resume(forkId)).messages).toEqual((yield* store.resume("s1")).messages)
     }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
   })
 

@@ -1,0 +1,164 @@
+/**
+ * Reading a JSONL transcript as a stream: byte chunks split into lines (a line spanning chunks is joined once,
+ * when its newline arrives), each line decoded into an entry or counted as left out. No file system here: the
+ * bytes come from whoever streams the file, so a whole file is never held, only the line being read.
+ */
+import type * as Either from "effect/Either"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type * as ParseResult from "effect/ParseResult"
+import * as Stream from "effect/Stream"
+import type { TranscriptEntry } from "../domain/Transcript.js"
+
+/** One line of the file, without its newline; `terminated` false for a last line the file does not end. */
+export interface Line {
+  readonly text: string
+  readonly terminated: boolean
+}
+
+const NEWLINE = 0x0a
+
+const concat = (pieces: ReadonlyArray<Uint8Array>): Uint8Array => {
+  if (pieces.length === 1 && pieces[0] !== undefined) return pieces[0]
+  let length = 0
+  for (const piece of pieces) length += piece.length
+  const out = new Uint8Array(length)
+  let offset = 0
+  for (const piece of pieces) {
+    out.set(piece, offset)
+    offset += piece.length
+  }
+  return out
+}
+
+/** Cuts bytes into lines, across chunks. */
+export interface Splitter {
+  /** The lines `bytes` completes. What is kept of `bytes` is copied: the caller may reuse its buffer. */
+  readonly push: (bytes: Uint8Array) => Array<Line>
+  /** The unterminated last line, if the bytes did not end with a newline. */
+  readonly end: () => Line | undefined
+}
+
+/**
+ * What is held between chunks is the unfinished line only, as bytes (decoded once it is whole, so a multi-byte
+ * character cut by a chunk boundary decodes correctly).
+ */
+export const makeSplitter = (): Splitter => {
+  const decoder = new TextDecoder()
+  let pending: Array<Uint8Array> = []
+  const push = (bytes: Uint8Array): Array<Line> => {
+    const out: Array<Line> = []
+    let start = 0
+    let newline = bytes.indexOf(NEWLINE)
+    while (newline !== -1) {
+      const piece = bytes.subarray(start, newline)
+      const whole = pending.length === 0 ? piece : concat([...pending, piece])
+      pending = []
+      out.push({ text: decoder.decode(whole), terminated: true })
+      start = newline + 1
+      newline = bytes.indexOf(NEWLINE, start)
+    }
+    if (start < bytes.length) pending.push(bytes.slice(start))
+    return out
+  }
+  const end = (): Line | undefined => {
+    if (pending.length === 0) return undefined
+    const text = decoder.decode(concat(pending))
+    pending = []
+    return { text, terminated: false }
+  }
+  return { push, end }
+}
+
+/** The lines of a byte stream. */
+export const lines = <E, R>(bytes: Stream.Stream<Uint8Array, E, R>): Stream.Stream<Line, E, R> =>
+  Stream.suspend(() => {
+    const splitter = makeSplitter()
+    const tail = Stream.suspend(() => Stream.fromIterable(Option.toArray(Option.fromNullable(splitter.end()))))
+    return Stream.concat(Stream.mapConcat(bytes, splitter.push), tail)
+  })
+
+/** What a line turned out to be. */
+export type Item =
+  | { readonly _tag: "Entry"; readonly entry: TranscriptEntry }
+  /** A complete line that is not an entry: corrupt JSON, or a known type with missing fields. */
+  | { readonly _tag: "Skipped" }
+  /** An unterminated last line that is not an entry: a write cut short by a crash. */
+  | { readonly _tag: "Torn" }
+  /**
+   * A JSON object of another writer that is no link of the conversation (Claude Code's `file-history-snapshot`
+   * and title lines carry no `uuid`): left out without a warning.
+   */
+  | { readonly _tag: "Ignored" }
+  | { readonly _tag: "Blank" }
+
+export type Decode = (input: unknown) => Either.Either<TranscriptEntry, ParseResult.ParseError>
+
+const SKIPPED: Item = { _tag: "Skipped" }
+const TORN: Item = { _tag: "Torn" }
+const IGNORED: Item = { _tag: "Ignored" }
+const BLANK: Item = { _tag: "Blank" }
+
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+export const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** Decodes one line (see `Item`). */
+export const decodeLine =
+  (decode: Decode) =>
+  (line: Line): Item => {
+    if (!/\S/.test(line.text)) return BLANK
+    const json = parseJson(line.text)
+    const decoded = json === undefined ? undefined : decode(json)
+    if (decoded !== undefined && decoded._tag === "Right") return { _tag: "Entry", entry: decoded.right }
+    if (!line.terminated) return TORN
+    if (isRecord(json) && typeof json["type"] === "string" && !("uuid" in json)) return IGNORED
+    return SKIPPED
+  }
+
+/** What reading a file had to leave out. */
+export interface Report {
+  skippedLines: number
+  tornTail: boolean
+}
+
+export const emptyReport = (): Report => ({ skippedLines: 0, tornTail: false })
+
+/** Counts an item into `report`; the entry it holds, if any. */
+export const record = (report: Report, item: Item): TranscriptEntry | undefined => {
+  switch (item._tag) {
+    case "Entry":
+      return item.entry
+    case "Skipped":
+      report.skippedLines++
+      return undefined
+    case "Torn":
+      report.tornTail = true
+      return undefined
+    default:
+      return undefined
+  }
+}
+
+/** The entries of `items`; `onEnd` is told what was left out once the stream has been read to its end. */
+export const entries = <E, R, E2, R2>(
+  items: Stream.Stream<Item, E, R>,
+  onEnd: (report: Report) => Effect.Effect<void, E2, R2>
+): Stream.Stream<TranscriptEntry, E | E2, R | R2> =>
+  Stream.suspend(() => {
+    const report = emptyReport()
+    return Stream.concat(
+      Stream.filterMap(items, (item) => {
+        const entry = record(report, item)
+        return Option.fromNullable(entry)
+      }),
+      Stream.execute(Effect.suspend(() => onEnd(report)))
+    )
+  })

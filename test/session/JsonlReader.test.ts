@@ -1,0 +1,104 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+import { decodeEntry } from "../../src/domain/Transcript.js"
+import { decodeLine, entries, type Item, type Line, lines, makeSplitter, type Report } from "../../src/session/JsonlReader.js"
+import { conversation } from "./entries.js"
+
+const bytes = (text: string) => new TextEncoder().encode(text)
+
+/** `text`'s bytes cut into chunks of `size`. */
+const chunked = (text: string, size: number): Stream.Stream<Uint8Array> => {
+  const all = bytes(text)
+  const chunks: Array<Uint8Array> = []
+  for (let start = 0; start < all.length; start += size) chunks.push(all.slice(start, start + size))
+  return Stream.fromIterable(chunks)
+}
+
+const collect = <A, E>(stream: Stream.Stream<A, E>) => Effect.map(Stream.runCollect(stream), Chunk.toReadonlyArray)
+
+describe("JsonlReader.lines", () => {
+  it.effect("splits lines across chunks of any size, a multi-byte character cut in two included", () =>
+    Effect.gen(function* () {
+      const text = "first\nsecond é ü 漢字\n\nlast without newline"
+      const expected: ReadonlyArray<Line> = [
+        { text: "first", terminated: true },
+        { text: "second é ü 漢字", terminated: true },
+        { text: "", terminated: true },
+        { text: "last without newline", terminated: false }
+      ]
+      for (const size of [1, 2, 3, 7, 1000]) expect(yield* collect(lines(chunked(text, size)))).toEqual(expected)
+      expect(yield* collect(lines(chunked("a\nb\n", 1)))).toEqual([
+        { text: "a", terminated: true },
+        { text: "b", terminated: true }
+      ])
+      expect(yield* collect(lines(Stream.empty))).toEqual([])
+    })
+  )
+})
+
+describe("JsonlReader.makeSplitter", () => {
+  it("copies what it keeps of a chunk: the reader reuses one buffer for every read", () => {
+    const splitter = makeSplitter()
+    const buffer = new Uint8Array(8)
+    buffer.set(bytes("ab\ncdef"))
+    expect(splitter.push(buffer.subarray(0, 7))).toEqual([{ text: "ab", terminated: true }])
+    // The next read overwrites the buffer: the unfinished "cdef" must not change with it.
+    buffer.set(bytes("gh\nXXXX"))
+    expect(splitter.push(buffer.subarray(0, 3))).toEqual([{ text: "cdefgh", terminated: true }])
+    expect(splitter.end()).toBeUndefined()
+    buffer.set(bytes("tail"))
+    splitter.push(buffer.subarray(0, 4))
+    buffer.set(bytes("ZZZZ"))
+    expect(splitter.end()).toEqual({ text: "tail", terminated: false })
+  })
+})
+
+describe("JsonlReader.decodeLine", () => {
+  const decode = decodeLine(decodeEntry)
+  const [entry] = conversation("s", "/w", "p")
+  const json = JSON.stringify(entry)
+
+  it("tells entries, blank lines, corrupt lines, a torn tail and other writers' metadata apart", () => {
+    expect(decode({ text: json, terminated: true })).toEqual({ _tag: "Entry", entry })
+    // A hand-written file without a final newline: its last line is a whole entry.
+    expect(decode({ text: json, terminated: false })).toEqual({ _tag: "Entry", entry })
+    expect(decode({ text: "  \r", terminated: true })._tag).toBe("Blank")
+    expect(decode({ text: "{not json", terminated: true })._tag).toBe("Skipped")
+    expect(decode({ text: `{"type":"user","uuid":"bad"}`, terminated: true })._tag).toBe("Skipped")
+    expect(decode({ text: json.slice(0, 30), terminated: false })._tag).toBe("Torn")
+    // Claude Code's lines that are no link of the conversation (no uuid): left out quietly.
+    expect(decode({ text: `{"type":"file-history-snapshot","messageId":"m","snapshot":{}}`, terminated: true })._tag).toBe("Ignored")
+    expect(decode({ text: `{"type":"summary","summary":"Fixing the bug","leafUuid":"u-9"}`, terminated: true })._tag).toBe("Ignored")
+  })
+
+  it("keeps an entry of an unknown type, and unknown fields of a known one, whole", () => {
+    const unknown = { uuid: "x", parentUuid: null, timestamp: "t", sessionId: "s", cwd: "/w", type: "queue-operation", operation: "enqueue" }
+    expect(decode({ text: JSON.stringify(unknown), terminated: true })).toEqual({ _tag: "Entry", entry: unknown })
+    const newer = { ...entry, gitBranch: "main", futureField: { nested: [1, 2] } }
+    expect(decode({ text: JSON.stringify(newer), terminated: true })).toEqual({ _tag: "Entry", entry: newer })
+  })
+})
+
+describe("JsonlReader.entries", () => {
+  it.effect("passes the entries on and reports what was left out once the stream ends", () =>
+    Effect.gen(function* () {
+      const [a, b] = conversation("s", "/w", "p")
+      if (a === undefined || b === undefined) throw new Error("fixture")
+      const items: Array<Item> = [
+        { _tag: "Entry", entry: a },
+        { _tag: "Skipped" },
+        { _tag: "Blank" },
+        { _tag: "Ignored" },
+        { _tag: "Skipped" },
+        { _tag: "Entry", entry: b },
+        { _tag: "Torn" }
+      ]
+      const reports: Array<Report> = []
+      const out = yield* collect(entries(Stream.fromIterable(items), (report) => Effect.sync(() => void reports.push({ ...report }))))
+      expect(out).toEqual([a, b])
+      expect(reports).toEqual([{ skippedLines: 2, tornTail: true }])
+    })
+  )
+})
