@@ -8,12 +8,18 @@
  * entry after it; the tools forget what the model had seen (a file must be read again before it is edited); a
  * `Compacted` event for renderers.
  *
- * Clearing old tool results (keeping the calls, replacing old outputs with a note) before a full compaction is
- * not done on its own: measured with scratchpad/bench/clear-tool-results.mjs, it saves tokens only until the next
- * compaction while every clearing rewrites the conversation's prefix, so the cache is written again from the first
- * cleared result on (at 1.25x the input price) — over a session it cost more than it saved in every mix of result
- * sizes tried (see the bench). It is used in one place where nothing is cached anyway: a summary request that is
- * itself too long is retried with old results cleared, then with the oldest exchanges left out.
+ * Clearing old tool results (keeping the calls, replacing old outputs with a note) before a full compaction is not
+ * done as a step of its own, because it does not pay reliably. Every clearing rewrites the prompt from the first
+ * cleared result on, so the next request writes all of that to the cache again (1.25x the input price) instead of
+ * reading it (0.1x), and the context stays large afterwards, where a full compaction leaves a small one. The cost
+ * model in scratchpad/bench/clear-tool-results.mjs (400 turns, Sonnet prices, clearing all but the last 3 results
+ * once the context passes 100k and it frees at least 40k): results of ~400 tokens $10.70 -> $10.34 (-3%), ~2k
+ * $14.38 -> $13.66 (-5%), a heavy tail (10% of 20k) $14.32 -> $14.68 (+3%), large reads (~8k, what a coding
+ * session's Reads look like) $23.94 -> $27.62 (+15%); clearing at a fixed size without the 40k floor thrashes the
+ * cache (+32% for large reads). What clearing does buy is fewer lossy summaries, which the model cannot price; that
+ * gain alone did not justify a second, cache-breaking rewrite of the conversation. Clearing is used in one place
+ * where the cache is lost anyway: a summary request that is itself too long is sent again with the old results
+ * cleared, then with the oldest exchanges left out.
  */
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
