@@ -449,6 +449,19 @@ const resolve = (config: ApiClientConfig): Resolved => {
   }
 }
 
+/**
+ * A JSON request body made when the transport reads it (again for a retry), and not kept by the request: late in a
+ * long session the text is hundreds of KB, and a request object lives as long as its response streams, so a kept
+ * text would outlive the young generation and pile up until a full garbage collection. The text itself, not its
+ * bytes: the transport encodes it as it writes (node:http into a native buffer freed once written, with the
+ * Content-Length it computes), where a Uint8Array would wait for a collection in external memory.
+ */
+const jsonBody = (text: () => string): HttpBody.HttpBody => {
+  const body = HttpBody.raw("", { contentType: "application/json" })
+  Object.defineProperty(body, "body", { get: text, enumerable: true })
+  return body
+}
+
 /** Builds the client over an HttpClient (which must stream response bodies). */
 export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
@@ -472,7 +485,7 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
       const wire = Models.wireModel(model)
       return HttpClientRequest.post(`${settings.baseUrl}${path}`, {
         headers: wire.longContext ? longContextHeaders : settings.headers,
-        body: HttpBody.text(redactBody(JSON.stringify(wire.longContext ? { ...body, model: wire.id } : body)), "application/json")
+        body: jsonBody(() => redactBody(JSON.stringify(wire.longContext ? { ...body, model: wire.id } : body)))
       })
     }
 
