@@ -184,6 +184,24 @@ describe("command hooks", () => {
     })
   )
 
+  it.live("PreCompact: instructions for the summary from JSON or plain stdout, joined with an in-process handler's", () =>
+    Effect.gen(function* () {
+      const dir = tempDir()
+      const json = script(dir, "json.sh", `echo '{"hookSpecificOutput":{"hookEventName":"PreCompact","customInstructions":"Keep the API names."}}'`)
+      const plain = script(dir, "plain.sh", "echo 'Keep the failing test output.'")
+      const hooks = yield* make(
+        dir,
+        { PreCompact: [{ matcher: "auto", hooks: [{ type: "command", command: json }, { type: "command", command: plain }] }] },
+        { handlers: { preCompact: () => Effect.succeed({ customInstructions: "Keep the plan." }) } }
+      )
+      const outcome = yield* hooks.preCompact({ ...context(dir), trigger: "auto", customInstructions: null })
+      expect(outcome.customInstructions?.split("\n").sort()).toEqual(["Keep the API names.", "Keep the failing test output.", "Keep the plan."])
+      // A matcher on the trigger: "auto" hooks do not run for a manual compaction.
+      const manual = yield* hooks.preCompact({ ...context(dir), trigger: "manual", customInstructions: null })
+      expect(manual.customInstructions).toBe("Keep the plan.")
+    })
+  )
+
   it.live("in-process handlers run beside command hooks and their answers merge (deny beats allow)", () =>
     Effect.gen(function* () {
       const dir = tempDir()
