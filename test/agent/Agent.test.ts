@@ -339,4 +339,38 @@ describe("Agent.run", () => {
       expect(Option.isSome(yield* Effect.flatMap(SessionStore, (store) => store.latest("/project")))).toBe(true)
     }).pipe(Effect.provide(layers({ script })))
   })
+
+  it.effect("resumes a recorded session: the stored history sent, its chain continued, SessionStart told `resume`", () => {
+    // The first run records a call and its result, then the API fails: the session ends with a user message.
+    const script = [ScriptTurn.blocks([toolUse("Echo", { text: "x" }, "t1")]), ScriptTurn.status(400), textTurn("Resumed.")]
+    const sources: Array<string> = []
+    const hooks = { sessionStart: (input: { readonly source: string }) => Effect.sync(() => void sources.push(input.source)).pipe(Effect.as({})) }
+    return Effect.gen(function* () {
+      yield* runAgent({ script })
+      const store = yield* SessionStore
+      const stored = yield* store.resume("s-1")
+      expect(stored.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"])
+
+      const events = yield* runAgent({
+        script,
+        options: { prompt: "go on", history: stored.messages, resume: { leafUuid: stored.leafUuid } }
+      })
+      expect(resultOf(events)).toMatchObject({ subtype: "success", result: "Resumed.", sessionId: "s-1", numTurns: 1 })
+      expect(sources).toEqual(["startup", "resume"])
+      // The prompt joins the stored tool results: roles still alternate.
+      const sent = (yield* Effect.flatMap(ScriptedModel, (model) => model.requests))[2]?.messages
+      expect(sent?.slice(0, 2)).toEqual(stored.messages.slice(0, 2))
+      expect(sent?.[2]).toEqual({
+        role: "user",
+        content: [expect.objectContaining({ type: "tool_result", tool_use_id: "t1", content: "echo: x" }), text("go on")]
+      })
+      expect(sent).toHaveLength(3)
+      const entries = yield* store.load("s-1")
+      const added = entries.slice(3)
+      expect(added.map((entry) => entry.type)).toEqual(["user", "assistant"])
+      expect(added[0]?.parentUuid).toBe(stored.leafUuid)
+      // Read back, the session is the conversation the model saw, then its answer.
+      expect((yield* store.resume("s-1")).messages).toEqual([...(sent ?? []), { role: "assistant", content: [text("Resumed.")] }])
+    }).pipe(Effect.provide(layers({ script, hooks })))
+  })
 })
