@@ -328,6 +328,42 @@ describe("weft -p --resume / --continue / --fork-session", { timeout: 120_000 },
   })
 })
 
+describe("resuming a compacted session", { timeout: 120_000 }, () => {
+  it("sends the summary and what followed it, not the turns before the compaction", async () => {
+    const { dir, env, server } = await setup({ "a.txt": "the file's words\n" }, (project) => ({
+      script: [
+        // Usage near the context window: the loop compacts before its next request.
+        ScriptTurn.blocks([toolUse("Read", { file_path: join(project, "a.txt") }, "r1")], {
+          usage: { input_tokens: 180_000, cache_read_input_tokens: 8_000 }
+        }),
+        textTurn("<analysis>thinking it over</analysis>\n<summary>The user asked to look at a.txt; it was read.</summary>"),
+        textTurn("Looked."),
+        textTurn("Next done.")
+      ],
+      pick: (request) => request.index
+    }))
+    const first = await runWeft(["-p", "look at a.txt", ...json], { cwd: dir, env })
+    expect(first.code).toBe(0)
+    expect(frames(first.stdout).some((frame) => frame["subtype"] === "compact_boundary")).toBe(true)
+    const id = sessionIdOf(first.stdout)
+
+    const resumed = await runWeft(["-p", "-c", "next", ...json], { cwd: dir, env })
+    expect(resumed.code).toBe(0)
+    expect(resultFrame(resumed.stdout)).toMatchObject({ session_id: id, result: "Next done." })
+    const requests = messageRequests(server.requests())
+    expect(requests).toHaveLength(4)
+    // The request after the compaction held the summary alone; the resumed run's goes on from exactly that.
+    const afterCompaction = messagesOf(requests[2])
+    expect(JSON.stringify(afterCompaction)).toContain("The user asked to look at a.txt; it was read.")
+    const sent = messagesOf(requests[3])
+    expect(sent).toEqual([...afterCompaction, answer("Looked."), prompt("next")])
+    expect(historyProblem(sent)).toBeUndefined()
+    expect(JSON.stringify(sent)).not.toContain("the file's words")
+    expect(JSON.stringify(sent)).not.toContain("thinking it over")
+    expect(JSON.stringify(sent)).not.toContain('"r1"')
+  })
+})
+
 describe("weft sessions", { timeout: 60_000 }, () => {
   it("lists this directory's sessions newest first, as a table and as JSON", async () => {
     const { dir, env } = await setup({}, () => ({
