@@ -26,6 +26,7 @@ import * as SessionState from "../../src/session/SessionState.js"
 import { SessionStore } from "../../src/session/SessionStore.js"
 import { errorBody, ScriptTurn, textTurn, toolUse } from "../../src/testing/Script.js"
 import type { Script } from "../../src/testing/Script.js"
+import { PromptCache } from "../../src/testing/PromptCache.js"
 import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
 import { FileState } from "../../src/tools/FileState.js"
 import * as Tool from "../../src/tools/Tool.js"
@@ -182,6 +183,28 @@ describe("auto-compaction in the loop", () => {
           ScriptTurn.blocks([toolUse("Remember", { path: "a.txt" })], near(190_000)),
           summaryTurn,
           ScriptTurn.blocks([toolUse("Known", { path: "a.txt" })]),
+          textTurn("done")
+        ])
+      )
+    )
+  )
+
+  it.effect("the summary request reads the previous request's prefix from the prompt cache", () =>
+    Effect.gen(function* () {
+      yield* collect()
+      const [turn, summary] = yield* (yield* ScriptedModel).requests
+      if (turn === undefined || summary === undefined) throw new Error("two requests expected")
+      const cache = new PromptCache()
+      const first = cache.use({ ...turn })
+      const read = cache.use({ ...summary })
+      // Everything the turn wrote (tools, system prompt, its conversation) is read back; only what follows is new.
+      expect(first.cache_creation_input_tokens).toBeGreaterThan(0)
+      expect(read.cache_read_input_tokens).toBe(first.cache_creation_input_tokens)
+    }).pipe(
+      Effect.provide(
+        layers([
+          ScriptTurn.blocks([toolUse("Remember", { path: "a.txt" })], near(190_000)),
+          summaryTurn,
           textTurn("done")
         ])
       )

@@ -145,6 +145,15 @@ describe("weft -p: compaction", { timeout: 120_000 }, () => {
     expect(JSON.stringify(messagesOf(requests[1]))).toContain("<summary>")
     expect(JSON.stringify(messagesOf(requests[2]))).toContain("The user asked to fix a.txt")
 
+    // Text output: the answer alone on stdout; with --verbose, a line on stderr says the conversation was compacted.
+    const text = await setup({}, () => ({ script: [tooLong, summaryTurn, textTurn("Done.")], pick: (request) => request.index }))
+    const quiet = await runWeft(["-p", "go"], { cwd: text.dir, env: text.env })
+    expect(quiet).toMatchObject({ code: 0, stdout: "Done.\n", stderr: "" })
+    const told = await setup({}, () => ({ script: [tooLong, summaryTurn, textTurn("Done.")], pick: (request) => request.index }))
+    const verbose = await runWeft(["-p", "go", "--verbose"], { cwd: told.dir, env: told.env })
+    expect(verbose.stdout).toBe("Done.\n")
+    expect(verbose.stderr).toContain("Conversation compacted (auto, 214000 tokens before)")
+
     const refused = await setup({}, () => ({ script: [tooLong, summaryTurn, tooLong], pick: (request) => request.index }))
     const failed = await runWeft(["-p", "go", "--output-format", "json"], { cwd: refused.dir, env: refused.env })
     expect(failed.code).toBe(1)
