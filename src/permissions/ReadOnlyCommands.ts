@@ -55,8 +55,9 @@ const gnu = (shortFlags: string, shortValues: string, longFlags: ReadonlyArray<s
 /** A program with no option that writes, runs a program or reads a list of files: a glob may stand anywhere. */
 const harmless = (spec: Spec): Spec => ({ ...spec, options: { ...spec.options, globsAreOperands: true } })
 
+// `grep -3`: the old form of -C 3.
 const grepSpec = gnu(
-  "EFGPiyvwxclLoqsbHhnTZzaIrRUVu",
+  "EFGPiyvwxclLoqsbHhnTZzaIrRUVu0123456789",
   "efmABCdD",
   [
     "extended-regexp", "fixed-strings", "basic-regexp", "perl-regexp", "ignore-case", "no-ignore-case", "word-regexp",
@@ -89,7 +90,7 @@ const rgSpec = gnu(
     "encoding", "engine", "field-match-separator", "field-context-separator", "context-separator", "path-separator", "dfa-size-limit", "regex-size-limit"
   ],
   // Not --pre (runs a program on each file), --search-zip/-z (runs decompressors), --hostname-bin, --ignore-file (a path: asked).
-  { operands: "pattern-then-paths", options: { shortFlags: "iSswxvclLnNHIoFPUaq.", longOptionalValues: [] } }
+  { operands: "pattern-then-paths", options: { shortFlags: "iSswxvclLnNHIoFPUaqu.", longOptionalValues: [] } }
 )
 
 const lsSpec = gnu(
@@ -115,7 +116,7 @@ const table: Record<string, Spec> = {
   ls: harmless(lsSpec),
   dir: harmless(lsSpec),
   cat: harmless(gnu("AbeEnstTuv", "", ["show-all", "number-nonblank", "show-ends", "number", "squeeze-blank", "show-tabs", "show-nonprinting"], [])),
-  tac: harmless(gnu("brs", "s", ["before", "regex"], ["separator"])),
+  tac: harmless(gnu("br", "s", ["before", "regex"], ["separator"])),
   // `head -20`: the old form of -n 20.
   head: harmless(gnu("qvz0123456789", "cn", ["quiet", "silent", "verbose", "zero-terminated"], ["bytes", "lines"])),
   // tail -f only reads (the Bash tool's timeout bounds it).
@@ -141,10 +142,10 @@ const table: Record<string, Spec> = {
     ["ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort", "reverse", "version-sort", "check", "merge", "stable", "unique", "zero-terminated", "debug"],
     ["key", "buffer-size", "field-separator", "temporary-directory", "parallel", "sort", "check"]
   ),
-  uniq: gnu("cdDfisuzw", "fsw", ["count", "repeated", "ignore-case", "unique", "zero-terminated"], ["all-repeated", "skip-fields", "skip-chars", "check-chars", "group"], { maxOperands: 1 }),
-  cut: harmless(gnu("bcdfsnz", "bcdf", ["complement", "only-delimited", "zero-terminated"], ["bytes", "characters", "delimiter", "fields", "output-delimiter"])),
+  uniq: gnu("cdDiuz", "fsw", ["count", "repeated", "ignore-case", "unique", "zero-terminated"], ["all-repeated", "skip-fields", "skip-chars", "check-chars", "group"], { maxOperands: 1 }),
+  cut: harmless(gnu("snz", "bcdf", ["complement", "only-delimited", "zero-terminated"], ["bytes", "characters", "delimiter", "fields", "output-delimiter"])),
   tr: gnu("cCdst", "", ["complement", "delete", "squeeze-repeats", "truncate-set1"], [], { operands: "none" }),
-  nl: harmless(gnu("pb", "bdfhilnsvw", [], [])),
+  nl: harmless(gnu("p", "bdfhilnsvw", [], [])),
   diff: gnu(
     "abBdeEfilNnpqrstTuwyZ",
     "CUIxXFLSD",
@@ -163,10 +164,10 @@ const table: Record<string, Spec> = {
     options: { shortFlags: "bdEhiklLNnprsSvz0" }
   }),
   stat: harmless(gnu("LftZ", "c", ["dereference", "file-system", "terse"], ["format", "printf", "cached"])),
-  du: gnu("0abcDhHklLmPsSxt", "dBtX", ["null", "all", "apparent-size", "bytes", "total", "dereference-args", "human-readable", "inodes", "count-links", "dereference", "no-dereference", "separate-dirs", "si", "summarize", "one-file-system", "time"], ["max-depth", "block-size", "threshold", "exclude", "time-style"], {
+  du: gnu("0abcDhHklLmPsSx", "dBtX", ["null", "all", "apparent-size", "bytes", "total", "dereference-args", "human-readable", "inodes", "count-links", "dereference", "no-dereference", "separate-dirs", "si", "summarize", "one-file-system", "time"], ["max-depth", "block-size", "threshold", "exclude", "time-style"], {
     pathOptions: ["X", "exclude-from"]
   }),
-  df: gnu("ahHiklPTtvx", "BtxF", ["all", "human-readable", "si", "inodes", "local", "portability", "print-type", "total", "no-sync", "sync"], ["block-size", "type", "exclude-type", "output"], {
+  df: gnu("ahHiklPTv", "BtxF", ["all", "human-readable", "si", "inodes", "local", "portability", "print-type", "total", "no-sync", "sync"], ["block-size", "type", "exclude-type", "output"], {
     options: { longOptionalValues: ["output"] }
   }),
   which: none("as"),
@@ -214,7 +215,7 @@ const table: Record<string, Spec> = {
   sha256sum: harmless(gnu("bctwz", "", ["binary", "check", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], [])),
   sha512sum: harmless(gnu("bctwz", "", ["binary", "check", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], [])),
   cksum: gnu("", "a", ["raw", "tag", "untagged", "base64", "check"], ["algorithm", "length"]),
-  base64: gnu("diw", "w", ["decode", "ignore-garbage"], ["wrap"], { maxOperands: 1 }),
+  base64: gnu("di", "w", ["decode", "ignore-garbage"], ["wrap"], { maxOperands: 1 }),
   jq: gnu("rjacnsSeCMj", "", ["raw-output", "join-output", "ascii-output", "compact-output", "null-input", "slurp", "sort-keys", "exit-status", "color-output", "monochrome-output", "tab", "raw-input", "seq", "stream"], ["arg", "argjson", "indent"], {
     operands: "pattern-then-paths"
   }),
@@ -338,7 +339,7 @@ const gitLogLikeValues = [
   "rotate-to", "skip-to", "diff-merges", "orderfile"
 ]
 const gitLogSpec: OptionSpec = {
-  shortFlags: "psuwbRzaWtimMCBDrnv0123456789",
+  shortFlags: "psuwbRzaWtimMCBDrv0123456789",
   shortValues: "USGLOlnX",
   longFlags: gitLogLike,
   longValues: gitLogLikeValues,
@@ -473,17 +474,21 @@ const gitCheck = (args: ReadonlyArray<Word>): ReadOnlyVerdict => {
   return readPaths(paths)
 }
 
-/** A glob's directory: the part before its first pattern component. Undefined when a component could match `..`. */
+/**
+ * A glob's directory: the part before its first pattern component. Undefined when a component could match `..`,
+ * or when a `..` follows a pattern component (`cat *\/../../etc/passwd` reads from above whatever matched).
+ */
 const globDirectory = (pattern: string): string | undefined => {
   const components = pattern.split("/")
   const fixed: Array<string> = []
   let seenGlob = false
   for (const component of components) {
-    const isGlob = /[*?[]/.test(component)
-    // `.*` matches `..` in Bash before 5.2 (globskipdots), and `[.]` ... may match a dot.
+    const isGlob = /[*?[]/.test(component) || /[?*+@!]\(/.test(component)
+    // `.*` matches `..` in Bash before 5.2 (globskipdots), `[.]` ... may match a dot, and so may an extended glob.
     if (isGlob && (component.startsWith(".") || component.startsWith("[") || component.includes("."))) {
-      if (/^\.[*?[]/.test(component) || component.startsWith("[")) return undefined
+      if (/^\.[*?[]/.test(component) || component.startsWith("[") || /[?*+@!]\(/.test(component)) return undefined
     }
+    if (seenGlob && component === "..") return undefined
     if (isGlob) seenGlob = true
     if (!seenGlob) fixed.push(component)
   }

@@ -76,6 +76,20 @@ const resolveLong = (
   return candidates.length > 1 ? "ambiguous" : undefined
 }
 
+/**
+ * `--include=*.ts` unquoted: a glob, but every name it can expand to begins with `--include=`, so each word it
+ * becomes is that option (when the option takes a value), with a value matching the pattern after the `=`.
+ */
+const globbedLongOption = (word: Word, spec: OptionSpec): ParsedOption | undefined => {
+  if (!word.glob || word.brace || word.tilde || word.value === undefined) return undefined
+  const match = /^--([A-Za-z0-9][A-Za-z0-9-]*)=(.*)$/s.exec(word.value)
+  if (match === null || match[1] === undefined || match[2] === undefined) return undefined
+  const resolved = resolveLong(match[1], spec)
+  if (resolved === undefined || resolved === "ambiguous" || resolved.kind === "flag") return undefined
+  const pattern = match[2]
+  return { name: resolved.name, value: { source: word.source, value: pattern, glob: true, brace: false, tilde: false }, abbreviated: resolved.abbreviated }
+}
+
 /** Reads `words` (the arguments, without the program's name) by `spec`. */
 export const parseOptions = (words: ReadonlyArray<Word>, spec: OptionSpec): ParsedOptions => {
   const options: Array<ParsedOption> = []
@@ -93,6 +107,12 @@ export const parseOptions = (words: ReadonlyArray<Word>, spec: OptionSpec): Pars
       continue
     }
     if (text === undefined) {
+      const globbed = globbedLongOption(word, spec)
+      if (globbed !== undefined) {
+        options.push(globbed)
+        index++
+        continue
+      }
       // A word known only at run time, or a glob or brace expansion: it may stand for an option, or several words.
       // A glob that begins with a pattern may match a file named '-o...' planted in the project.
       const harmlessGlob = spec.globsAreOperands === true && word.glob && word.value !== undefined && !word.value.startsWith("-")
