@@ -13,110 +13,59 @@
 // (callgrind), 50-90 ms here, which is most of what `node -e 0` costs. It weighs the same on both commands, so it
 // pulls the ratio towards 1. The bench then runs every round twice, with the environment as it is and with that
 // variable removed, and reports both: the second is what weft costs on a machine without it.
-import { spawn, spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
-import { mkdtemp, rm, writeFile } from "node:fs/promises"
-import { tmpdir } from "node:os"
-import { dirname, join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
+import {
+  benchArguments,
+  binary,
+  expectAnswer,
+  floor,
+  instructions,
+  makeProject,
+  median,
+  prompt,
+  quantile,
+  sessionEnv,
+  startSession,
+  timed,
+  withoutExtraCerts
+} from "./session-common.mjs"
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
-const binary = join(root, "dist/bin/weft.cjs")
-if (!existsSync(binary) || !existsSync(join(root, "dist/lib/testing/MockAnthropicServer.js"))) {
-  console.error("run `npm run build` first")
-  process.exit(1)
-}
 if (!existsSync("/usr/bin/time")) {
   console.error("needs /usr/bin/time (Debian package `time`) for peak RSS")
   process.exit(1)
 }
-const { startMockAnthropicServer } = await import(join(root, "dist/lib/testing/MockAnthropicServer.js"))
-const { ScriptTurn, text, textTurn, toolUse } = await import(join(root, "dist/lib/testing/Script.js"))
-
-const runs = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 11)
-const countInstructions = process.argv.includes("--instructions")
-if (countInstructions && spawnSync("valgrind", ["--version"]).status !== 0) {
-  console.error("--instructions needs valgrind (Debian package valgrind)")
-  process.exit(1)
-}
-const dir = await mkdtemp(join(tmpdir(), "weft-bench-session-"))
-await writeFile(join(dir, "notes.txt"), Array.from({ length: 200 }, (_, i) => `line ${i + 1} of the notes`).join("\n"))
-const server = await startMockAnthropicServer({
-  script: [
-    ScriptTurn.blocks([text("Reading."), toolUse("Read", { file_path: join(dir, "notes.txt") }, "r1")]),
-    textTurn("The notes have 200 lines.")
-  ]
-})
-const env = { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "bench", WEFT_HOME: join(dir, "home") }
-const { NODE_EXTRA_CA_CERTS: extraCaCerts, ...envWithoutExtraCerts } = env
+const { runs, countInstructions } = benchArguments(11)
+const project = await makeProject("weft-bench-session-")
+const dir = project.dir
+const server = await startSession("Read", { file_path: project.notes })
+const env = sessionEnv(server, dir)
+const envWithoutExtraCerts = withoutExtraCerts(env)
 const environments = [{ name: "environment as set", env }]
-if (extraCaCerts !== undefined) environments.push({ name: "without NODE_EXTRA_CA_CERTS", env: envWithoutExtraCerts })
+if (env.NODE_EXTRA_CA_CERTS !== undefined) environments.push({ name: "without NODE_EXTRA_CA_CERTS", env: envWithoutExtraCerts })
+// Wall time is taken by the bench (/usr/bin/time's %e has 10 ms steps, coarse beside an 80 ms `node -e 0`), peak
+// RSS from /usr/bin/time's %M; both commands pay the same /usr/bin/time and spawn overhead.
+const run = (args, env) => timed(args, { cwd: dir, env, peakRss: true })
 
-// Asynchronous on purpose: the mock server lives in this process, so its event loop must keep running. Wall time
-// is taken here (/usr/bin/time's %e has 10 ms steps, coarse beside an 80 ms `node -e 0`), peak RSS from %M; both
-// commands pay the same /usr/bin/time and spawn overhead. stdin is /dev/null, as for a script that gives the
-// prompt as an argument (an open pipe nobody writes to would hold `weft -p` up for its stdin wait).
-const timed = (args, env) =>
-  new Promise((resolveRun, reject) => {
-    const started = process.hrtime.bigint()
-    const child = spawn("/usr/bin/time", ["-f", "%e %M", ...args], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk))
-    child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk))
-    child.on("close", (code) => {
-      if (code !== 0) return reject(new Error(`${args.join(" ")} failed: ${stdout} ${stderr}`))
-      const wall = Number(process.hrtime.bigint() - started) / 1e6
-      const rssKb = Number(stderr.trim().split("\n").at(-1).split(" ")[1])
-      resolveRun({ wall, rss: rssKb / 1024, stdout })
-    })
-  })
-
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(q * (sorted.length - 1))]
-}
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]
-}
-
-await timed(["node", binary, "-p", "warm-up"], env) // the first run pays for the disk cache
-const floor = join(root, "scratchpad/bench/session-floor.cjs")
+await run(["node", binary, "-p", "warm-up"], env) // the first run pays for the disk cache
 for (const environment of environments) Object.assign(environment, { baseline: [], weft: [], floor: [] })
 for (let i = 0; i < runs; i++) {
   for (const environment of environments) {
-    environment.baseline.push(await timed(["node", "-e", "0"], environment.env))
-    const run = await timed(["node", binary, "-p", "How many lines do the notes have?"], environment.env)
-    if (run.stdout.trim() !== "The notes have 200 lines.") throw new Error(`unexpected output: ${run.stdout}`)
-    environment.weft.push(run)
-    const bare = await timed(["node", floor, "How many lines do the notes have?"], environment.env)
-    if (bare.stdout.trim() !== "The notes have 200 lines.") throw new Error(`unexpected output from the floor: ${bare.stdout}`)
-    environment.floor.push(bare)
+    environment.baseline.push(await run(["node", "-e", "0"], environment.env))
+    environment.weft.push(expectAnswer(await run(["node", binary, "-p", prompt], environment.env), "weft"))
+    environment.floor.push(expectAnswer(await run(["node", floor, prompt], environment.env), "the floor"))
   }
 }
-// Asynchronous for the same reason as `timed`: the mock server answers from this process.
-const instructions = (args, env) =>
-  new Promise((resolveRun, reject) => {
-    const child = spawn("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", ...args], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] })
-    let stderr = ""
-    child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk))
-    child.on("close", (code) => {
-      const match = /Collected : (\d+)/.exec(stderr)
-      if (code !== 0 || match === null) return reject(new Error(`${args.join(" ")} under callgrind failed: ${stderr}`))
-      resolveRun(Number(match[1]) / 1e6)
-    })
-  })
+const count = (args) => instructions(args, { cwd: dir, env: envWithoutExtraCerts })
 const counted = countInstructions
   ? {
-      baseline: await instructions(["node", "-e", "0"], envWithoutExtraCerts),
-      weft: await instructions(["node", binary, "-p", "How many lines do the notes have?"], envWithoutExtraCerts),
-      floor: await instructions(["node", floor, "How many lines do the notes have?"], envWithoutExtraCerts)
+      baseline: await count(["node", "-e", "0"]),
+      weft: await count(["node", binary, "-p", prompt]),
+      floor: await count(["node", floor, prompt])
     }
   : undefined
 
 await server.close()
-await rm(dir, { recursive: true, force: true })
+await project.remove()
 
 const row = (name, samples) =>
   `| ${name.padEnd(28)} | ${median(samples.map((s) => s.wall)).toFixed(0).padStart(7)} ms | ${median(samples.map((s) => s.rss)).toFixed(1).padStart(7)} MB |`
