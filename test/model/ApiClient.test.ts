@@ -11,7 +11,6 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
-import * as TestServices from "effect/TestServices"
 import * as Fs from "node:fs"
 import * as Http from "node:http"
 import * as Net from "node:net"
@@ -20,13 +19,13 @@ import type { AssistantMessage } from "../../src/domain/Message.js"
 import type { MessagesRequest } from "../../src/domain/Request.js"
 import type { StreamEvent } from "../../src/domain/StreamEvent.js"
 import * as Accumulator from "../../src/model/Accumulator.js"
-import type { ApiClientConfig, Interface } from "../../src/model/ApiClient.js"
+import type { Interface } from "../../src/model/ApiClient.js"
 import { ApiClient, make } from "../../src/model/ApiClient.js"
 import { layerHttpClient as nodeHttpClient } from "../../src/model/NodeApiClient.js"
 import type { ApiError } from "../../src/model/ApiError.js"
-import type { Options } from "../../src/testing/MockAnthropicServer.js"
 import * as Mock from "../../src/testing/MockAnthropicServer.js"
 import { Fault, ScriptTurn, text, textTurn, toolUse } from "../../src/testing/Script.js"
+import { eventually, setup } from "./apiClientSetup.js"
 
 const fixtures = Path.resolve(import.meta.dirname, "../fixtures/anthropic-sse")
 const fixture = (name: string): string => Fs.readFileSync(Path.join(fixtures, name), "utf8")
@@ -49,13 +48,6 @@ const request: MessagesRequest = {
   messages: [{ role: "user", content: "hello" }]
 }
 
-/** A server playing `options` and a client pointed at it, for the length of the test's scope. */
-const setup = (options: Options, config: Partial<ApiClientConfig> = {}) =>
-  Effect.gen(function* () {
-    const server = yield* Mock.make(options)
-    const client = yield* make({ apiKey: "sk-test", ...config, baseUrl: server.url })
-    return { server, client }
-  }).pipe(Effect.provide(NodeHttpClient.layer))
 
 const fold = (events: Stream.Stream<StreamEvent, ApiError>) =>
   Accumulator.fold(events).pipe(
@@ -69,15 +61,6 @@ const fold = (events: Stream.Stream<StreamEvent, ApiError>) =>
 
 const collect = (client: Interface) => Stream.runCollect(client.stream(request)).pipe(Effect.map(Chunk.toArray))
 
-/** Polls a condition on the live clock (for waits on real IO while the TestClock is frozen). */
-const eventually = <E, R>(check: Effect.Effect<boolean, E, R>) =>
-  Effect.gen(function* () {
-    for (let i = 0; i < 2000; i++) {
-      if (yield* check) return
-      yield* TestServices.provideLive(Effect.sleep("5 millis"))
-    }
-    return yield* Effect.dieMessage("condition never held")
-  })
 
 describe("ApiClient over HTTP (MockAnthropicServer)", () => {
   it.scoped("streams a scripted turn that folds to the expected message, with the right headers", () =>

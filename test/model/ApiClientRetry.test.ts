@@ -1,4 +1,3 @@
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as ConfigProvider from "effect/ConfigProvider"
@@ -6,32 +5,15 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
-import * as TestServices from "effect/TestServices"
 import type { MessagesRequest } from "../../src/domain/Request.js"
-import type { ApiClientConfig, RetryNotice } from "../../src/model/ApiClient.js"
-import { configFromEnv, make } from "../../src/model/ApiClient.js"
-import type { Options } from "../../src/testing/MockAnthropicServer.js"
-import * as Mock from "../../src/testing/MockAnthropicServer.js"
+import type { RetryNotice } from "../../src/model/ApiClient.js"
+import { configFromEnv } from "../../src/model/ApiClient.js"
 import { Fault, ScriptTurn, text } from "../../src/testing/Script.js"
+import { eventually, setup } from "./apiClientSetup.js"
 
 const request: MessagesRequest = { model: "claude-test", max_tokens: 64, messages: [{ role: "user", content: "hello" }] }
 
-const setup = (options: Options, config: Partial<ApiClientConfig> = {}) =>
-  Effect.gen(function* () {
-    const server = yield* Mock.make(options)
-    const client = yield* make({ apiKey: "sk-test", ...config, baseUrl: server.url })
-    return { server, client }
-  }).pipe(Effect.provide(NodeHttpClient.layer))
 
-/** Polls a condition on the live clock (for waits on real IO while the TestClock is frozen). */
-const eventually = <E, R>(check: Effect.Effect<boolean, E, R>) =>
-  Effect.gen(function* () {
-    for (let i = 0; i < 4000; i++) {
-      if (yield* check) return
-      yield* TestServices.provideLive(Effect.sleep("5 millis"))
-    }
-    return yield* Effect.dieMessage("condition never held")
-  })
 
 /** The response timeout of tests about the waits between attempts: far beyond them, and never reached. */
 const never = 24 * 3600_000
