@@ -8,7 +8,8 @@
  * - command hooks from the settings' `hooks` section (Claude Code's format, run as child processes: CommandHooks);
  * - in-process handlers, typed Effects a library user writes for the same events (veto, rewrite input, add
  *   context, observe).
- * All the hooks of one event run in parallel and their answers are merged (see `merge`).
+ * All the hooks of one event run in parallel and their answers are merged (see `merge`). Each entry point is a span
+ * (`Hooks.preToolUse`, ...) when any hook is configured; `none` runs nothing and traces nothing.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -292,6 +293,26 @@ export const combine = (all: ReadonlyArray<Interface>): Interface => {
 
 const withDefaults = (handlers: Handlers): Interface => ({ ...none, ...handlers })
 
+const span = <I, O>(name: string, method: (input: I) => Effect.Effect<O>) =>
+  Effect.fn(name)(function* (input: I) {
+    return yield* method(input)
+  })
+
+/** Every entry point in a span named after it (`Hooks.preToolUse`, ...), so traces show what the hooks cost. */
+export const traced = (hooks: Interface): Interface => ({
+  sessionStart: span("Hooks.sessionStart", hooks.sessionStart),
+  userPromptSubmit: span("Hooks.userPromptSubmit", hooks.userPromptSubmit),
+  preToolUse: span("Hooks.preToolUse", hooks.preToolUse),
+  permissionRequest: span("Hooks.permissionRequest", hooks.permissionRequest),
+  postToolUse: span("Hooks.postToolUse", hooks.postToolUse),
+  postToolUseFailure: span("Hooks.postToolUseFailure", hooks.postToolUseFailure),
+  notification: span("Hooks.notification", hooks.notification),
+  stop: span("Hooks.stop", hooks.stop),
+  subagentStop: span("Hooks.subagentStop", hooks.subagentStop),
+  preCompact: span("Hooks.preCompact", hooks.preCompact),
+  sessionEnd: span("Hooks.sessionEnd", hooks.sessionEnd)
+})
+
 /**
  * Builds the hooks of a session: command hooks from `settings` (their runner is loaded only when there are any)
  * beside the in-process `handlers`.
@@ -304,7 +325,8 @@ export const make = (options: LayerOptions = {}): Effect.Effect<Interface> =>
       const CommandHooks = yield* Effect.promise(() => import("./CommandHooks.js"))
       all.push(yield* CommandHooks.make({ ...options, settings: options.settings ?? {} }))
     }
-    return all.length === 0 ? none : combine(all)
+    // No hooks: nothing runs, so nothing is traced either.
+    return all.length === 0 ? none : traced(combine(all))
   })
 
 /**
@@ -335,7 +357,7 @@ export class Hooks extends Context.Tag("weft/Hooks")<Hooks, Interface>() {
   static none: Interface = none
   static layerNone = Layer.succeed(Hooks, none)
   /** Hooks given as in-process functions; points left out continue unchanged. */
-  static layerWith = (hooks: Handlers) => Layer.succeed(Hooks, withDefaults(hooks))
+  static layerWith = (hooks: Handlers) => Layer.succeed(Hooks, traced(withDefaults(hooks)))
   /** Command hooks from the settings beside in-process handlers (see LayerOptions). */
   static layer = (options: LayerOptions = {}) => Layer.effect(Hooks, make(options))
   static make = make

@@ -351,7 +351,7 @@ export const make = (options: Options): Effect.Effect<Interface> =>
           : decision
       )
 
-    const prompt = (request: CheckRequest, reason: string): Effect.Effect<Decision> => {
+    const prompt = Effect.fn("Permissions.prompt")(function* (request: CheckRequest, reason: string) {
       const promptRequest: PromptRequest = {
         toolName: request.toolName,
         toolUseId: request.toolUseId,
@@ -359,9 +359,10 @@ export const make = (options: Options): Effect.Effect<Interface> =>
         target: request.target,
         reason
       }
-      if (mode === "dontAsk") return Effect.succeed(deny(unansweredReason(promptRequest)))
-      return Effect.map(prompter.ask(promptRequest), (answer) => (answer._tag === "Allow" ? allow : deny(answer.reason)))
-    }
+      if (mode === "dontAsk") return deny(unansweredReason(promptRequest))
+      const answer = yield* prompter.ask(promptRequest)
+      return answer._tag === "Allow" ? allow : deny(answer.reason)
+    })
 
     return { mode, check, prompt, warnings }
   })
