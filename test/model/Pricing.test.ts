@@ -1,6 +1,22 @@
+import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import * as UsageTotals from "../../src/domain/UsageTotals.js"
+import { Accumulator } from "../../src/model/Accumulator.js"
 import * as Pricing from "../../src/model/Pricing.js"
+import * as Sse from "../../src/model/Sse.js"
+
+/** The message a recorded response folds into. */
+const recorded = (name: string) => {
+  const accumulator = new Accumulator()
+  const bytes = readFileSync(new URL(`../fixtures/anthropic-sse/${name}`, import.meta.url))
+  for (const frame of Sse.decode(bytes)) {
+    const event = Sse.toEvent(frame)
+    if (event._tag === "Right") accumulator.push(event.right)
+  }
+  const result = accumulator.result()
+  if (result._tag === "Left") throw new Error(result.left.message)
+  return result.right.message
+}
 
 const million = 1_000_000
 
@@ -15,6 +31,17 @@ describe("Pricing: prompt-cache tokens", () => {
     }
     // 3 + 15 + 2 x 3.75 + 1 x 6 + 10 x 0.3
     expect(Pricing.costOf("claude-sonnet-4-5", usage)).toBeCloseTo(3 + 15 + 7.5 + 6 + 3, 12)
+  })
+
+  it("a real response's usage (the cache_creation object, all zero) is priced as input and output", () => {
+    const message = recorded("real-parallel-tool-use.0.sse")
+    expect(message.usage.cache_creation).toEqual({ ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 })
+    const { input_tokens: input, output_tokens: output } = message.usage
+    expect(Pricing.costOf(message.model, message.usage)).toBeCloseTo((input * 3 + output * 15) / million, 15)
+    expect(UsageTotals.add(UsageTotals.zero, message.usage)).toMatchObject({
+      input_tokens: input,
+      cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 }
+    })
   })
 
   it("without the cache_creation object, cache_creation_input_tokens are 5-minute writes", () => {
