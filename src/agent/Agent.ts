@@ -111,8 +111,9 @@ export interface RunState {
   /** Times a Stop hook has sent the model back to work (`stop_hook_active` once it has). */
   readonly stopHookBlocks: number
   /**
-   * The context's size as of the last response (its input, cache read, cache creation and output tokens): what
-   * the next request sends, less what this turn adds. Unknown before the first response and after a compaction.
+   * The context's size: the last response's input, cache read, cache creation and output tokens, plus an estimate
+   * (4 characters a token) of the tool results sent back since. Unknown before the first response and after a
+   * compaction.
    */
   readonly contextTokens: number | undefined
 }
@@ -538,6 +539,9 @@ const recordResults = Effect.fn("Agent.recordResults")(function* (
   return {
     ...state,
     history: [...state.history, results],
+    // The results join the context the next request sends: counted (estimated) before it is sent, so a turn whose
+    // results are large compacts first rather than being refused.
+    contextTokens: state.contextTokens === undefined ? undefined : state.contextTokens + estimateTokens([results]),
     denials: [...state.denials, ...outcomes.flatMap((outcome) => (outcome.denial === undefined ? [] : [outcome.denial]))]
   }
 })

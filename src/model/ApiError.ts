@@ -88,16 +88,18 @@ export const fromStatus = (info: ErrorInfo): ApiError => {
 }
 
 /**
- * A request refused because the conversation does not fit the model's context window (400 `invalid_request_error`
- * "prompt is too long: 210000 tokens > 200000 maximum"): compacting the conversation can fix it, retrying cannot.
+ * A request refused because the conversation does not fit the model's context window: 400 `invalid_request_error`
+ * "prompt is too long: 210000 tokens > 200000 maximum", or "input length and `max_tokens` exceed context limit:
+ * 188000 + 32000 > 200000" (the conversation fits, but not with room for the response). Compacting the
+ * conversation can fix either; retrying as it is cannot.
  */
 export const isPromptTooLong = (error: { readonly _tag: string; readonly status?: unknown; readonly message: string }): boolean =>
   error._tag === "InvalidRequestError" && (error.status === 400 || error.status === 413 || error.status === null) &&
-  /prompt is too long/i.test(error.message)
+  /prompt is too long|exceed context limit/i.test(error.message)
 
-/** The prompt's size a `prompt is too long` error names ("210000 tokens > 200000 maximum"), if it names one. */
+/** The prompt's size such an error names ("210000 tokens > 200000 maximum", "188000 + 32000 > 200000"), if it does. */
 export const promptTokensOf = (message: string): number | undefined => {
-  const match = /prompt is too long:\s*([\d,]+)\s*tokens/i.exec(message)
+  const match = /prompt is too long:\s*([\d,]+)\s*tokens/i.exec(message) ?? /exceed context limit:\s*([\d,]+)\s*\+/i.exec(message)
   const digits = match?.[1]?.replace(/,/g, "")
   return digits === undefined || digits === "" ? undefined : Number(digits)
 }

@@ -20,6 +20,7 @@ import * as Content from "../../src/domain/ContentGuards.js"
 import type { MessageParam } from "../../src/domain/Message.js"
 import { isSystem, isUser } from "../../src/domain/TranscriptGuards.js"
 import { Hooks } from "../../src/hooks/Hooks.js"
+import { InvalidRequestError, isPromptTooLong, promptTokensOf, ServerError } from "../../src/model/ApiError.js"
 import * as Models from "../../src/model/Models.js"
 import { Permissions } from "../../src/permissions/Permissions.js"
 import * as SessionState from "../../src/session/SessionState.js"
@@ -52,10 +53,19 @@ const Known = Tool.fromEffect({
     Effect.flatMap(FileState, (files) => files.get(path)).pipe(Effect.map((record) => Tool.result(Option.isSome(record) ? "known" : "never read")))
 })
 
+/** Answers 40,000 characters (some 10k tokens by the loop's estimate). */
+const Big = Tool.fromEffect({
+  name: "Big",
+  description: "Answers a large result.",
+  input: Schema.Struct({}),
+  readOnly: true,
+  run: () => Effect.succeed(Tool.result("x".repeat(40_000)))
+})
+
 const layers = (script: Script, hooks: Layer.Layer<Hooks> = Hooks.layerNone) =>
   Layer.mergeAll(
     ScriptedModel.layer(script),
-    ToolRegistry.layer(Remember, Known).pipe(Layer.provide(FileState.layer)),
+    ToolRegistry.layer(Remember, Known, Big).pipe(Layer.provide(FileState.layer)),
     Permissions.layerPermissive(),
     hooks,
     Transcript.layer({ cwd: "/project", version: "test" }).pipe(Layer.provideMerge(SessionStore.layerMemory()))
@@ -98,6 +108,21 @@ describe("the context window and the threshold", () => {
     expect(Models.autoCompactThreshold(200_000, 128_000)).toBe(137_000)
     expect(Agent.compactThreshold({}, "claude-opus-5-5[1m]")).toBe(955_000)
     expect(Agent.compactThreshold({ contextWindow: 100_000, maxTokens: 8_000 }, "claude-opus-5-5")).toBe(79_000)
+  })
+})
+
+describe("telling a conversation too long for the window", () => {
+  const fields = { status: 400, requestId: null }
+  it("knows both of the API's refusals, and nothing else", () => {
+    const tooLongPrompt = new InvalidRequestError({ ...fields, message: "400 invalid_request_error: prompt is too long: 210,000 tokens > 200000 maximum" })
+    const noRoom = new InvalidRequestError({
+      ...fields,
+      message: "400 invalid_request_error: input length and `max_tokens` exceed context limit: 188000 + 32000 > 200000, decrease input length or `max_tokens` and try again"
+    })
+    expect([tooLongPrompt, noRoom].map(isPromptTooLong)).toEqual([true, true])
+    expect([tooLongPrompt, noRoom].map((error) => promptTokensOf(error.message))).toEqual([210_000, 188_000])
+    expect(isPromptTooLong(new InvalidRequestError({ ...fields, message: "400 invalid_request_error: messages: field required" }))).toBe(false)
+    expect(isPromptTooLong(new ServerError({ ...fields, status: 500, message: "prompt is too long" }))).toBe(false)
   })
 })
 
@@ -243,6 +268,15 @@ describe("auto-compaction in the loop", () => {
     }).pipe(
       Effect.provide(layers([ScriptTurn.blocks([toolUse("Remember", { path: "a.txt" })], near(150_000)), textTurn("done")]))
     )
+  )
+
+  it.effect("counts the tool results sent back since the last response: large ones compact before the request", () =>
+    Effect.gen(function* () {
+      const events = yield* collect()
+      expect(compactedOf(events).map((event) => event.preTokens)).toEqual([expect.any(Number)])
+      expect(compactedOf(events)[0]?.preTokens).toBeGreaterThan(155_000)
+      expect(resultOf(events)).toMatchObject({ subtype: "success", result: "done" })
+    }).pipe(Effect.provide(layers([ScriptTurn.blocks([toolUse("Big", {})], near(150_000)), summaryTurn, textTurn("done")])))
   )
 
   it.effect("auto-compaction off: the same context goes on uncompacted", () =>
