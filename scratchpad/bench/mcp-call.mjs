@@ -1,6 +1,9 @@
-// The overhead of one MCP tools/call through weft (the registry tool mcp__everything__echo: McpTools -> McpClient ->
-// the official client) against the same call made directly with the official client, both to server-everything over
-// stdio. Rounds alternate between the two; the figure is the median of per-round means. Run after `npm run build`:
+// The overhead of one MCP tools/call through weft (the registry tool mcp__everything__echo, prepared and run to its
+// outcome as the loop runs a call: McpTools -> McpClient -> the official client) against the same call made directly
+// with the official client, both to server-everything over stdio. Rounds alternate between the two; the figures are
+// medians of per-round means: wall time per call, and this process's CPU time per call (user + system; the server's
+// own time is not in it), which stays readable when other work shares the cores.
+// Run after `npm run build`:
 //   node scratchpad/bench/mcp-call.mjs [rounds=20] [callsPerRound=100]
 import { Client } from "@modelcontextprotocol/client"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
@@ -9,11 +12,11 @@ import { fileURLToPath } from "node:url"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 const Effect = await import("effect/Effect")
-const Stream = await import("effect/Stream")
 const Scope = await import("effect/Scope")
 const Exit = await import("effect/Exit")
 const { McpClient } = await import(join(root, "dist/lib/mcp/McpClient.js"))
 const McpTools = await import(join(root, "dist/lib/mcp/McpTools.js"))
+const Tool = await import(join(root, "dist/lib/tools/Tool.js"))
 
 const [rounds = 20, perRound = 100] = process.argv.slice(2).map(Number)
 const server = join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
@@ -34,12 +37,15 @@ const mcp = await Effect.runPromise(
 )
 const tool = McpTools.make(mcp)().find((candidate) => candidate.name === "mcp__everything__echo")
 const context = { toolUseId: "t", sessionId: "s", cwd: root }
-const viaWeft = Effect.flatMap(tool.prepare(args, context), (call) => Stream.runDrain(call.run()))
+// As the loop runs a call (ToolExecution): prepared, then run to its outcome.
+const viaWeft = Effect.flatMap(tool.prepare(args, context), (call) => Tool.outcome(call, tool.name))
 
 const time = async (call) => {
+  const cpu = process.cpuUsage()
   const start = process.hrtime.bigint()
   for (let i = 0; i < perRound; i++) await call()
-  return Number(process.hrtime.bigint() - start) / 1e6 / perRound
+  const used = process.cpuUsage(cpu)
+  return { wall: Number(process.hrtime.bigint() - start) / 1e6 / perRound, cpu: (used.user + used.system) / 1e3 / perRound }
 }
 const weftCall = () => Effect.runPromise(viaWeft)
 const directCall = () => direct.callTool({ name: "echo", arguments: args })
@@ -52,10 +58,12 @@ for (let round = 0; round < rounds; round++) {
   lib.push(await time(directCall))
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
-const overhead = weft.map((value, index) => value - lib[index])
-console.log(`tools/call echo over stdio, ${rounds} rounds of ${perRound} calls (median of round means)`)
-console.log(`  official client directly: ${median(lib).toFixed(3)} ms per call`)
-console.log(`  through weft (registry tool -> McpClient): ${median(weft).toFixed(3)} ms per call`)
-console.log(`  overhead: ${median(overhead).toFixed(3)} ms per call (target <= 0.3 ms)`)
+const figure = (key) => {
+  const overhead = weft.map((value, index) => value[key] - lib[index][key])
+  return `directly ${median(lib.map((v) => v[key])).toFixed(3)} ms, through weft ${median(weft.map((v) => v[key])).toFixed(3)} ms, overhead ${median(overhead).toFixed(3)} ms`
+}
+console.log(`tools/call echo over stdio, ${rounds} rounds of ${perRound} calls (median of round means; target: overhead <= 0.3 ms)`)
+console.log(`  wall per call: ${figure("wall")}`)
+console.log(`  CPU per call:  ${figure("cpu")}`)
 await direct.close()
 await Effect.runPromise(Scope.close(scope, Exit.void))

@@ -8,13 +8,12 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
-import * as Stream from "effect/Stream"
 import type { ToolResultBlock, ToolUseBlock } from "../domain/Content.js"
 import type { AgentEvent, PermissionDenial } from "../domain/AgentEvent.js"
 import { Hooks } from "../hooks/Hooks.js"
 import { allow, deny, Permissions } from "../permissions/Permissions.js"
 import type { ToolFailure, ToolFailureKind } from "../domain/ToolFailure.js"
-import { failureKind, type PreparedCall, type ToolContext, type ToolResult } from "../tools/Tool.js"
+import { failureKind, outcome, type PreparedCall, type ToolContext, type ToolResult } from "../tools/Tool.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
 import * as HookReport from "./HookReport.js"
 
@@ -62,17 +61,7 @@ const toBlock = (toolUseId: string, result: ToolResult): ToolResultBlock =>
 
 /** Runs a prepared call's stream: progress goes out as events, the last ToolResult is the outcome. */
 const runPrepared = (call: PreparedCall, use: ToolUseBlock, context: ExecutionContext) =>
-  call.run().pipe(
-    Stream.runFoldEffect(Option.none<ToolResult>(), (last, output) =>
-      output._tag === "ToolProgress"
-        ? Effect.as(
-            context.emit({ _tag: "ToolProgress", toolUseId: use.id, toolName: use.name, text: output.text }),
-            last
-          )
-        : Effect.succeed(Option.some(output))
-    ),
-    Effect.map(Option.getOrElse((): ToolResult => ({ _tag: "ToolResult", content: `${use.name} produced no result.`, isError: true })))
-  )
+  outcome(call, use.name, (text) => context.emit({ _tag: "ToolProgress", toolUseId: use.id, toolName: use.name, text }))
 
 /** The text of a result's content, as a PostToolUseFailure hook's `error`. */
 const contentText = (content: ToolResult["content"]): string =>

@@ -10,7 +10,6 @@
 import type { Tool as McpTool } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
 import * as Tool from "../tools/Tool.js"
 import type { McpError, Interface as McpClient } from "./McpClient.js"
 import { DEFAULT_MAX_OUTPUT_TOKENS, mapCallResult, mapReadResult, toolName, truncate } from "./McpResult.js"
@@ -35,15 +34,13 @@ export const serverTool = (mcp: McpClient, server: string, tool: McpTool, maxTok
     name,
     description: tool.description ?? "",
     inputJsonSchema: tool.inputSchema,
-    run: (input) =>
-      Stream.fromEffect(
-        mcp.callTool(server, tool.name, input).pipe(
-          Effect.map((result): Tool.ToolResult => {
-            const mapped = mapCallResult(result, maxTokens)
-            return { _tag: "ToolResult", content: mapped.content, data: mapped.data, ...(mapped.isError ? { isError: true } : {}) }
-          }),
-          Effect.mapError(toolFailed(name))
-        )
+    result: (input) =>
+      mcp.callTool(server, tool.name, input).pipe(
+        Effect.map((result): Tool.ToolResult => {
+          const mapped = mapCallResult(result, maxTokens)
+          return { _tag: "ToolResult", content: mapped.content, data: mapped.data, ...(mapped.isError ? { isError: true } : {}) }
+        }),
+        Effect.mapError(toolFailed(name))
       )
   })
 }

@@ -7,6 +7,7 @@
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as JSONSchema from "effect/JSONSchema"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
@@ -107,7 +108,30 @@ export interface PreparedCall {
   readonly input: unknown
   readonly target: ToolTarget
   readonly run: () => Stream.Stream<ToolOutput, ToolError>
+  /**
+   * The same call as one Effect, for a tool that reports no progress (an MCP server's): what `outcome` runs when it
+   * is there, since running a Stream costs more than a fast tool's whole call (a tenth of a millisecond and more).
+   */
+  readonly result?: (() => Effect.Effect<ToolResult, ToolError>) | undefined
 }
+
+/**
+ * Runs a prepared call to its outcome, as the loop does: each progress line to `onProgress`, the last result the
+ * outcome (a stream that ends without one gives an error result naming the tool).
+ */
+export const outcome = (
+  call: PreparedCall,
+  toolName: string,
+  onProgress: (text: string) => Effect.Effect<void> = () => Effect.void
+): Effect.Effect<ToolResult, ToolError> =>
+  call.result
+    ? call.result()
+    : call.run().pipe(
+        Stream.runFoldEffect(Option.none<ToolResult>(), (last, output) =>
+          output._tag === "ToolProgress" ? Effect.as(onProgress(output.text), last) : Effect.succeed(Option.some(output))
+        ),
+        Effect.map(Option.getOrElse((): ToolResult => ({ _tag: "ToolResult", content: `${toolName} produced no result.`, isError: true })))
+      )
 
 /** A tool with its types erased, as the registry holds it. */
 export interface AnyTool {
@@ -179,15 +203,18 @@ const formatIssue = (error: ParseResult.ParseError): string => {
     .join("; ")
 }
 
-export interface JsonSchemaToolOptions {
+export type JsonSchemaToolOptions = {
   readonly name: string
   readonly description: string
   /** The input's JSON Schema, shown to the model as given (an MCP server's, say): never rewritten. */
   readonly inputJsonSchema: Record<string, unknown>
   readonly readOnly?: boolean
   readonly target?: (input: Readonly<Record<string, unknown>>, context: ToolContext) => ToolTarget
-  readonly run: (input: Readonly<Record<string, unknown>>, context: ToolContext) => Stream.Stream<ToolOutput, ToolError>
-}
+} & (
+  | { readonly run: (input: Readonly<Record<string, unknown>>, context: ToolContext) => Stream.Stream<ToolOutput, ToolError> }
+  /** A call that reports no progress: its result as one Effect (run without a Stream: see PreparedCall.result). */
+  | { readonly result: (input: Readonly<Record<string, unknown>>, context: ToolContext) => Effect.Effect<ToolResult, ToolError> }
+)
 
 const isJsonObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
@@ -203,11 +230,20 @@ export const fromJsonSchema = (options: JsonSchemaToolOptions): AnyTool => ({
   inputJsonSchema: options.inputJsonSchema,
   prepare: (raw, context) =>
     isJsonObject(raw)
-      ? Effect.succeed({
-          input: raw,
-          target: options.target ? options.target(raw, context) : { _tag: "None" },
-          run: () => options.run(raw, context)
-        })
+      ? Effect.succeed(
+          "result" in options
+            ? {
+                input: raw,
+                target: options.target ? options.target(raw, context) : { _tag: "None" },
+                run: () => Stream.fromEffect(options.result(raw, context)),
+                result: () => options.result(raw, context)
+              }
+            : {
+                input: raw,
+                target: options.target ? options.target(raw, context) : { _tag: "None" },
+                run: () => options.run(raw, context)
+              }
+        )
       : Effect.fail(
           new InvalidToolInput({ tool: options.name, message: `Invalid input for ${options.name}: expected a JSON object` })
         )
