@@ -183,16 +183,60 @@ export class ProcessGroupTransport implements Transport {
   }
 }
 
-const transportOf = (params: StdioParams | HttpParams): Transport & { readonly pid?: number | undefined; stderrTail?: () => string } => {
-  if (params.type === "stdio") return new ProcessGroupTransport(params)
+/**
+ * Streamable HTTP: once the handshake's `notifications/initialized` is accepted (202), the library opens the
+ * server's standalone SSE stream (a GET) without waiting for it, and `connect` resolves. Requests a server sends
+ * outside any request of ours (an elicitation from a tool, say, which servers built on the reference SDK send this
+ * way) travel only on that stream, and a server drops them while it is not open: a tool called at once could then
+ * wait forever for an answer to a question that never arrived (the race shows on a busy machine). So the fetch is
+ * watched: `streamReady` settles once that GET has its answer (open, or refused: a server may not offer the stream),
+ * or at once when no GET is to follow.
+ */
+const watchStandaloneStream = (inner: FetchLike) => {
+  let expected = false
+  let settle: () => void = () => undefined
+  const ready = new Promise<void>((resolve) => (settle = resolve))
+  const fetch: FetchLike = async (input, init) => {
+    const method = (init?.method ?? "GET").toUpperCase()
+    const initialized = method === "POST" && typeof init?.body === "string" && init.body.includes('"notifications/initialized"')
+    try {
+      const response = await inner(input, init)
+      if (initialized) {
+        if (response.status === 202) expected = true
+        else settle()
+      } else if (method === "GET" && expected) settle()
+      return response
+    } catch (error) {
+      if (initialized || (method === "GET" && expected)) settle()
+      throw error
+    }
+  }
+  return { fetch, streamReady: () => (expected ? ready : Promise.resolve()) }
+}
+
+interface Opened {
+  readonly transport: Transport & { readonly pid?: number | undefined; stderrTail?: () => string }
+  /** Settles once the transport can receive what a server sends on its own (see watchStandaloneStream). */
+  readonly ready: () => Promise<void>
+}
+
+const transportOf = (params: StdioParams | HttpParams): Opened => {
+  if (params.type === "stdio") return { transport: new ProcessGroupTransport(params), ready: () => Promise.resolve() }
   const options = {
     requestInit: { headers: { ...params.headers } },
-    ...(params.fetch ? { fetch: params.fetch } : {}),
     ...(params.authProvider ? { authProvider: params.authProvider } : {})
   }
-  return params.type === "http"
-    ? new StreamableHTTPClientTransport(new URL(params.url), options)
-    : new SSEClientTransport(new URL(params.url), options)
+  if (params.type === "sse") {
+    return {
+      transport: new SSEClientTransport(new URL(params.url), { ...options, ...(params.fetch ? { fetch: params.fetch } : {}) }),
+      ready: () => Promise.resolve()
+    }
+  }
+  const watched = watchStandaloneStream(params.fetch ?? globalThis.fetch)
+  return {
+    transport: new StreamableHTTPClientTransport(new URL(params.url), { ...options, fetch: watched.fetch }),
+    ready: watched.streamReady
+  }
 }
 
 /**
@@ -225,7 +269,7 @@ export const open = (options: ConnectOptions): Connection => {
   if (sample) client.setRequestHandler("sampling/createMessage", (request) => sample(request.params))
   client.setNotificationHandler("notifications/message", (notification) => options.onLog(notification.params))
 
-  const transport = transportOf(options.params)
+  const { transport, ready } = transportOf(options.params)
   let closed = false
   client.onclose = () => {
     if (closed) return
@@ -242,6 +286,7 @@ export const open = (options: ConnectOptions): Connection => {
     connect: async () => {
       try {
         await client.connect(transport, { timeout: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) })
+        await ready()
       } catch (error) {
         const tail = stderrTail().trim()
         const message = error instanceof Error ? error.message : String(error)
