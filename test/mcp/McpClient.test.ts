@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
+import * as http from "node:http"
 import * as path from "node:path"
 import { McpClient } from "../../src/mcp/McpClient.js"
 import type { Server } from "../../src/mcp/McpConfig.js"
@@ -200,6 +201,95 @@ describe("McpClient with server-everything over stdio", () => {
       expect(broken?.status).toBe("failed")
       const call = yield* Effect.either(mcp.callTool("broken", "anything", {}))
       expect(call._tag === "Left" && call.left.message).toMatch(/^MCP server "broken": /)
+    })
+  )
+})
+
+/**
+ * A Streamable HTTP server as the reference SDK's behave: a request it sends outside ours (here an elicitation from
+ * its tool) goes on the standalone SSE stream (the client's GET), and is dropped while that stream is not open. This
+ * one is slow to open it (it answers the GET after `getDelayMs`).
+ */
+const slowStreamServer = (getDelayMs: number) =>
+  Effect.acquireRelease(
+    Effect.async<{ readonly url: string; readonly close: () => void }>((resume) => {
+      let stream: import("node:http").ServerResponse | undefined
+      let pendingCall: { readonly id: unknown; readonly res: import("node:http").ServerResponse } | undefined
+      const json = (res: import("node:http").ServerResponse, body: unknown) => {
+        res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "session-1" })
+        res.end(JSON.stringify(body))
+      }
+      const server = http.createServer((req, res) => {
+        if (req.method === "GET") {
+          setTimeout(() => {
+            res.writeHead(200, { "content-type": "text/event-stream", "mcp-session-id": "session-1" })
+            res.flushHeaders()
+            stream = res
+          }, getDelayMs)
+          return
+        }
+        if (req.method !== "POST") return void res.writeHead(200).end()
+        let body = ""
+        req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")))
+        req.on("end", () => {
+          const message = JSON.parse(body)
+          if (message.method === "initialize") {
+            return json(res, {
+              jsonrpc: "2.0",
+              id: message.id,
+              result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "slow-stream", version: "1" } }
+            })
+          }
+          if (message.method === "tools/list") {
+            return json(res, { jsonrpc: "2.0", id: message.id, result: { tools: [{ name: "ask", inputSchema: { type: "object" } }] } })
+          }
+          if (message.method === "tools/call") {
+            if (stream === undefined) {
+              return json(res, { jsonrpc: "2.0", id: message.id, result: { isError: true, content: [{ type: "text", text: "dropped: no stream" }] } })
+            }
+            pendingCall = { id: message.id, res }
+            const ask = { jsonrpc: "2.0", id: "ask-1", method: "elicitation/create", params: { message: "name?", requestedSchema: { type: "object", properties: { name: { type: "string", default: "Ada" } } } } }
+            stream.write(`event: message\ndata: ${JSON.stringify(ask)}\n\n`)
+            return
+          }
+          if (message.id === "ask-1" && pendingCall !== undefined) {
+            res.writeHead(202).end()
+            return json(pendingCall.res, { jsonrpc: "2.0", id: pendingCall.id, result: { content: [{ type: "text", text: JSON.stringify(message.result) }] } })
+          }
+          res.writeHead(202).end()
+        })
+      })
+      server.listen(0, "127.0.0.1", () => {
+        const address = server.address()
+        const port = typeof address === "object" && address !== null ? address.port : 0
+        resume(
+          Effect.succeed({
+            url: `http://127.0.0.1:${port}/mcp`,
+            close: () => {
+              stream?.end()
+              server.closeAllConnections()
+              server.close()
+            }
+          })
+        )
+      })
+    }),
+    (server) => Effect.sync(server.close)
+  )
+
+describe("McpClient over Streamable HTTP", () => {
+  it.scopedLive("a tool called at once reaches a server whose standalone stream opens late: its elicitation is answered", () =>
+    Effect.gen(function* () {
+      const server = yield* slowStreamServer(300)
+      const mcp = yield* McpClient.make({
+        servers: [{ name: "slow", scope: "dynamic", origin: "test", config: { type: "http", url: server.url, headers: {} } }],
+        cwd: tempDir(),
+        elicit: () => Effect.succeed({ action: "accept", content: {} })
+      })
+      const result = yield* mcp.callTool("slow", "ask", {})
+      expect(result.isError).not.toBe(true)
+      expect(text(result)).toContain('\\"action\\":\\"accept\\"')
+      expect(text(result)).toContain("Ada")
     })
   )
 })
