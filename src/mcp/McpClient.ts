@@ -411,14 +411,19 @@ const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
       tools: () => handles.filter((handle) => handle.tools.length > 0).map((handle) => ({ server: handle.server.name, tools: handle.tools })),
       hasResources: () => handles.some((handle) => handle.state._tag === "Connected" && handle.hasResources),
       changes: Stream.fromPubSub(changes),
+      // The hot path of MCP: a connected server's call is one request, with nothing around it but its span (whose
+      // stack trace is not captured: that alone cost more than the rest of weft's part of a call).
       callTool: (server, tool, args) =>
-        Effect.gen(function* () {
-          const handle = yield* handleOf(server)
-          const connection = yield* ensure(handle)
-          return yield* request(handle, connection, (signal) =>
-            connection.client.callTool({ name: tool, arguments: { ...args } }, { signal, timeout: toolTimeoutMs })
-          )
-        }).pipe(Effect.withSpan("McpClient.callTool", { attributes: { server, tool } })),
+        Effect.suspend(() => {
+          const handle = byName.get(server)
+          if (handle === undefined) return Effect.fail(new McpError({ server, message: `No MCP server named ${server}` }))
+          const call = (connection: Connection) =>
+            request(handle, connection, (signal) =>
+              connection.client.callTool({ name: tool, arguments: { ...args } }, { signal, timeout: toolTimeoutMs })
+            )
+          const state = handle.state
+          return state._tag === "Connected" ? call(state.connection) : Effect.flatMap(ensure(handle), call)
+        }).pipe(Effect.withSpan("McpClient.callTool", { attributes: { server, tool }, captureStackTrace: false })),
       listResources: (server) =>
         connectedWith(server, (handle) => handle.hasResources, (handle, connection) =>
           request(handle, connection, (signal) => connection.client.listResources(undefined, { signal })).pipe(

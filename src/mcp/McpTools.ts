@@ -36,11 +36,13 @@ export const serverTool = (mcp: McpClient, server: string, tool: McpTool, maxTok
     inputJsonSchema: tool.inputSchema,
     result: (input) =>
       mcp.callTool(server, tool.name, input).pipe(
-        Effect.map((result): Tool.ToolResult => {
-          const mapped = mapCallResult(result, maxTokens)
-          return { _tag: "ToolResult", content: mapped.content, data: mapped.data, ...(mapped.isError ? { isError: true } : {}) }
-        }),
-        Effect.mapError(toolFailed(name))
+        Effect.mapBoth({
+          onFailure: toolFailed(name),
+          onSuccess: (result): Tool.ToolResult => {
+            const mapped = mapCallResult(result, maxTokens)
+            return { _tag: "ToolResult", content: mapped.content, data: mapped.data, ...(mapped.isError ? { isError: true } : {}) }
+          }
+        })
       )
   })
 }
