@@ -21,6 +21,7 @@ import { type FileScope, fileScopes, Settings } from "../context/Settings.js"
 import * as SystemPrompt from "../context/SystemPrompt.js"
 import { McpClient } from "../mcp/McpClient.js"
 import * as McpConfig from "../mcp/McpConfig.js"
+import * as McpPrompt from "../mcp/McpPrompt.js"
 import { Permissions } from "../permissions/Permissions.js"
 import { newSessionId, SessionStore } from "../session/SessionStore.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
@@ -142,7 +143,10 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
     const printing = Effect.gen(function* () {
       const registry = yield* ToolRegistry
       for (const warning of (yield* Permissions).warnings) yield* Output.stderr(credentials.redact(`${warning}\n`)).pipe(Effect.ignore)
-      const mcpServers = yield* Effect.flatMap(McpClient, (mcp) => mcp.servers)
+      const mcp = yield* McpClient
+      const mcpServers = yield* mcp.servers
+      // `/mcp__<server>__<prompt> args`: the MCP prompt's messages are the user turn.
+      const userPrompt = (yield* McpPrompt.expand(mcp, prompt).pipe(Effect.mapError((error) => new UsageError({ message: error.message })))) ?? prompt
       const systemPrompt = SystemPrompt.build({
         environment: yield* Environment,
         memory: (yield* Memory).files,
@@ -151,7 +155,7 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
         ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt })
       })
       const events = Agent.run({
-        prompt,
+        prompt: userPrompt,
         cwd,
         systemPrompt,
         abort,

@@ -250,6 +250,24 @@ describe("weft -p with MCP servers", () => {
     expect(frames(trusted.stdout)[0]).toMatchObject({ mcp_servers: [{ name: "repo", status: "failed" }] })
   })
 
+  it("an MCP prompt as the prompt: /mcp__server__prompt args becomes the user turn", async () => {
+    const { dir, env, server } = await setup({}, () => ({ script: [textTurn("Sunny.")] }))
+    const config = mcpConfig({ everything: stdioServer("server-everything", ["stdio"]) })
+    const out = await runWeft(["-p", "/mcp__everything__args-prompt Paris France", "--mcp-config", config], { cwd: dir, env })
+    expect(out.code).toBe(0)
+    expect(out.stdout).toContain("Sunny.")
+    expect(JSON.stringify(server.requests()[0]?.body)).toContain("What's weather in Paris, France?")
+
+    const missing = await runWeft(["-p", "/mcp__everything__args-prompt", "--mcp-config", config], { cwd: dir, env })
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toMatch(/\/mcp__everything__args-prompt needs city/)
+    const unknown = await runWeft(["-p", "/mcp__everything__no-such-prompt", "--mcp-config", config], { cwd: dir, env })
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toMatch(/has no such prompt \(its prompts: .*\/mcp__everything__simple-prompt/)
+    // Nothing reached the model but the first run's turn.
+    expect(server.requests()).toHaveLength(1)
+  })
+
   it("an invalid --mcp-config exits 1 naming the MCP configuration", async () => {
     const { dir, env } = await setup({}, () => ({ script: [textTurn("unused")] }))
     const out = await runWeft(["-p", "hi", "--mcp-config", "{ not json"], { cwd: dir, env })
