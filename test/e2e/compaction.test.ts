@@ -104,34 +104,6 @@ describe("weft -p: compaction", { timeout: 120_000 }, () => {
     expect(entries[index + 1]).toMatchObject({ type: "user", isCompactSummary: true, parentUuid: entries[index]?.["uuid"] })
   })
 
-  it("--resume of a compacted session sends the summary and what followed it, not the turns before", async () => {
-    const { dir, env, server } = await setup({}, () => ({
-      script: [
-        ScriptTurn.blocks([toolUse("Bash", { command: "echo before-the-boundary" }, "b1")], { usage: { input_tokens: 190_000 } }),
-        summaryTurn,
-        textTurn("First run done."),
-        textTurn("Second run done.")
-      ],
-      pick: (request) => request.index
-    }))
-    const first = await runWeft(["-p", "the first prompt", "--output-format", "json", "--dangerously-skip-permissions"], { cwd: dir, env })
-    expect(first.code).toBe(0)
-    const id = JSON.parse(first.stdout).session_id
-    const second = await runWeft(["-p", "--resume", id, "the second prompt", "--output-format", "json"], { cwd: dir, env })
-    expect(second.code).toBe(0)
-    expect(JSON.parse(second.stdout)).toMatchObject({ subtype: "success", result: "Second run done.", session_id: id })
-    const requests = messageRequests(server.requests())
-    expect(requests).toHaveLength(4)
-    const resumed = messagesOf(requests[3])
-    expect(resumed.map((message) => message.role)).toEqual(["user", "assistant", "user"])
-    const sent = JSON.stringify(resumed)
-    expect(sent).toContain("The user asked to fix a.txt; it was read.")
-    expect(sent).toContain("First run done.")
-    expect(sent).toContain("the second prompt")
-    expect(sent).not.toContain("the first prompt")
-    expect(sent).not.toContain("before-the-boundary")
-  })
-
   it("a request refused as too long is compacted and sent again once; a second refusal fails clearly", async () => {
     const retried = await setup({}, () => ({ script: [tooLong, summaryTurn, textTurn("Done.")], pick: (request) => request.index }))
     const ok = await runWeft(["-p", "go", "--output-format", "stream-json", "--verbose"], { cwd: retried.dir, env: retried.env })
