@@ -162,7 +162,8 @@ export interface Fold {
  * ending at the last main-line message entry, and a main-line entry without a parent (a compact boundary, or a
  * run that started afresh) after earlier entries starts a new segment: the entries before it are let go as soon
  * as the new segment holds a message, so memory follows the conversation, not the file. (A chain that reached
- * back across a boundary would be cut there and reported as broken; nothing weft writes does that.)
+ * back across a boundary would be cut there and reported as broken; nothing weft writes does that, except a run
+ * resumed after a boundary that has no summary yet, which goes on with the conversation before it.)
  */
 export const makeFold = (): Fold => {
   let totals: Totals = { ...emptyTotals, usage: UsageTotals.empty }
@@ -188,6 +189,16 @@ export const makeFold = (): Fold => {
     if (mainLine && entry.parentUuid === null && segment.byUuid.size > 0) {
       if (segment.leaf !== undefined) previous = segment
       segment = newSegment()
+    } else if (
+      previous !== undefined &&
+      entry.parentUuid !== null &&
+      !segment.byUuid.has(entry.parentUuid) &&
+      previous.byUuid.has(entry.parentUuid)
+    ) {
+      // A boundary with no summary after it (a compaction cut short), then a run resumed from the conversation
+      // before it (its leaf is what `result` names): that conversation goes on, the lone boundary is let go.
+      segment = previous
+      previous = undefined
     }
     const message = isUser(entry) || isAssistant(entry) ? { role: entry.message.role, content: entry.message.content } : undefined
     const node: Node = { uuid: entry.uuid, parentUuid: entry.parentUuid, message }

@@ -199,6 +199,24 @@ describe("SessionState: compact boundaries", () => {
     expect(fold.result().messages.map((m) => m.content)).toEqual([[{ type: "text", text: "summary" }]])
   })
 
+  it("a run resumed after a boundary with nothing after it goes on with the conversation before it", () => {
+    // The resumed run's entries name "b" (the leaf before the boundary): read back, they continue that chain.
+    const state = fromEntries([
+      ...before,
+      boundary("c", "b"),
+      linked(userEntry(S, CWD, 2, "resumed prompt"), "x", "b"),
+      linked(assistantEntry(S, CWD, 3, "resumed answer"), "y", "x")
+    ])
+    expect(state.brokenChain).toBe(false)
+    expect(state.leafUuid).toBe("y")
+    expect(state.messages.map((m) => m.content)).toEqual([
+      [{ type: "text", text: "old prompt" }],
+      [{ type: "text", text: "old answer" }],
+      [{ type: "text", text: "resumed prompt" }],
+      [{ type: "text", text: "resumed answer" }]
+    ])
+  })
+
   it("a side conversation's root is no boundary", () => {
     const state = fromEntries([
       ...before,
