@@ -7,7 +7,9 @@
 // Two transcripts are generated (in a temp dir, removed at the end): "flat", one conversation of <megabytes> of
 // tool calls with bulky results, and "compacted", the same size with three compact boundaries (the resumed
 // conversation is the part after the last one). "conversation" below is the size of the resumed history as JSON:
-// what the next request must hold anyway.
+// what the next request must hold anyway. "grown" is peak RSS less the process's RSS before the operation (node and
+// the library take ~80 MB before reading anything); "heap held" is the heap still used after a full GC, the result
+// held: what the operation keeps, as opposed to the garbage it made on the way.
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -32,18 +34,22 @@ if (process.argv[2] === "--child") {
   const run = (effect) => Effect.runPromise(Effect.scoped(Effect.provide(effect, SessionStore.layerJsonlLive({ home }))))
   global.gc?.()
   const baseline = process.memoryUsage().rss
+  const heapAtStart = process.memoryUsage().heapUsed
   const started = performance.now()
   const cpuAtStart = process.cpuUsage()
   let conversation = 0
   let turns = 0
+  let kept // what the operation returns, held until the heap is measured
   if (mode === "resume") {
     const resumed = await run(Effect.flatMap(SessionStore, (store) => store.resume(sessionId)))
+    kept = resumed
     conversation = JSON.stringify(resumed.messages).length
     turns = resumed.turns
   } else if (mode === "old-load") {
     // The old path: readFileString, parseTranscript, fold.
     const text = await run(Effect.sync(() => fs.readFileSync(file, "utf8")))
     const state = fromEntries(parseTranscript(text).entries)
+    kept = state
     conversation = JSON.stringify(state.messages).length
     turns = state.turns
   } else if (mode === "list") {
@@ -58,8 +64,13 @@ if (process.argv[2] === "--child") {
   }
   const ms = performance.now() - started
   const cpu = process.cpuUsage(cpuAtStart)
+  const peak = process.resourceUsage().maxRSS * 1024
+  // What stays on the heap once the garbage is collected, the result held: the resumed conversation itself.
+  global.gc?.()
+  const held = process.memoryUsage().heapUsed - heapAtStart
+  if (kept === null) console.log("unreachable")
   process.stdout.write(
-    JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, baseline, peak: process.resourceUsage().maxRSS * 1024, conversation, turns }) + "\n"
+    JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, baseline, peak, held, conversation, turns }) + "\n"
   )
   process.exit(0)
 }
@@ -217,14 +228,15 @@ try {
       const cpuMs = median(r.map((x) => x.cpuMs))
       const peak = median(r.map((x) => x.peak))
       const grown = median(r.map((x) => x.peak - x.baseline))
+      const held = median(r.map((x) => x.held))
       const conversation = r[0].conversation
-      return { ms, cpuMs, peak, grown, conversation, turns: r[0].turns }
+      return { ms, cpuMs, peak, grown, held, conversation, turns: r[0].turns }
     }
     const table = Object.fromEntries(["resume", "old-load", "list", "old-list"].map((mode) => [mode, row(mode)]))
     for (const [mode, r] of Object.entries(table)) {
       console.log(
         `  ${mode.padEnd(9)} ${r.ms.toFixed(0).padStart(6)} ms (cpu ${r.cpuMs.toFixed(0).padStart(5)} ms)   peak RSS ${mb(r.peak).padStart(6)} MB` +
-          `   grown ${mb(r.grown).padStart(6)} MB` +
+          `   grown ${mb(r.grown).padStart(6)} MB   heap held ${mb(r.held).padStart(5)} MB` +
           (r.conversation > 0 ? `   conversation ${mb(r.conversation)} MB (peak/conversation ${(r.peak / r.conversation).toFixed(2)}, grown/conversation ${(r.grown / r.conversation).toFixed(2)})` : "") +
           `   turns ${r.turns}`
       )

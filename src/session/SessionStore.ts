@@ -7,6 +7,11 @@
  * process: a kill -9 at any moment loses no completed entry, and at worst leaves a torn last line, which load
  * skips. fsync would also survive a power loss or kernel crash, but costs a few milliseconds per entry (much
  * more on some disks) and Claude Code does not do it either, so it is off by default: `fsync: true` turns it on.
+ *
+ * Reading never holds a file: it is read through one buffer and split into lines (JsonlReader), each decoded on
+ * its own; `resume` folds the entries as they come and keeps only the conversation since the last compact
+ * boundary (SessionState.makeFold), so its memory follows the conversation, not the file. Resuming a 40 MB
+ * transcript: `node scratchpad/bench/resume.mjs`.
  */
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
@@ -54,6 +59,10 @@ export interface SessionInfo {
   /** The first typed prompt, on one line and cut to `firstPromptLength` characters; "" when there is none. */
   readonly firstPrompt: string
   readonly lastModified: Date
+  /**
+   * Entries in the session. The JSONL layer counts lines without parsing the bulky ones (tool results), so a
+   * damaged tool result line in the middle of a file is counted too.
+   */
   readonly entryCount: number
   /** Model responses recorded (each API response once). */
   readonly turns: number
