@@ -8,12 +8,17 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as ParseResult from "effect/ParseResult"
 import * as Stream from "effect/Stream"
+import { Buffer } from "node:buffer"
 import type { TranscriptEntry } from "../domain/Transcript.js"
 
 /** One line of the file, without its newline; `terminated` false for a last line the file does not end. */
 export interface Line {
   readonly text: string
   readonly terminated: boolean
+  /** Where the line starts in the file, in bytes. */
+  readonly offset: number
+  /** True for a line the splitter's `select` passed over: its `text` is "" (it was never decoded). */
+  readonly unread?: true
 }
 
 const NEWLINE = 0x0a
@@ -39,13 +44,21 @@ export interface Splitter {
   readonly end: () => Line | undefined
 }
 
+/** A test on a line's bytes (valid during the call only: the buffer is reused). */
+export type Select = (bytes: Uint8Array) => boolean
+
 /**
  * What is held between chunks is the unfinished line only, as bytes (decoded once it is whole, so a multi-byte
- * character cut by a chunk boundary decodes correctly).
+ * character cut by a chunk boundary decodes correctly). With `select`, a complete line it refuses is not decoded
+ * (no string is made of it: decoding every line of a big file is most of what reading it costs, in time and in
+ * garbage): it comes out `unread`.
  */
-export const makeSplitter = (): Splitter => {
+export const makeSplitter = (startOffset = 0, select?: Select): Splitter => {
   const decoder = new TextDecoder()
   let pending: Array<Uint8Array> = []
+  // The file offset of the first byte of the next chunk, and of the line being joined.
+  let chunkOffset = startOffset
+  let lineOffset = startOffset
   const push = (bytes: Uint8Array): Array<Line> => {
     const out: Array<Line> = []
     let start = 0
@@ -54,18 +67,24 @@ export const makeSplitter = (): Splitter => {
       const piece = bytes.subarray(start, newline)
       const whole = pending.length === 0 ? piece : concat([...pending, piece])
       pending = []
-      out.push({ text: decoder.decode(whole), terminated: true })
+      out.push(
+        select === undefined || select(whole)
+          ? { text: decoder.decode(whole), terminated: true, offset: lineOffset }
+          : { text: "", terminated: true, offset: lineOffset, unread: true }
+      )
       start = newline + 1
+      lineOffset = chunkOffset + start
       newline = bytes.indexOf(NEWLINE, start)
     }
     if (start < bytes.length) pending.push(bytes.slice(start))
+    chunkOffset += bytes.length
     return out
   }
   const end = (): Line | undefined => {
     if (pending.length === 0) return undefined
     const text = decoder.decode(concat(pending))
     pending = []
-    return { text, terminated: false }
+    return { text, terminated: false, offset: lineOffset }
   }
   return { push, end }
 }
@@ -77,6 +96,15 @@ export const lines = <E, R>(bytes: Stream.Stream<Uint8Array, E, R>): Stream.Stre
     const tail = Stream.suspend(() => Stream.fromIterable(Option.toArray(Option.fromNullable(splitter.end()))))
     return Stream.concat(Stream.mapConcat(bytes, splitter.push), tail)
   })
+
+/** A line's bytes as a Buffer (a view, not a copy), to search them natively without decoding them. */
+export const view = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+
+/** Whether `bytes` hold `pattern` (an ASCII string). */
+export const contains = (pattern: string): ((bytes: Buffer) => boolean) => {
+  const needle = Buffer.from(pattern, "latin1")
+  return (bytes) => bytes.indexOf(needle) !== -1
+}
 
 /** What a line turned out to be. */
 export type Item =
@@ -114,7 +142,7 @@ export const parseJson = (text: string): unknown => {
 export const decodeLine =
   (decode: Decode) =>
   (line: Line): Item => {
-    if (!/\S/.test(line.text)) return BLANK
+    if (line.unread === true || !/\S/.test(line.text)) return BLANK
     const json = parseJson(line.text)
     const decoded = json === undefined ? undefined : decode(json)
     if (decoded !== undefined && decoded._tag === "Right") return { _tag: "Entry", entry: decoded.right }

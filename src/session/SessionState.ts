@@ -10,7 +10,7 @@ import type { ContentBlock, ToolResultBlock } from "../domain/Content.js"
 import { isToolResult, isToolUse } from "../domain/ContentGuards.js"
 import type { MessageParam } from "../domain/Message.js"
 import type { TranscriptEntry } from "../domain/Transcript.js"
-import { isAssistant, isUser } from "../domain/TranscriptGuards.js"
+import { isAssistant, isSystem, isUser } from "../domain/TranscriptGuards.js"
 import type { ModelUsage } from "../domain/AgentEvent.js"
 import type { Usage } from "../domain/Usage.js"
 import * as UsageTotals from "../domain/UsageTotals.js"
@@ -146,9 +146,44 @@ const toMessages = (chain: ReadonlyArray<Node>): Array<MessageParam> => {
   return messages
 }
 
+/** A compact boundary as Claude Code and weft write it: a main-line `system` entry that starts a fresh chain. */
+export const isCompactBoundary = (entry: TranscriptEntry): boolean =>
+  isSystem(entry) && entry.subtype === "compact_boundary" && entry.parentUuid === null && entry.isSidechain !== true
+
 /** A user entry that is not the answer to tool calls: a prompt (or a summary), where a new exchange starts. */
 export const startsExchange = (entry: TranscriptEntry): boolean =>
   isUser(entry) && (typeof entry.message.content === "string" || !entry.message.content.some(isToolResult))
+
+/** A session's account summed one entry at a time: what `makeFold` counts, without the conversation. */
+export interface TotalsFold {
+  readonly add: (entry: TranscriptEntry) => void
+  readonly totals: () => Totals
+}
+
+export const makeTotalsFold = (): TotalsFold => {
+  let totals: Totals = { ...emptyTotals, usage: UsageTotals.empty }
+  // One response split over several entries shares its message id (and its usage): counted once. Ids are
+  // remembered within an exchange only (from one prompt to the next), as a response's entries never span a
+  // prompt: runs of a test double that number their responses from 1 each time still count every response.
+  const countedResponses = new Set<string>()
+  const add = (entry: TranscriptEntry): void => {
+    if (startsExchange(entry)) countedResponses.clear()
+    if (!isAssistant(entry)) return
+    const first = !countedResponses.has(entry.message.id)
+    countedResponses.add(entry.message.id)
+    totals = addResponse(totals, entry.message.model, first ? entry.message.usage : undefined, entry.costUSD ?? 0)
+  }
+  return { add, totals: () => totals }
+}
+
+/** `state` with the account `totals` (summed elsewhere, e.g. over a part of the file the fold did not see). */
+export const withTotals = (state: SessionState, totals: Totals): SessionState => ({
+  ...state,
+  totalCostUSD: totals.costUSD,
+  usage: totals.usage,
+  turns: totals.responses,
+  modelUsage: totals.modelUsage
+})
 
 /** A SessionState built one entry at a time, holding only what the resumed conversation needs. */
 export interface Fold {
@@ -166,11 +201,7 @@ export interface Fold {
  * resumed after a boundary that has no summary yet, which goes on with the conversation before it.)
  */
 export const makeFold = (): Fold => {
-  let totals: Totals = { ...emptyTotals, usage: UsageTotals.empty }
-  // One response split over several entries shares its message id (and its usage): counted once. Ids are
-  // remembered within an exchange only (from one prompt to the next), as a response's entries never span a
-  // prompt: runs of a test double that number their responses from 1 each time still count every response.
-  const countedResponses = new Set<string>()
+  const totals = makeTotalsFold()
   let segment = newSegment()
   // The last segment that ended in a message, kept while the current one has none (a boundary written just
   // before a crash, with no summary after it yet): the conversation is then still the one before it.
@@ -180,12 +211,7 @@ export const makeFold = (): Fold => {
   const add = (entry: TranscriptEntry): void => {
     lastUuid = entry.uuid
     const mainLine = entry.isSidechain !== true
-    if (startsExchange(entry)) countedResponses.clear()
-    if (isAssistant(entry)) {
-      const first = !countedResponses.has(entry.message.id)
-      countedResponses.add(entry.message.id)
-      totals = addResponse(totals, entry.message.model, first ? entry.message.usage : undefined, entry.costUSD ?? 0)
-    }
+    totals.add(entry)
     if (mainLine && entry.parentUuid === null && segment.byUuid.size > 0) {
       if (segment.leaf !== undefined) previous = segment
       segment = newSegment()
@@ -213,13 +239,14 @@ export const makeFold = (): Fold => {
     const source = segment.leaf !== undefined ? segment : previous ?? segment
     const leaf = source.leaf
     const { chain, broken } = leaf === undefined ? { chain: [], broken: false } : chainTo(leaf, source.byUuid)
+    const sums = totals.totals()
     return {
       messages: toMessages(chain),
       leafUuid: leaf?.uuid ?? lastUuid,
-      totalCostUSD: totals.costUSD,
-      usage: totals.usage,
-      turns: totals.responses,
-      modelUsage: totals.modelUsage,
+      totalCostUSD: sums.costUSD,
+      usage: sums.usage,
+      turns: sums.responses,
+      modelUsage: sums.modelUsage,
       brokenChain: broken
     }
   }

@@ -35,8 +35,8 @@ import { isAssistant, promptText } from "../domain/TranscriptGuards.js"
 import type { Decode } from "./JsonlReader.js"
 import { listNames, probe } from "../platform/FileProbe.js"
 import { Credentials } from "../platform/Credentials.js"
-import { decodeLine, emptyReport, entries as entriesOf, type Item, type Line, makeSplitter, parseJson, record, type Report } from "./JsonlReader.js"
-import { fromEntries, makeFold, type SessionState, startsExchange } from "./SessionState.js"
+import { contains, view, decodeLine, emptyReport, entries as entriesOf, type Item, type Line, makeSplitter, parseJson, record, type Report, type Select } from "./JsonlReader.js"
+import { fromEntries, isCompactBoundary, makeFold, makeTotalsFold, type SessionState, startsExchange, withTotals } from "./SessionState.js"
 
 // ---------------------------------------------------------------------------------------------------------
 // Errors
@@ -210,18 +210,46 @@ const newSummary = (): Summary => ({
 })
 
 /**
+ * Whether a line may be an entry the totals count or a prompt (what starts an exchange): an assistant response, or
+ * a user entry that is no tool result. The test is on the JSON text: a string value `"user"`, `"assistant"` or
+ * `"tool_result"` cannot occur inside another string (its quotes would be escaped), so no such entry is missed;
+ * a line it lets through is parsed and looked at.
+ */
+const mayCount = (text: string): boolean =>
+  text.includes('"assistant"') || (text.includes('"user"') && !text.includes('"tool_result"'))
+
+// `mayCount` on a line's bytes, before (instead of) decoding it.
+const hasAssistant = contains('"assistant"')
+const hasUser = contains('"user"')
+const hasToolResult = contains('"tool_result"')
+const hasBoundary = contains('"compact_boundary"')
+const mayCountBytes = (bytes: Uint8Array): boolean => {
+  const buffer = view(bytes)
+  return hasAssistant(buffer) || (hasUser(buffer) && !hasToolResult(buffer))
+}
+/**
+ * `mayCountBytes`, or a possible compact boundary. A boundary is a system entry: no string value `"user"` in it,
+ * so the bulky tool results (user entries) are searched for it only once, for `"assistant"`.
+ */
+const mayCountOrBound = (bytes: Uint8Array): boolean => {
+  const buffer = view(bytes)
+  return hasAssistant(buffer) || (hasUser(buffer) ? !hasToolResult(buffer) : hasBoundary(buffer))
+}
+
+/**
  * Counts one line into `summary`, parsing it only when it can matter: the first entry (its cwd), a user entry
  * that is no tool result (a prompt: the first one is shown, and each starts an exchange), an assistant entry.
- * The bulky lines, tool results, are only split, never parsed. The test is on the JSON text: a string value
- * `"user"`, `"assistant"` or `"tool_result"` cannot occur inside another string (its quotes would be escaped). A
- * complete line that is not parsed is counted as an entry: `entryCount` counts a damaged tool result line too.
+ * The bulky lines, tool results, are only split, never parsed (see `mayCount`). A complete line that is not
+ * parsed is counted as an entry: `entryCount` counts a damaged tool result line too.
  */
 const scanLine = (summary: Summary, line: Line, decode: Decode): void => {
+  if (line.unread === true) {
+    summary.entryCount++
+    return
+  }
   if (!/\S/.test(line.text)) return
   const needsCwd = summary.cwd === undefined
-  const maybePrompt = line.text.includes('"user"') && !line.text.includes('"tool_result"')
-  const maybeAssistant = line.text.includes('"assistant"')
-  if (!needsCwd && !maybePrompt && !maybeAssistant && line.terminated) {
+  if (!needsCwd && !mayCount(line.text) && line.terminated) {
     summary.entryCount++
     return
   }
@@ -403,12 +431,18 @@ const makeJsonl = (options: JsonlOptions) =>
     // Read through one buffer of 256 KiB, reused: the file's bytes never pile up as garbage outside the heap
     // (a buffer per chunk is freed only when the garbage collector gets round to it). What is held is that buffer
     // and the line being joined.
-    const fileLines = (file: string, chunkSize = 256 * 1024): Stream.Stream<Line, SessionStoreError> =>
+    const fileLines = (
+      file: string,
+      chunkSize = 256 * 1024,
+      from = 0,
+      select?: Select
+    ): Stream.Stream<Line, SessionStoreError> =>
       Stream.unwrapScoped(
         Effect.gen(function* () {
           const handle = yield* fs.open(file, { flag: "r" })
+          if (from > 0) yield* handle.seek(BigInt(from), "start")
           const buffer = new Uint8Array(chunkSize)
-          const splitter = makeSplitter()
+          const splitter = makeSplitter(from, select)
           const next = handle.read(buffer).pipe(
             Effect.mapError(Option.some),
             Effect.flatMap((size) =>
@@ -420,14 +454,20 @@ const makeJsonl = (options: JsonlOptions) =>
         })
       ).pipe(Stream.mapError(ioError("read", file)))
 
-    const itemsOf = (file: string, chunkSize?: number): Stream.Stream<Item, SessionStoreError> =>
-      Stream.unwrap(Effect.map(transcripts, ({ decodeEntry }) => Stream.map(fileLines(file, chunkSize), decodeLine(decodeEntry))))
+    const itemsOf = (file: string, chunkSize?: number, from?: number): Stream.Stream<Item, SessionStoreError> =>
+      Stream.unwrap(
+        Effect.map(transcripts, ({ decodeEntry }) => Stream.map(fileLines(file, chunkSize, from), decodeLine(decodeEntry)))
+      )
 
-    /** Runs `onEntry` on every entry of the file, in order; what had to be left out. */
-    const foldFile = (file: string, onEntry: (entry: TranscriptEntry) => void): Effect.Effect<Report, SessionStoreError> =>
+    /** Runs `onEntry` on every entry of the file (from byte `from`), in order; what had to be left out. */
+    const foldFile = (
+      file: string,
+      onEntry: (entry: TranscriptEntry) => void,
+      from = 0
+    ): Effect.Effect<Report, SessionStoreError> =>
       Effect.suspend(() => {
         const report = emptyReport()
-        return Stream.runForEachChunk(itemsOf(file), (chunk) =>
+        return Stream.runForEachChunk(itemsOf(file, undefined, from), (chunk) =>
           Effect.sync(() => {
             for (const item of chunk) {
               const entry = record(report, item)
@@ -445,12 +485,52 @@ const makeJsonl = (options: JsonlOptions) =>
         Effect.map(fileOf(sessionId), (file) => entriesOf(itemsOf(file), (report) => logReport(sessionId, file, report)))
       )
 
+    /**
+     * The first pass of `resume`: the session's totals and where its last compact boundary starts, parsing only
+     * the lines that can matter (prompts, responses, boundaries: see `scanLine`), never the bulky tool results.
+     */
+    const scanForResume = (file: string) =>
+      Effect.gen(function* () {
+        const { decodeEntry } = yield* transcripts
+        const totals = makeTotalsFold()
+        let boundary = 0
+        yield* Stream.runForEachChunk(fileLines(file, undefined, 0, mayCountOrBound), (chunk) =>
+          Effect.sync(() => {
+            for (const line of chunk) {
+              if (line.unread === true) continue
+              const maybeBoundary = line.text.includes('"compact_boundary"')
+              const json = parseJson(line.text)
+              const decoded = json === undefined ? undefined : decodeEntry(json)
+              if (decoded === undefined || decoded._tag === "Left") continue
+              totals.add(decoded.right)
+              if (maybeBoundary && isCompactBoundary(decoded.right)) boundary = line.offset
+            }
+          })
+        )
+        return { boundary, totals: totals.totals() }
+      })
+
+    /** The conversation of the file from byte `from`, folded. */
+    const foldFrom = (file: string, from: number) =>
+      Effect.gen(function* () {
+        const fold = makeFold()
+        const report = yield* foldFile(file, fold.add, from)
+        return { state: fold.result(), report }
+      })
+
+    // Two passes: a light one over the whole file (totals, the last boundary), then the conversation folded from
+    // that boundary, so what came before it (most of a long session's file) is never parsed. If nothing usable
+    // follows the boundary (a crash mid-compaction), the whole file is folded, as the fold then keeps the
+    // conversation before it. Lines before the boundary that the first pass does not parse are not checked.
     const resume = Effect.fn("SessionStore.resume")(function* (sessionId: string) {
       const file = yield* fileOf(sessionId)
-      const fold = makeFold()
-      const report = yield* foldFile(file, fold.add)
-      const state = fold.result()
-      const resumed: Resumed = { ...state, warnings: warningsOf(sessionId, file, report, state) }
+      const scan = yield* scanForResume(file)
+      let folded = yield* foldFrom(file, scan.boundary)
+      if (scan.boundary > 0 && (folded.state.messages.length === 0 || folded.state.brokenChain)) {
+        folded = yield* foldFrom(file, 0)
+      }
+      const state = withTotals(folded.state, scan.totals)
+      const resumed: Resumed = { ...state, warnings: warningsOf(sessionId, file, folded.report, state) }
       return resumed
     })
 
@@ -503,7 +583,9 @@ const makeJsonl = (options: JsonlOptions) =>
       Effect.gen(function* () {
         const { decodeEntry } = yield* transcripts
         const summary = newSummary()
-        yield* Stream.runForEachChunk(fileLines(candidate.file), (chunk) =>
+        // Short lines (blank ones) are decoded, so that they are not counted.
+        const select = (bytes: Uint8Array) => summary.cwd === undefined || bytes.length < 2 || mayCountBytes(bytes)
+        yield* Stream.runForEachChunk(fileLines(candidate.file, undefined, 0, select), (chunk) =>
           Effect.sync(() => {
             for (const line of chunk) scanLine(summary, line, decodeEntry)
           })

@@ -22,16 +22,17 @@ describe("JsonlReader.lines", () => {
   it.effect("splits lines across chunks of any size, a multi-byte character cut in two included", () =>
     Effect.gen(function* () {
       const text = "first\nsecond é ü 漢字\n\nlast without newline"
+      // Offsets in bytes: "second é ü 漢字" is 19 bytes.
       const expected: ReadonlyArray<Line> = [
-        { text: "first", terminated: true },
-        { text: "second é ü 漢字", terminated: true },
-        { text: "", terminated: true },
-        { text: "last without newline", terminated: false }
+        { text: "first", terminated: true, offset: 0 },
+        { text: "second é ü 漢字", terminated: true, offset: 6 },
+        { text: "", terminated: true, offset: 26 },
+        { text: "last without newline", terminated: false, offset: 27 }
       ]
       for (const size of [1, 2, 3, 7, 1000]) expect(yield* collect(lines(chunked(text, size)))).toEqual(expected)
       expect(yield* collect(lines(chunked("a\nb\n", 1)))).toEqual([
-        { text: "a", terminated: true },
-        { text: "b", terminated: true }
+        { text: "a", terminated: true, offset: 0 },
+        { text: "b", terminated: true, offset: 2 }
       ])
       expect(yield* collect(lines(Stream.empty))).toEqual([])
     })
@@ -40,18 +41,19 @@ describe("JsonlReader.lines", () => {
 
 describe("JsonlReader.makeSplitter", () => {
   it("copies what it keeps of a chunk: the reader reuses one buffer for every read", () => {
-    const splitter = makeSplitter()
+    // Reading from byte 100 of a file.
+    const splitter = makeSplitter(100)
     const buffer = new Uint8Array(8)
     buffer.set(bytes("ab\ncdef"))
-    expect(splitter.push(buffer.subarray(0, 7))).toEqual([{ text: "ab", terminated: true }])
+    expect(splitter.push(buffer.subarray(0, 7))).toEqual([{ text: "ab", terminated: true, offset: 100 }])
     // The next read overwrites the buffer: the unfinished "cdef" must not change with it.
     buffer.set(bytes("gh\nXXXX"))
-    expect(splitter.push(buffer.subarray(0, 3))).toEqual([{ text: "cdefgh", terminated: true }])
+    expect(splitter.push(buffer.subarray(0, 3))).toEqual([{ text: "cdefgh", terminated: true, offset: 103 }])
     expect(splitter.end()).toBeUndefined()
     buffer.set(bytes("tail"))
     splitter.push(buffer.subarray(0, 4))
     buffer.set(bytes("ZZZZ"))
-    expect(splitter.end()).toEqual({ text: "tail", terminated: false })
+    expect(splitter.end()).toEqual({ text: "tail", terminated: false, offset: 110 })
   })
 })
 
@@ -61,23 +63,23 @@ describe("JsonlReader.decodeLine", () => {
   const json = JSON.stringify(entry)
 
   it("tells entries, blank lines, corrupt lines, a torn tail and other writers' metadata apart", () => {
-    expect(decode({ text: json, terminated: true })).toEqual({ _tag: "Entry", entry })
+    expect(decode({ text: json, terminated: true, offset: 0 })).toEqual({ _tag: "Entry", entry })
     // A hand-written file without a final newline: its last line is a whole entry.
-    expect(decode({ text: json, terminated: false })).toEqual({ _tag: "Entry", entry })
-    expect(decode({ text: "  \r", terminated: true })._tag).toBe("Blank")
-    expect(decode({ text: "{not json", terminated: true })._tag).toBe("Skipped")
-    expect(decode({ text: `{"type":"user","uuid":"bad"}`, terminated: true })._tag).toBe("Skipped")
-    expect(decode({ text: json.slice(0, 30), terminated: false })._tag).toBe("Torn")
+    expect(decode({ text: json, terminated: false, offset: 0 })).toEqual({ _tag: "Entry", entry })
+    expect(decode({ text: "  \r", terminated: true, offset: 0 })._tag).toBe("Blank")
+    expect(decode({ text: "{not json", terminated: true, offset: 0 })._tag).toBe("Skipped")
+    expect(decode({ text: `{"type":"user","uuid":"bad"}`, terminated: true, offset: 0 })._tag).toBe("Skipped")
+    expect(decode({ text: json.slice(0, 30), terminated: false, offset: 0 })._tag).toBe("Torn")
     // Claude Code's lines that are no link of the conversation (no uuid): left out quietly.
-    expect(decode({ text: `{"type":"file-history-snapshot","messageId":"m","snapshot":{}}`, terminated: true })._tag).toBe("Ignored")
-    expect(decode({ text: `{"type":"summary","summary":"Fixing the bug","leafUuid":"u-9"}`, terminated: true })._tag).toBe("Ignored")
+    expect(decode({ text: `{"type":"file-history-snapshot","messageId":"m","snapshot":{}}`, terminated: true, offset: 0 })._tag).toBe("Ignored")
+    expect(decode({ text: `{"type":"summary","summary":"Fixing the bug","leafUuid":"u-9"}`, terminated: true, offset: 0 })._tag).toBe("Ignored")
   })
 
   it("keeps an entry of an unknown type, and unknown fields of a known one, whole", () => {
     const unknown = { uuid: "x", parentUuid: null, timestamp: "t", sessionId: "s", cwd: "/w", type: "queue-operation", operation: "enqueue" }
-    expect(decode({ text: JSON.stringify(unknown), terminated: true })).toEqual({ _tag: "Entry", entry: unknown })
+    expect(decode({ text: JSON.stringify(unknown), terminated: true, offset: 0 })).toEqual({ _tag: "Entry", entry: unknown })
     const newer = { ...entry, gitBranch: "main", futureField: { nested: [1, 2] } }
-    expect(decode({ text: JSON.stringify(newer), terminated: true })).toEqual({ _tag: "Entry", entry: newer })
+    expect(decode({ text: JSON.stringify(newer), terminated: true, offset: 0 })).toEqual({ _tag: "Entry", entry: newer })
   })
 })
 

@@ -348,6 +348,48 @@ describe("SessionStore.layerJsonl", () => {
     }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
   })
 
+  it.scoped("resume folds only from the last compact boundary; the totals still cover the whole file", () => {
+    const home = tempDir()
+    const file = sessionFile(home, "/w/a", "s1")
+    const boundary = (index: number, parent: string): TranscriptEntry => ({
+      ...systemEntry("s1", "/w/a", index),
+      parentUuid: null,
+      subtype: "compact_boundary",
+      content: "Conversation compacted",
+      logicalParentUuid: parent,
+      compactMetadata: { trigger: "auto", preTokens: 100 }
+    })
+    const before = conversation("s1", "/w/a", "before")
+    const after: Array<TranscriptEntry> = [
+      boundary(4, "u-3"),
+      { ...userEntry("s1", "/w/a", 5, "the summary"), isCompactSummary: true },
+      assistantEntry("s1", "/w/a", 6, "after")
+    ]
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    // A damaged tool result before the boundary: never parsed, so not even noticed.
+    const lines = [...before.map((entry) => JSON.stringify(entry)), `{"type":"user","message":{"content":[{"type":"tool_result"`]
+    fs.writeFileSync(file, [...lines, ...after.map((entry) => JSON.stringify(entry))].join("\n") + "\n")
+    return Effect.gen(function* () {
+      const store = yield* SessionStore
+      const resumed = yield* store.resume("s1")
+      expect(resumed.messages.map((m) => m.content)).toEqual([
+        [{ type: "text", text: "the summary" }],
+        [{ type: "text", text: "after" }]
+      ])
+      expect(resumed.turns).toBe(2)
+      expect(resumed.totalCostUSD).toBeCloseTo(0.002)
+      expect(resumed.warnings).toEqual([])
+      // A boundary with nothing after it yet (a crash mid-compaction): the conversation before it.
+      yield* store.append(boundary(7, "u-6"))
+      const crashed = yield* store.resume("s1")
+      expect(crashed.messages.map((m) => m.content)).toEqual([
+        [{ type: "text", text: "the summary" }],
+        [{ type: "text", text: "after" }]
+      ])
+      expect(crashed.leafUuid).toBe("u-6")
+    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+  })
+
   it.scoped("a file of another writer is read as far as it is valid; its metadata lines are no warning", () => {
     const home = tempDir()
     const file = sessionFile(home, "/w/a", "s1")
