@@ -19,7 +19,16 @@ export interface Line {
   readonly offset: number
   /** True for a line the splitter's `select` passed over: its `text` is "" (it was never decoded). */
   readonly unread?: true
+  /** Longer than the splitter holds (see `maxLineBytes`): its bytes were let go, `text` is "". */
+  readonly tooLong?: true
 }
+
+/**
+ * The longest line kept, in bytes (128 MiB, far above any entry weft writes). A longer one (a file that is not
+ * JSONL, say gigabytes without a newline) is let go as it is read and counted as unreadable, instead of being
+ * gathered whole (the process would run out of memory, or past the longest string V8 can make).
+ */
+export const maxLineBytes = 128 * 1024 * 1024
 
 const NEWLINE = 0x0a
 
@@ -53,9 +62,12 @@ export type Select = (bytes: Uint8Array) => boolean
  * (no string is made of it: decoding every line of a big file is most of what reading it costs, in time and in
  * garbage): it comes out `unread`.
  */
-export const makeSplitter = (startOffset = 0, select?: Select): Splitter => {
+export const makeSplitter = (startOffset = 0, select?: Select, maxBytes: number = maxLineBytes): Splitter => {
   const decoder = new TextDecoder()
   let pending: Array<Uint8Array> = []
+  let pendingBytes = 0
+  // The current line passed `maxBytes`: its bytes are dropped until its newline.
+  let overflow = false
   // The file offset of the first byte of the next chunk, and of the line being joined.
   let chunkOffset = startOffset
   let lineOffset = startOffset
@@ -65,25 +77,45 @@ export const makeSplitter = (startOffset = 0, select?: Select): Splitter => {
     let newline = bytes.indexOf(NEWLINE)
     while (newline !== -1) {
       const piece = bytes.subarray(start, newline)
-      const whole = pending.length === 0 ? piece : concat([...pending, piece])
+      if (overflow || pendingBytes + piece.length > maxBytes) {
+        out.push({ text: "", terminated: true, offset: lineOffset, tooLong: true })
+      } else {
+        const whole = pending.length === 0 ? piece : concat([...pending, piece])
+        out.push(
+          select === undefined || select(whole)
+            ? { text: decoder.decode(whole), terminated: true, offset: lineOffset }
+            : { text: "", terminated: true, offset: lineOffset, unread: true }
+        )
+      }
       pending = []
-      out.push(
-        select === undefined || select(whole)
-          ? { text: decoder.decode(whole), terminated: true, offset: lineOffset }
-          : { text: "", terminated: true, offset: lineOffset, unread: true }
-      )
+      pendingBytes = 0
+      overflow = false
       start = newline + 1
       lineOffset = chunkOffset + start
       newline = bytes.indexOf(NEWLINE, start)
     }
-    if (start < bytes.length) pending.push(bytes.slice(start))
+    if (start < bytes.length && !overflow) {
+      pendingBytes += bytes.length - start
+      if (pendingBytes > maxBytes) {
+        pending = []
+        pendingBytes = 0
+        overflow = true
+      } else {
+        pending.push(bytes.slice(start))
+      }
+    }
     chunkOffset += bytes.length
     return out
   }
   const end = (): Line | undefined => {
+    if (overflow) {
+      overflow = false
+      return { text: "", terminated: false, offset: lineOffset, tooLong: true }
+    }
     if (pending.length === 0) return undefined
     const text = decoder.decode(concat(pending))
     pending = []
+    pendingBytes = 0
     return { text, terminated: false, offset: lineOffset }
   }
   return { push, end }
@@ -142,6 +174,7 @@ export const parseJson = (text: string): unknown => {
 export const decodeLine =
   (decode: Decode) =>
   (line: Line): Item => {
+    if (line.tooLong === true) return line.terminated ? SKIPPED : TORN
     if (line.unread === true || !/\S/.test(line.text)) return BLANK
     const json = parseJson(line.text)
     const decoded = json === undefined ? undefined : decode(json)

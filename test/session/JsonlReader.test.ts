@@ -57,6 +57,30 @@ describe("JsonlReader.makeSplitter", () => {
   })
 })
 
+describe("JsonlReader: a line too long to hold", () => {
+  it.effect("is let go as it is read and answered as one unreadable line (torn at the end); the lines around it are kept", () =>
+    Effect.gen(function* () {
+      const text = "short\n0123456789abcdef\nok\nexactly8\n0123456789"
+      for (const size of [1, 3, 7, 1000]) {
+        const splitter = makeSplitter(0, undefined, 8)
+        const out: Array<Line> = []
+        for (const chunk of yield* collect(chunked(text, size))) out.push(...splitter.push(chunk))
+        const tail = splitter.end()
+        expect([...out, ...(tail === undefined ? [] : [tail])]).toEqual([
+          { text: "short", terminated: true, offset: 0 },
+          { text: "", terminated: true, offset: 6, tooLong: true },
+          { text: "ok", terminated: true, offset: 23 },
+          { text: "exactly8", terminated: true, offset: 26 },
+          { text: "", terminated: false, offset: 35, tooLong: true }
+        ])
+      }
+      const decode = decodeLine(decodeEntry)
+      expect(decode({ text: "", terminated: true, offset: 0, tooLong: true })).toEqual({ _tag: "Skipped" })
+      expect(decode({ text: "", terminated: false, offset: 0, tooLong: true })).toEqual({ _tag: "Torn" })
+    })
+  )
+})
+
 describe("JsonlReader.decodeLine", () => {
   const decode = decodeLine(decodeEntry)
   const [entry] = conversation("s", "/w", "p")
