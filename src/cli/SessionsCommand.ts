@@ -36,6 +36,12 @@ const localTime = (date: Date): string => {
 
 const dollars = (cost: number): string => `$${cost.toFixed(cost >= 1 ? 2 : 4)}`
 
+/**
+ * The text with its control characters (C0, DEL, C1) shown as U+FFFD: a prompt may have been piped in from anywhere,
+ * and its escape sequences must not reach the terminal (retitle it, clear it, forge output).
+ */
+const printable = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "\ufffd")
+
 /** The sessions as a table, each row on one line (the prompt cut to fit `width`). */
 export const renderTable = (sessions: ReadonlyArray<SessionInfo>, width: number): string => {
   const header = ["SESSION ID", "LAST ACTIVITY", "TURNS", "COST", "FIRST PROMPT"] as const
@@ -44,7 +50,7 @@ export const renderTable = (sessions: ReadonlyArray<SessionInfo>, width: number)
     localTime(info.lastModified),
     String(info.turns),
     dollars(info.costUSD),
-    info.firstPrompt === "" ? "(no prompt)" : info.firstPrompt
+    info.firstPrompt === "" ? "(no prompt)" : printable(info.firstPrompt)
   ])
   const widths = header.slice(0, 4).map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)))
   const line = (cells: ReadonlyArray<string>) => {
