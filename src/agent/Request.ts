@@ -19,7 +19,7 @@ import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { ContentBlock } from "../domain/Content.js"
-import { isRedactedThinking, isText, isThinking } from "../domain/ContentGuards.js"
+import { isRedactedThinking, isText, isThinking, isToolResult } from "../domain/ContentGuards.js"
 import type { MessageParam } from "../domain/Message.js"
 import type { MessagesRequest, ToolDefinition } from "../domain/Request.js"
 
@@ -127,7 +127,11 @@ const marked = (message: MessageParam): MessageParam => {
 export const withoutCacheControl = (messages: ReadonlyArray<MessageParam>): ReadonlyArray<MessageParam> =>
   messages.some(carriesCacheControl) ? messages.map(cleaned) : messages
 
-const hasMarker = (block: ContentBlock): boolean => "cache_control" in block
+const ownMarker = (block: object): boolean => "cache_control" in block
+
+/** A block with `cache_control`, on itself or on a block of its content (a tool_result's text, image, document). */
+const hasMarker = (block: ContentBlock): boolean =>
+  ownMarker(block) || (isToolResult(block) && Array.isArray(block.content) && block.content.some(ownMarker))
 
 const carriesCacheControl = (message: MessageParam): boolean =>
   typeof message.content !== "string" && message.content.some(hasMarker)
@@ -143,7 +147,15 @@ export const withoutMarkers = (blocks: ReadonlyArray<ContentBlock>): ReadonlyArr
     ? blocks.map((block) => {
         if (!hasMarker(block)) return block
         const { cache_control: _dropped, ...rest } = block
-        return rest
+        if (!isToolResult(block) || !Array.isArray(block.content)) return rest
+        return {
+          ...rest,
+          content: block.content.map((inner) => {
+            if (!ownMarker(inner)) return inner
+            const { cache_control: _innerDropped, ...plain } = inner
+            return plain
+          })
+        }
       })
     : blocks
 

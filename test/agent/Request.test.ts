@@ -90,6 +90,28 @@ describe("Request.build", () => {
     expect(Request.withoutCacheControl(marked)).toEqual([{ role: "user", content: [{ type: "text", text: "x" }] }])
     expect(Request.withoutCacheControl(conversation)).toBe(conversation)
   })
+
+  it("markers inside a tool result's content are dropped too: a resumed history never adds breakpoints past four", () => {
+    const history: ReadonlyArray<MessageParam> = [
+      { role: "user", content: [{ type: "text", text: "read it" }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Read", input: {} }] },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: "a", cache_control: marker }, { type: "text", text: "b", cache_control: marker }] }
+        ]
+      },
+      { role: "assistant", content: [{ type: "text", text: "done" }] },
+      { role: "user", content: [{ type: "text", text: "next" }] }
+    ]
+    const cleaned = Request.withoutCacheControl(history)
+    expect(JSON.stringify(cleaned)).not.toContain("cache_control")
+    expect(cleaned[2]).toEqual({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] }]
+    })
+    expect(markers(Request.build(settings, cleaned))).toBeLessThanOrEqual(Request.maxBreakpoints)
+  })
 })
 
 describe("Request.promptCachingFor", () => {
