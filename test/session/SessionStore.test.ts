@@ -387,6 +387,19 @@ describe("SessionStore.layerJsonl", () => {
         [{ type: "text", text: "after" }]
       ])
       expect(crashed.leafUuid).toBe("u-6")
+      // A run resumed from there continues that conversation (its first entry names u-6, before the boundary).
+      yield* store.append({ ...userEntry("s1", "/w/a", 8, "go on"), parentUuid: "u-6" })
+      yield* store.append({ ...userEntry("s1", "/w/a", 9, "and on"), parentUuid: "u-8" })
+      const continued = yield* store.resume("s1")
+      expect(continued.brokenChain).toBe(false)
+      expect(continued.messages.map((m) => m.content)).toEqual([
+        [{ type: "text", text: "the summary" }],
+        [{ type: "text", text: "after" }],
+        [
+          { type: "text", text: "go on" },
+          { type: "text", text: "and on" }
+        ]
+      ])
     }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
   })
 
