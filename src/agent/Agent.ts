@@ -302,7 +302,7 @@ const turn = Effect.fn("Agent.turn")(function* (run: Run, before: RunState) {
     if (compacted._tag === "Finish") return compacted
     if (compacted._tag === "Failed") {
       return finishWith(
-        counted,
+        compacted.state,
         "error_during_execution",
         `API error: ${response.left.message}; compacting the conversation failed: ${compacted.message}`,
         true
@@ -353,13 +353,14 @@ const compactIfNearFull = Effect.fn("Agent.compactIfNearFull")(function* (run: R
   const compacted = yield* compactStep(run, state, size)
   if (compacted._tag !== "Failed") return compacted
   yield* Effect.logWarning(`weft: could not compact the conversation (${compacted.message}); going on without compacting it.`)
-  return proceed({ ...state, contextTokens: undefined })
+  return proceed({ ...compacted.state, contextTokens: undefined })
 })
 
 /**
  * The compaction step (Compaction.compact with this run's request, hooks and transcript): the history replaced by
  * the summary, the summary request's cost counted; a PreCompact hook's `continue: false` ends the run; a failure to
- * compact is answered as `Failed` for the caller to decide.
+ * compact is answered as `Failed` for the caller to decide, with the state to go on from (the history as it was, an
+ * unusable summary's cost counted all the same).
  */
 const compactStep = Effect.fn("Agent.compact")(function* (run: Run, state: RunState, preTokens: number) {
   const started = Date.now()
@@ -384,22 +385,23 @@ const compactStep = Effect.fn("Agent.compact")(function* (run: Run, state: RunSt
     )
   )
   const apiMs = state.apiMs + (Date.now() - started)
+  const withCostOf = (response: AssistantMessage): RunState["totals"] => {
+    const model = response.model || run.model
+    return SessionState.addResponse(state.totals, model, response.usage, Pricing.costOf(model, response.usage))
+  }
   if (outcome._tag === "Left") {
     const error = outcome.left
     if (error._tag === "Aborted") return interrupted({ ...state, apiMs })
-    return { _tag: "Failed" as const, message: error.message }
+    const failed: RunState = {
+      ...state,
+      apiMs,
+      ...(error._tag === "CompactionFailed" && error.response !== undefined ? { totals: withCostOf(error.response) } : {})
+    }
+    return { _tag: "Failed" as const, message: error.message, state: failed }
   }
   if (outcome.right._tag === "Stopped") return finishWith({ ...state, apiMs }, "success", outcome.right.reason, false)
   const { response, history } = outcome.right
-  const model = response.model || run.model
-  const cost = Pricing.costOf(model, response.usage)
-  return proceed({
-    ...state,
-    apiMs,
-    history,
-    contextTokens: undefined,
-    totals: SessionState.addResponse(state.totals, model, response.usage, cost)
-  })
+  return proceed({ ...state, apiMs, history, contextTokens: undefined, totals: withCostOf(response) })
 })
 
 /** Runs `effect` unless `abort` completes first, which interrupts it and fails with Aborted. */

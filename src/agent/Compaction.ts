@@ -47,7 +47,11 @@ export interface Context<E> {
 }
 
 /** The summary could not be made: the run goes on without compacting, or fails if it cannot. */
-export class CompactionFailed extends Data.TaggedError("CompactionFailed")<{ readonly message: string }> {}
+export class CompactionFailed extends Data.TaggedError("CompactionFailed")<{
+  readonly message: string
+  /** The summary request's response when one came back (unusable, but paid for: the run counts its usage). */
+  readonly response?: AssistantMessage
+}> {}
 
 export type Outcome =
   | {
@@ -226,7 +230,9 @@ export const compact = <E extends { readonly _tag: string; readonly message: str
       Math.min(options.maxTokens, summaryMaxTokens)
     )
     const summary = extractSummary(response)
-    if (summary === "") return yield* new CompactionFailed({ message: "The model answered the summary request with no text." })
+    if (summary === "") {
+      return yield* new CompactionFailed({ message: "The model answered the summary request with no text.", response })
+    }
 
     const summaryMessage: MessageParam = { role: "user", content: [Content.text(continuationText(summary))] }
     const uuid = yield* context.transcript.system(

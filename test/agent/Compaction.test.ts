@@ -289,6 +289,26 @@ describe("auto-compaction in the loop", () => {
     )
   )
 
+  it.effect("an unusable summary (no text) is still paid for: its usage and cost are counted once", () =>
+    Effect.gen(function* () {
+      const events = yield* collect()
+      expect(compactedOf(events)).toEqual([])
+      const result = resultOf(events)
+      expect(result).toMatchObject({ subtype: "success", result: "done", numTurns: 2 })
+      // 189k of the nearly full turn, 50k of the summary request, 10 of the last turn.
+      expect(result.usage.input_tokens).toBe(189_000 + 50_000 + 10)
+      expect(Object.values(result.modelUsage).reduce((sum, usage) => sum + usage.inputTokens, 0)).toBe(189_000 + 50_000 + 10)
+    }).pipe(
+      Effect.provide(
+        layers([
+          ScriptTurn.blocks([toolUse("Remember", { path: "a.txt" })], near(190_000)),
+          textTurn("<analysis>nothing to say</analysis>", { usage: { input_tokens: 50_000 } }),
+          textTurn("done", { usage: { input_tokens: 10 } })
+        ])
+      )
+    )
+  )
+
   it.effect("a failed summary request leaves the conversation as it was and the run goes on", () =>
     Effect.gen(function* () {
       const events = yield* collect()
