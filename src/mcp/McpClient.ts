@@ -411,8 +411,9 @@ const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
       tools: () => handles.filter((handle) => handle.tools.length > 0).map((handle) => ({ server: handle.server.name, tools: handle.tools })),
       hasResources: () => handles.some((handle) => handle.state._tag === "Connected" && handle.hasResources),
       changes: Stream.fromPubSub(changes),
-      // The hot path of MCP: a connected server's call is one request, with nothing around it but its span (whose
-      // stack trace is not captured: that alone cost more than the rest of weft's part of a call).
+      // The hot path of MCP: a connected server's call is one request with nothing around it. No span of its own:
+      // one cost more than the rest of weft's part of a call (mcp-call bench), and the loop's Agent.runTools span
+      // holds the calls of a turn.
       callTool: (server, tool, args) =>
         Effect.suspend(() => {
           const handle = byName.get(server)
@@ -423,7 +424,7 @@ const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
             )
           const state = handle.state
           return state._tag === "Connected" ? call(state.connection) : Effect.flatMap(ensure(handle), call)
-        }).pipe(Effect.withSpan("McpClient.callTool", { attributes: { server, tool }, captureStackTrace: false })),
+        }),
       listResources: (server) =>
         connectedWith(server, (handle) => handle.hasResources, (handle, connection) =>
           request(handle, connection, (signal) => connection.client.listResources(undefined, { signal })).pipe(
