@@ -9,7 +9,7 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as Agent from "../../src/agent/Agent.js"
 import { Transcript } from "../../src/agent/Transcript.js"
-import type { AgentEvent, Result, ToolResults } from "../../src/domain/AgentEvent.js"
+import type { AgentEvent, ToolResults } from "../../src/domain/AgentEvent.js"
 import type { ToolResultBlock } from "../../src/domain/Content.js"
 import { isToolResult, isToolUse } from "../../src/domain/Content.js"
 import * as TranscriptEntry from "../../src/domain/Transcript.js"
@@ -23,6 +23,7 @@ import type { Script } from "../../src/testing/Script.js"
 import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
 import * as Tool from "../../src/tools/Tool.js"
 import { ToolRegistry } from "../../src/tools/ToolRegistry.js"
+import { resultOf } from "./events.js"
 
 const Echo = Tool.fromEffect({
   name: "Echo",
@@ -69,12 +70,6 @@ const runAgent = (harness: Harness) =>
     Stream.runCollect,
     Effect.map(Chunk.toReadonlyArray)
   )
-
-const resultOf = (events: ReadonlyArray<AgentEvent>): Result => {
-  const last = events[events.length - 1]
-  if (last?._tag !== "Result") throw new Error(`the stream did not end with a Result: ${JSON.stringify(last)}`)
-  return last
-}
 
 const toolResultsOf = (events: ReadonlyArray<AgentEvent>): ReadonlyArray<ToolResultBlock> =>
   events

@@ -15,7 +15,7 @@ import * as Agent from "../../src/agent/Agent.js"
 import * as Compaction from "../../src/agent/Compaction.js"
 import * as Request from "../../src/agent/Request.js"
 import { Transcript } from "../../src/agent/Transcript.js"
-import type { AgentEvent, Compacted, Result } from "../../src/domain/AgentEvent.js"
+import type { AgentEvent, Compacted } from "../../src/domain/AgentEvent.js"
 import * as Content from "../../src/domain/ContentGuards.js"
 import type { MessageParam } from "../../src/domain/Message.js"
 import { isSystem, isUser } from "../../src/domain/TranscriptGuards.js"
@@ -32,6 +32,7 @@ import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
 import { FileState } from "../../src/tools/FileState.js"
 import * as Tool from "../../src/tools/Tool.js"
 import { ToolRegistry } from "../../src/tools/ToolRegistry.js"
+import { resultOf } from "./events.js"
 
 /** Records a read of `path` in the session's FileState (as Read does). */
 const Remember = Tool.fromEffect({
@@ -76,12 +77,6 @@ const collect = (options: Partial<Agent.RunOptions> = {}) =>
     Stream.runCollect,
     Effect.map(Chunk.toReadonlyArray)
   )
-
-const resultOf = (events: ReadonlyArray<AgentEvent>): Result => {
-  const last = events[events.length - 1]
-  if (last?._tag !== "Result") throw new Error("no Result")
-  return last
-}
 
 const compactedOf = (events: ReadonlyArray<AgentEvent>): ReadonlyArray<Compacted> =>
   events.filter((event): event is Compacted => event._tag === "Compacted")

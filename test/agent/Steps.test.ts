@@ -11,7 +11,7 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as Agent from "../../src/agent/Agent.js"
 import { Transcript } from "../../src/agent/Transcript.js"
-import type { AgentEvent, Result, ToolResults } from "../../src/domain/AgentEvent.js"
+import type { AgentEvent, ToolResults } from "../../src/domain/AgentEvent.js"
 import type { ToolFailureKind } from "../../src/domain/ToolFailure.js"
 import { Hooks } from "../../src/hooks/Hooks.js"
 import { Permissions } from "../../src/permissions/Permissions.js"
@@ -22,6 +22,7 @@ import type { Script } from "../../src/testing/Script.js"
 import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
 import * as Tool from "../../src/tools/Tool.js"
 import { ToolRegistry } from "../../src/tools/ToolRegistry.js"
+import { resultOf } from "./events.js"
 
 const Missing = Tool.fromEffect({
   name: "Missing",
@@ -62,12 +63,6 @@ const collect = (options: Partial<Agent.RunOptions> = {}) =>
     Stream.runCollect,
     Effect.map(Chunk.toReadonlyArray)
   )
-
-const resultOf = (events: ReadonlyArray<AgentEvent>): Result => {
-  const last = events[events.length - 1]
-  if (last?._tag !== "Result") throw new Error("no Result")
-  return last
-}
 
 describe("the loop's steps", () => {
   it.effect("a failed call's kind reaches the ToolResults event and the PostToolUseFailure hook", () => {
