@@ -41,10 +41,9 @@ export type Scope = "managed" | "flag" | "local" | "project" | "user"
 export type FileScope = "user" | "project" | "local"
 export const fileScopes: ReadonlyArray<FileScope> = ["user", "project", "local"]
 
-const unknownKeys = Schema.Record({ key: Schema.String, value: Schema.Unknown })
-
 // Built on the first file read: a run with no settings files (most runs of a bare `weft -p`) builds no schema.
 const makeSchemas = () => {
+  const unknownKeys = Schema.Record({ key: Schema.String, value: Schema.Unknown })
   const Strings = Schema.Array(Schema.String)
   const PermissionsSettings = Schema.Struct(
     {

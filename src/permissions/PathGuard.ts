@@ -12,26 +12,29 @@
  *   a full-width `．ｇｉｔ` are `.git` too (the filesystem may treat them so; a person reading them would).
  */
 import * as Effect from "effect/Effect"
-import { lstat, readlink, realpath } from "node:fs"
+import { lstatSync, readlinkSync, realpathSync } from "node:fs"
 import { dirname, isAbsolute, join, resolve, sep } from "node:path"
 import { parseRule as parseGitignoreRule, type Rule as GitignoreRule } from "../tools/search/Gitignore.js"
 
 const maxLinks = 40
 
-const realpathOrUndefined = (path: string): Effect.Effect<string | undefined> =>
-  Effect.async<string | undefined>((resume) => {
-    realpath(path, (error, real) => resume(Effect.succeed(error !== null ? undefined : real)))
+// Synchronous: each is one system call on a local path, far cheaper than a round trip through libuv's thread pool
+// and a suspended fiber (a `weft -p` start checks several paths).
+const attempt = <A>(call: () => A): Effect.Effect<A | undefined> =>
+  Effect.sync(() => {
+    try {
+      return call()
+    } catch {
+      return undefined
+    }
   })
 
-const readlinkOrUndefined = (path: string): Effect.Effect<string | undefined> =>
-  Effect.async<string | undefined>((resume) => {
-    readlink(path, (error, target) => resume(Effect.succeed(error !== null ? undefined : target)))
-  })
+const realpathOrUndefined = (path: string): Effect.Effect<string | undefined> => attempt(() => realpathSync.native(path))
+
+const readlinkOrUndefined = (path: string): Effect.Effect<string | undefined> => attempt(() => readlinkSync(path))
 
 const isSymlink = (path: string): Effect.Effect<boolean> =>
-  Effect.async<boolean>((resume) => {
-    lstat(path, (error, info) => resume(Effect.succeed(error === null && info.isSymbolicLink())))
-  })
+  Effect.map(attempt(() => lstatSync(path).isSymbolicLink()), (link) => link === true)
 
 /**
  * The real path of the absolute `path`: every existing symlink on the way followed (dangling ones to their
@@ -166,11 +169,16 @@ export const matchesPath = (pattern: PathPattern, path: string, caseFolded: bool
 // ---------------------------------------------------------------------------------------------------------------
 // Protected paths
 
-const invisible = /[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu
+// Built on the first name that is not printable ASCII: a regular expression of Unicode properties costs about half a
+// millisecond to build, and most paths never need it.
+let invisible: RegExp | undefined
 
 /** A path component as compared for protection: NFKC, invisible characters removed, case folded, trailing dots and blanks dropped. */
 export const foldName = (name: string): string => {
-  const folded = name.normalize("NFKC").replace(invisible, "").toLowerCase()
+  // Printable ASCII is its own NFKC form and holds no invisible character.
+  const folded = /^[\x20-\x7e]*$/.test(name)
+    ? name.toLowerCase()
+    : name.normalize("NFKC").replace((invisible ??= /[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu), "").toLowerCase()
   return folded === "." || folded === ".." ? folded : folded.replace(/[. ]+$/, "")
 }
 

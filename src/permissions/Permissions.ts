@@ -159,8 +159,10 @@ export const make = (options: Options): Effect.Effect<Interface> =>
 
     // Anchors of path rules, by their real paths (a rule for /tmp/x holds for /private/tmp/x).
     const anchors = new Map<string, string>()
-    const anchorDirs = new Set<string>(["/", home, cwd, ...settings.sources.map((source) => source.root)])
-    for (const dir of anchorDirs) anchors.set(dir, yield* realPath(dir))
+    if (raw.some((rule) => rule.specifier !== undefined && pathTools.has(rule.tool))) {
+      const anchorDirs = new Set<string>(["/", home, cwd, ...settings.sources.map((source) => source.root)])
+      for (const dir of anchorDirs) anchors.set(dir, yield* realPath(dir))
+    }
     const anchorReal = (dir: string) => anchors.get(dir) ?? dir
 
     const compiled: Array<CompiledRule> = []

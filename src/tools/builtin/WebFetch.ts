@@ -22,7 +22,6 @@ import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Tool from "../Tool.js"
-import { htmlToMarkdown } from "./HtmlToMarkdown.js"
 
 export interface WebFetchOptions {
   /** Bound on the whole call, redirects and body included. Default 60 seconds. */
@@ -305,7 +304,10 @@ To complete your request, I need to fetch content from the redirected URL. Pleas
       return yield* failed(`${outcome.url} returned binary data; WebFetch only returns web pages and text.`)
     }
     const text = decode(outcome.bytes, outcome.charset)
-    const converted = isHtml(outcome.contentType, text) ? htmlToMarkdown(text, outcome.url) : text
+    // The converter is loaded with the first page that needs it: most sessions fetch none.
+    const converted = isHtml(outcome.contentType, text)
+      ? (yield* Effect.promise(() => import("./HtmlToMarkdown.js"))).htmlToMarkdown(text, outcome.url)
+      : text
     const notes: Array<string> = []
     if (outcome.bodyCut) notes.push(`The page is larger than ${maxBodyBytes} bytes; only the first ${maxBodyBytes} bytes were read.`)
     let content = converted
