@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSyn
 import { createRequire } from "node:module"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { cachePaths, loadBundle, pruneOtherBuilds } from "../../src/cli/CodeCache.js"
+import { cachePaths, enableNodeCompileCache, loadBundle, pruneOtherBuilds } from "../../src/cli/CodeCache.js"
 import { tempDir, write } from "../support/TempFiles.js"
 import { binary, repoRoot, requireBinary } from "../e2e/harness.js"
 
@@ -104,6 +104,23 @@ describe("CodeCache.loadBundle", () => {
     write(join(dir, "file"), "a file where a directory should be")
     expect(loaded.save(join(dir, "file", "cache.codecache"))).toBe(false)
     expect(readdirSync(dir).sort()).toEqual(["app.cjs", "file"])
+  })
+})
+
+describe("CodeCache.enableNodeCompileCache", () => {
+  it("turns on Node's own compile cache from Node.js 22 (for what Node's loader compiles), and does nothing before", () => {
+    const calls: Array<string> = []
+    const fakeRequire = (id: string) => (id === "node:module" ? { enableCompileCache: (dir: string) => void calls.push(dir) } : {})
+    const enabled = enableNodeCompileCache("/home/u/.weft/cache/node", fakeRequire)
+    const modern = Number(process.versions.node.split(".")[0]) >= 22
+    expect(enabled).toBe(modern)
+    expect(calls).toEqual(modern ? ["/home/u/.weft/cache/node"] : [])
+    expect(enableNodeCompileCache("/x", () => ({}))).toBe(false)
+    expect(
+      enableNodeCompileCache("/x", () => {
+        throw new Error("no such module")
+      })
+    ).toBe(false)
   })
 })
 
