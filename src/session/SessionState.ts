@@ -176,15 +176,6 @@ export const makeTotalsFold = (): TotalsFold => {
   return { add, totals: () => totals }
 }
 
-/** `state` with the account `totals` (summed elsewhere, e.g. over a part of the file the fold did not see). */
-export const withTotals = (state: SessionState, totals: Totals): SessionState => ({
-  ...state,
-  totalCostUSD: totals.costUSD,
-  usage: totals.usage,
-  turns: totals.responses,
-  modelUsage: totals.modelUsage
-})
-
 /** A SessionState built one entry at a time, holding only what the resumed conversation needs. */
 export interface Fold {
   readonly add: (entry: TranscriptEntry) => void
@@ -200,8 +191,8 @@ export interface Fold {
  * back across a boundary would be cut there and reported as broken; nothing weft writes does that, except a run
  * resumed after a boundary that has no summary yet, which goes on with the conversation before it.)
  */
-export const makeFold = (): Fold => {
-  const totals = makeTotalsFold()
+/** `totals`: a sum to go on from (the entries before those this fold is given); default a new one. */
+export const makeFold = (totals: TotalsFold = makeTotalsFold()): Fold => {
   let segment = newSegment()
   // The last segment that ended in a message, kept while the current one has none (a boundary written just
   // before a crash, with no summary after it yet): the conversation is then still the one before it.

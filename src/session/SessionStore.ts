@@ -36,7 +36,7 @@ import type { Decode } from "./JsonlReader.js"
 import { listNames, probe } from "../platform/FileProbe.js"
 import { Credentials } from "../platform/Credentials.js"
 import { contains, view, decodeLine, emptyReport, entries as entriesOf, type Item, type Line, makeSplitter, parseJson, record, type Report, type Select } from "./JsonlReader.js"
-import { fromEntries, isCompactBoundary, makeFold, makeTotalsFold, type SessionState, startsExchange, withTotals } from "./SessionState.js"
+import { fromEntries, isCompactBoundary, makeFold, makeTotalsFold, type SessionState, startsExchange, type TotalsFold } from "./SessionState.js"
 
 // ---------------------------------------------------------------------------------------------------------
 // Errors
@@ -226,14 +226,6 @@ const hasBoundary = contains('"compact_boundary"')
 const mayCountBytes = (bytes: Uint8Array): boolean => {
   const buffer = view(bytes)
   return hasAssistant(buffer) || (hasUser(buffer) && !hasToolResult(buffer))
-}
-/**
- * `mayCountBytes`, or a possible compact boundary. A boundary is a system entry: no string value `"user"` in it,
- * so the bulky tool results (user entries) are searched for it only once, for `"assistant"`.
- */
-const mayCountOrBound = (bytes: Uint8Array): boolean => {
-  const buffer = view(bytes)
-  return hasAssistant(buffer) || (hasUser(buffer) ? !hasToolResult(buffer) : hasBoundary(buffer))
 }
 
 /**
@@ -485,52 +477,62 @@ const makeJsonl = (options: JsonlOptions) =>
         Effect.map(fileOf(sessionId), (file) => entriesOf(itemsOf(file), (report) => logReport(sessionId, file, report)))
       )
 
-    /**
-     * The first pass of `resume`: the session's totals and where its last compact boundary starts, parsing only
-     * the lines that can matter (prompts, responses, boundaries: see `scanLine`), never the bulky tool results.
-     */
-    const scanForResume = (file: string) =>
+    /** Runs `onEntry` on the entries of the lines `select` lets through (see `makeSplitter`), up to byte `to`. */
+    const selectedEntries = (file: string, select: Select, onEntry: (entry: TranscriptEntry, line: Line) => void, to?: number) =>
       Effect.gen(function* () {
         const { decodeEntry } = yield* transcripts
-        const totals = makeTotalsFold()
-        let boundary = 0
-        yield* Stream.runForEachChunk(fileLines(file, undefined, 0, mayCountOrBound), (chunk) =>
+        const lines = fileLines(file, undefined, 0, select)
+        yield* Stream.runForEachChunk(to === undefined ? lines : Stream.takeWhile(lines, (line) => line.offset < to), (chunk) =>
           Effect.sync(() => {
             for (const line of chunk) {
               if (line.unread === true) continue
-              const maybeBoundary = line.text.includes('"compact_boundary"')
               const json = parseJson(line.text)
               const decoded = json === undefined ? undefined : decodeEntry(json)
-              if (decoded === undefined || decoded._tag === "Left") continue
-              totals.add(decoded.right)
-              if (maybeBoundary && isCompactBoundary(decoded.right)) boundary = line.offset
+              if (decoded !== undefined && decoded._tag === "Right") onEntry(decoded.right, line)
             }
           })
         )
-        return { boundary, totals: totals.totals() }
       })
 
-    /** The conversation of the file from byte `from`, folded. */
-    const foldFrom = (file: string, from: number) =>
+    /** Where the file's last compact boundary starts, or 0: the lines are searched as bytes, boundaries alone decoded. */
+    const lastBoundary = (file: string) =>
       Effect.gen(function* () {
-        const fold = makeFold()
+        let boundary = 0
+        yield* selectedEntries(
+          file,
+          (bytes) => hasBoundary(view(bytes)),
+          (entry, line) => {
+            if (isCompactBoundary(entry)) boundary = line.offset
+          }
+        )
+        return boundary
+      })
+
+    /** The conversation of the file from byte `from`, folded (its totals added to `totals`). */
+    const foldFrom = (file: string, from: number, totals?: TotalsFold) =>
+      Effect.gen(function* () {
+        const fold = makeFold(totals)
         const report = yield* foldFile(file, fold.add, from)
         return { state: fold.result(), report }
       })
 
-    // Two passes: a light one over the whole file (totals, the last boundary), then the conversation folded from
-    // that boundary, so what came before it (most of a long session's file) is never parsed. If nothing usable
-    // follows the boundary (a crash mid-compaction), the whole file is folded, as the fold then keeps the
-    // conversation before it. Lines before the boundary that the first pass does not parse are not checked.
+    // A file with a compact boundary is read in two parts: before its last boundary only what the totals count
+    // (prompts and responses; the bulky tool results are never decoded), then the conversation folded from the
+    // boundary. If nothing usable follows the boundary (a compaction cut short), the whole file is folded, as the
+    // fold then keeps the conversation before it. Damaged lines before the boundary that are not decoded are not
+    // noticed (they are no part of the conversation resumed).
     const resume = Effect.fn("SessionStore.resume")(function* (sessionId: string) {
       const file = yield* fileOf(sessionId)
-      const scan = yield* scanForResume(file)
-      let folded = yield* foldFrom(file, scan.boundary)
-      if (scan.boundary > 0 && (folded.state.messages.length === 0 || folded.state.brokenChain)) {
-        folded = yield* foldFrom(file, 0)
+      const boundary = yield* lastBoundary(file)
+      let folded: { readonly state: SessionState; readonly report: Report } | undefined
+      if (boundary > 0) {
+        const totals = makeTotalsFold()
+        yield* selectedEntries(file, mayCountBytes, totals.add, boundary)
+        const fromBoundary = yield* foldFrom(file, boundary, totals)
+        if (fromBoundary.state.messages.length > 0 && !fromBoundary.state.brokenChain) folded = fromBoundary
       }
-      const state = withTotals(folded.state, scan.totals)
-      const resumed: Resumed = { ...state, warnings: warningsOf(sessionId, file, folded.report, state) }
+      folded ??= yield* foldFrom(file, 0)
+      const resumed: Resumed = { ...folded.state, warnings: warningsOf(sessionId, file, folded.report, folded.state) }
       return resumed
     })
 
