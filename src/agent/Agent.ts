@@ -362,6 +362,12 @@ const compactIfNearFull = Effect.fn("Agent.compactIfNearFull")(function* (run: R
  * compact is answered as `Failed` for the caller to decide, with the state to go on from (the history as it was, an
  * unusable summary's cost counted all the same).
  */
+/** The model that answered a response (the run's when it names none) and what the response cost. */
+const priced = (run: Run, response: AssistantMessage): { readonly model: string; readonly costUSD: number } => {
+  const model = response.model || run.model
+  return { model, costUSD: Pricing.costOf(model, response.usage) }
+}
+
 const compactStep = Effect.fn("Agent.compact")(function* (run: Run, state: RunState, preTokens: number) {
   const started = Date.now()
   const outcome = yield* Effect.either(
@@ -378,7 +384,8 @@ const compactStep = Effect.fn("Agent.compact")(function* (run: Run, state: RunSt
             abortable(run, requestModel(run, Request.build({ ...requestSettings(run), maxTokens }, history), { deltas: false })),
             (complete) => complete.message
           ),
-        forgetContext: run.registry.forgetContext ?? Effect.void
+        forgetContext: run.registry.forgetContext ?? Effect.void,
+        costOf: (response) => priced(run, response)
       },
       state.history,
       { trigger: "auto", preTokens, maxTokens: run.options.maxTokens ?? defaultMaxTokens }
@@ -386,8 +393,8 @@ const compactStep = Effect.fn("Agent.compact")(function* (run: Run, state: RunSt
   )
   const apiMs = state.apiMs + (Date.now() - started)
   const withCostOf = (response: AssistantMessage): RunState["totals"] => {
-    const model = response.model || run.model
-    return SessionState.addResponse(state.totals, model, response.usage, Pricing.costOf(model, response.usage))
+    const { model, costUSD } = priced(run, response)
+    return SessionState.addResponse(state.totals, model, response.usage, costUSD)
   }
   if (outcome._tag === "Left") {
     const error = outcome.left

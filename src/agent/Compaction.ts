@@ -44,6 +44,8 @@ export interface Context<E> {
   readonly request: (history: ReadonlyArray<MessageParam>, maxTokens: number) => Effect.Effect<AssistantMessage, E>
   /** The tools forget what the model had seen (ToolRegistry.forgetContext). */
   readonly forgetContext: Effect.Effect<void>
+  /** What a response cost and the model that answered it (the loop's pricing), recorded with the boundary. */
+  readonly costOf: (response: AssistantMessage) => { readonly model: string; readonly costUSD: number }
 }
 
 /** The summary could not be made: the run goes on without compacting, or fails if it cannot. */
@@ -239,7 +241,9 @@ export const compact = <E extends { readonly _tag: string; readonly message: str
       context.sessionId,
       "compact_boundary",
       "Conversation compacted",
-      { compactMetadata: { trigger: options.trigger, preTokens: options.preTokens } },
+      // The summary request is paid for but is no message of the conversation: its cost goes with the boundary, so
+      // a resumed session's totals and `weft sessions` count it (SessionState.makeTotalsFold).
+      { compactMetadata: { trigger: options.trigger, preTokens: options.preTokens }, ...context.costOf(response) },
       { freshChain: true }
     )
     yield* context.transcript.userWith(context.sessionId, summaryMessage, { isCompactSummary: true })

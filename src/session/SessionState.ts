@@ -150,6 +150,16 @@ const toMessages = (chain: ReadonlyArray<Node>): Array<MessageParam> => {
 export const isCompactBoundary = (entry: TranscriptEntry): boolean =>
   isSystem(entry) && entry.subtype === "compact_boundary" && entry.parentUuid === null && entry.isSidechain !== true
 
+/**
+ * The cost of the summary request a compact boundary records (its `model` and `costUSD`): paid for, but no message
+ * of the conversation, so it counts in the totals (cost only: it is not a turn). Undefined for any other entry.
+ */
+export const summaryCostOf = (entry: TranscriptEntry): { readonly model: string; readonly costUSD: number } | undefined => {
+  if (!isSystem(entry) || entry.subtype !== "compact_boundary") return undefined
+  const { model, costUSD } = entry
+  return typeof model === "string" && typeof costUSD === "number" && Number.isFinite(costUSD) ? { model, costUSD } : undefined
+}
+
 /** A user entry that is not the answer to tool calls: a prompt (or a summary), where a new exchange starts. */
 export const startsExchange = (entry: TranscriptEntry): boolean =>
   isUser(entry) && (typeof entry.message.content === "string" || !entry.message.content.some(isToolResult))
@@ -168,6 +178,8 @@ export const makeTotalsFold = (): TotalsFold => {
   const countedResponses = new Set<string>()
   const add = (entry: TranscriptEntry): void => {
     if (startsExchange(entry)) countedResponses.clear()
+    const summary = summaryCostOf(entry)
+    if (summary !== undefined) totals = addResponse(totals, summary.model, undefined, summary.costUSD)
     if (!isAssistant(entry)) return
     const first = !countedResponses.has(entry.message.id)
     countedResponses.add(entry.message.id)

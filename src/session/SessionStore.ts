@@ -36,7 +36,7 @@ import type { Decode } from "./JsonlReader.js"
 import { listNames, probe } from "../platform/FileProbe.js"
 import { Credentials } from "../platform/Credentials.js"
 import { contains, view, decodeLine, emptyReport, entries as entriesOf, type Item, type Line, makeSplitter, parseJson, record, type Report, type Select } from "./JsonlReader.js"
-import { fromEntries, isCompactBoundary, makeFold, makeTotalsFold, type SessionState, startsExchange, type TotalsFold } from "./SessionState.js"
+import { fromEntries, isCompactBoundary, makeFold, makeTotalsFold, type SessionState, startsExchange, summaryCostOf, type TotalsFold } from "./SessionState.js"
 
 // ---------------------------------------------------------------------------------------------------------
 // Errors
@@ -210,13 +210,13 @@ const newSummary = (): Summary => ({
 })
 
 /**
- * Whether a line may be an entry the totals count or a prompt (what starts an exchange): an assistant response, or
- * a user entry that is no tool result. The test is on the JSON text: a string value `"user"`, `"assistant"` or
+ * Whether a line may be an entry the totals count or a prompt (what starts an exchange): an assistant response, a
+ * compact boundary (it records its summary request's cost), or a user entry that is no tool result. The test is on the JSON text: a string value `"user"`, `"assistant"` or
  * `"tool_result"` cannot occur inside another string (its quotes would be escaped), so no such entry is missed;
  * a line it lets through is parsed and looked at.
  */
 const mayCount = (text: string): boolean =>
-  text.includes('"assistant"') || (text.includes('"user"') && !text.includes('"tool_result"'))
+  text.includes('"assistant"') || text.includes('"compact_boundary"') || (text.includes('"user"') && !text.includes('"tool_result"'))
 
 // `mayCount` on a line's bytes, before (instead of) decoding it.
 const hasAssistant = contains('"assistant"')
@@ -225,7 +225,7 @@ const hasToolResult = contains('"tool_result"')
 const hasBoundary = contains('"compact_boundary"')
 const mayCountBytes = (bytes: Uint8Array): boolean => {
   const buffer = view(bytes)
-  return hasAssistant(buffer) || (hasUser(buffer) && !hasToolResult(buffer))
+  return hasAssistant(buffer) || hasBoundary(buffer) || (hasUser(buffer) && !hasToolResult(buffer))
 }
 
 /**
@@ -256,6 +256,7 @@ const scanLine = (summary: Summary, line: Line, decode: Decode): void => {
     if (prompt !== undefined) summary.firstPrompt = oneLine(prompt)
   }
   if (startsExchange(entry)) summary.responses.clear()
+  summary.costUSD += summaryCostOf(entry)?.costUSD ?? 0
   if (isAssistant(entry)) {
     // One response split over several entries shares its message id: one turn (as SessionState counts them).
     if (!summary.responses.has(entry.message.id)) summary.turns++

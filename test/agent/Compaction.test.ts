@@ -185,13 +185,17 @@ describe("auto-compaction in the loop", () => {
         parentUuid: null,
         logicalParentUuid: entries[boundaryIndex - 1]?.uuid,
         content: "Conversation compacted",
-        compactMetadata: { trigger: "auto", preTokens: compactedOf(events)[0]?.preTokens }
+        compactMetadata: { trigger: "auto", preTokens: compactedOf(events)[0]?.preTokens },
+        // The summary request's account, for a resumed session's totals.
+        model: expect.any(String),
+        costUSD: expect.any(Number)
       })
       expect(boundary?.uuid).toBe(compactedOf(events)[0]?.uuid)
       const summary = entries[boundaryIndex + 1]
       expect(summary !== undefined && isUser(summary) && summary["isCompactSummary"] === true && summary.parentUuid === boundary?.uuid).toBe(true)
       const resumed = SessionState.fromEntries(entries)
       expect(resumed.messages.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant"])
+      expect(resumed.totalCostUSD).toBeCloseTo(result.totalCostUsd)
       // The request carries cache breakpoints; the stored conversation does not.
       expect(resumed.messages[0]).toEqual(Request.withoutCacheControl(after)[0])
       expect(textOf(resumed.messages.at(-1))).toBe("done")

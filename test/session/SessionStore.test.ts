@@ -10,6 +10,7 @@ import * as path from "node:path"
 import { afterEach } from "vitest"
 import { isAssistant, isUser, parseTranscript, type TranscriptEntry } from "../../src/domain/Transcript.js"
 import { cwdSlug, SessionStore } from "../../src/session/SessionStore.js"
+import * as SessionState from "../../src/session/SessionState.js"
 import { assistantEntry, conversation, systemEntry, userEntry } from "./entries.js"
 
 const temporaryDirs: Array<string> = []
@@ -400,6 +401,46 @@ describe("SessionStore.layerJsonl", () => {
           { type: "text", text: "and on" }
         ]
       ])
+    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+  })
+
+  it.scoped("the summary requests a compact boundary records are in the totals once, in resume and list alike", () => {
+    const home = tempDir()
+    const file = sessionFile(home, "/w/a", "s1")
+    const boundary = (index: number, parent: string, costUSD: number): TranscriptEntry => ({
+      ...systemEntry("s1", "/w/a", index),
+      parentUuid: null,
+      subtype: "compact_boundary",
+      content: "Conversation compacted",
+      logicalParentUuid: parent,
+      compactMetadata: { trigger: "auto", preTokens: 100 },
+      model: "claude-sonnet-4-5",
+      costUSD
+    })
+    const entries: Array<TranscriptEntry> = [
+      ...conversation("s1", "/w/a", "first"),
+      boundary(4, "u-3", 0.25),
+      { ...userEntry("s1", "/w/a", 5, "the first summary"), isCompactSummary: true },
+      assistantEntry("s1", "/w/a", 6, "middle"),
+      boundary(7, "u-6", 0.5),
+      { ...userEntry("s1", "/w/a", 8, "the second summary"), isCompactSummary: true },
+      assistantEntry("s1", "/w/a", 9, "last")
+    ]
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.writeFileSync(file, entries.map((entry) => JSON.stringify(entry)).join("\n") + "\n")
+    return Effect.gen(function* () {
+      const store = yield* SessionStore
+      const resumed = yield* store.resume("s1")
+      const whole = SessionState.fromEntries(entries)
+      // Three responses at 0.001 each, and the two summaries; the summaries are no turns.
+      expect(whole.totalCostUSD).toBeCloseTo(0.753)
+      expect(whole.turns).toBe(3)
+      expect(whole.modelUsage["claude-sonnet-4-5"]?.costUSD).toBeCloseTo(0.75)
+      expect(resumed.totalCostUSD).toBeCloseTo(whole.totalCostUSD)
+      expect(resumed.turns).toBe(whole.turns)
+      const [info] = yield* store.list("/w/a")
+      expect(info?.costUSD).toBeCloseTo(whole.totalCostUSD)
+      expect(info?.turns).toBe(whole.turns)
     }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
   })
 
