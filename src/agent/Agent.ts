@@ -33,6 +33,7 @@ import { ApiClient, retryEvent } from "../model/ApiClient.js"
 import { isPromptTooLong, promptTokensOf } from "../model/ApiError.js"
 import * as Models from "../model/Models.js"
 import * as Pricing from "../model/Pricing.js"
+import * as Tokens from "../model/Tokens.js"
 import { Permissions } from "../permissions/Permissions.js"
 import * as SessionState from "../session/SessionState.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
@@ -297,7 +298,7 @@ const turn = Effect.fn("Agent.turn")(function* (run: Run, before: RunState) {
   let counted: RunState = { ...state, turns: state.turns + 1, apiMs: state.apiMs + (Date.now() - requestStarted) }
   // Refused as too long: compacted, then sent again once (a second refusal ends the run).
   if (response._tag === "Left" && isPromptTooLong(response.left)) {
-    const preTokens = promptTokensOf(response.left.message) ?? estimateTokens(counted.history)
+    const preTokens = promptTokensOf(response.left.message) ?? Tokens.ofJson(counted.history)
     const compacted = yield* compactStep(run, counted, preTokens)
     if (compacted._tag === "Finish") return compacted
     if (compacted._tag === "Failed") {
@@ -332,9 +333,6 @@ const turn = Effect.fn("Agent.turn")(function* (run: Run, before: RunState) {
     ? yield* stopOrContinue(run, answered, response.right.message)
     : yield* runTools(run, answered, uses, response.right.incompleteToolInputs)
 })
-
-/** A rough token count of a history (4 characters a token), when no response has measured it. */
-const estimateTokens = (history: ReadonlyArray<MessageParam>): number => Math.ceil(JSON.stringify(history).length / 4)
 
 /** The size (tokens) at which this run compacts before its next request (Models.autoCompactThreshold). */
 export const compactThreshold = (options: Pick<RunOptions, "contextWindow" | "maxTokens">, model: string): number =>
@@ -550,7 +548,7 @@ const recordResults = Effect.fn("Agent.recordResults")(function* (
     history: [...state.history, results],
     // The results join the context the next request sends: counted (estimated) before it is sent, so a turn whose
     // results are large compacts first rather than being refused.
-    contextTokens: state.contextTokens === undefined ? undefined : state.contextTokens + estimateTokens([results]),
+    contextTokens: state.contextTokens === undefined ? undefined : state.contextTokens + Tokens.ofJson([results]),
     denials: [...state.denials, ...outcomes.flatMap((outcome) => (outcome.denial === undefined ? [] : [outcome.denial]))]
   }
 })

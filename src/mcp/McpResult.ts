@@ -4,10 +4,10 @@
  */
 import type { CallToolResult, ContentBlock, ReadResourceResult } from "@modelcontextprotocol/client"
 import type { ToolResultContent } from "../domain/Content.js"
+import * as Tokens from "../model/Tokens.js"
 
-/** Claude Code's default bound on what one MCP call may give the model, in tokens (estimated as characters / 4). */
+/** Claude Code's default bound on what one MCP call may give the model, in tokens (estimated: Tokens.ofChars). */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 25_000
-const CHARS_PER_TOKEN = 4
 /** Longest tool name the Messages API accepts. */
 export const MAX_TOOL_NAME = 128
 
@@ -85,7 +85,7 @@ const sizeOf = (block: ToolResultContent): number =>
  * that does not fit is left out whole.
  */
 export const truncate = (content: ReadonlyArray<ToolResultContent>, maxTokens: number): ReadonlyArray<ToolResultContent> => {
-  const maxChars = maxTokens * CHARS_PER_TOKEN
+  const maxChars = maxTokens * Tokens.charsPerToken
   const total = content.reduce((sum, block) => sum + sizeOf(block), 0)
   if (total <= maxChars) return content
   const kept: Array<ToolResultContent> = []
@@ -102,7 +102,7 @@ export const truncate = (content: ReadonlyArray<ToolResultContent>, maxTokens: n
   }
   kept.push({
     type: "text",
-    text: `[Output truncated: this MCP tool's output is about ${Math.ceil(total / CHARS_PER_TOKEN)} tokens, over the limit of ${maxTokens} (MAX_MCP_OUTPUT_TOKENS). Ask for less, e.g. with a narrower query or paging, if the tool allows it.]`
+    text: `[Output truncated: this MCP tool's output is about ${Tokens.ofChars(total)} tokens, over the limit of ${maxTokens} (MAX_MCP_OUTPUT_TOKENS). Ask for less, e.g. with a narrower query or paging, if the tool allows it.]`
   })
   return kept
 }

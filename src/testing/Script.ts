@@ -12,6 +12,7 @@ import { isServerToolUse, isText, isThinking, isToolUse } from "../domain/Conten
 import type { BlockDelta, StreamEvent } from "../domain/StreamEvent.js"
 import type { Usage } from "../domain/Usage.js"
 import type { ApiError } from "../model/ApiError.js"
+import * as Tokens from "../model/Tokens.js"
 
 // ---------------------------------------------------------------------------------------------------------------
 // Blocks
@@ -243,7 +244,7 @@ export const estimateTokens = (request: {
   readonly system?: unknown
   readonly tools?: unknown
 }): number =>
-  Math.max(1, Math.ceil(JSON.stringify([request.system ?? "", request.messages ?? [], request.tools ?? []]).length / 4))
+  Math.max(1, Tokens.ofJson([request.system ?? "", request.messages ?? [], request.tools ?? []]))
 
 /** Splits into at most `parts` pieces on code point boundaries (so no surrogate pair is cut). */
 const split = (value: string, parts: number): ReadonlyArray<string> => {
@@ -302,7 +303,7 @@ export const turnEvents = (compiled: CompiledTurn, context: EventContext): Reado
   if (turn._tag === "Events") return turn.events
   if (turn._tag !== "Blocks") return []
   const options = turn.options
-  const outputTokens = Math.max(1, Math.ceil(JSON.stringify(turn.blocks).length / 4))
+  const outputTokens = Math.max(1, Tokens.ofJson(turn.blocks))
   const usage: Usage = {
     input_tokens: context.inputTokens,
     output_tokens: outputTokens,
