@@ -31,8 +31,6 @@ const hostForUrl = (host: string): string => (host.includes(":") && !host.starts
 const targetOf = (protocol: "http:" | "https:", options: Http.RequestOptions): URL =>
   new URL(`${protocol}//${hostForUrl(options.hostname ?? options.host ?? "localhost")}:${options.port ?? (protocol === "https:" ? 443 : 80)}`)
 
-const proxyPort = (proxy: URL): number => (proxy.port === "" ? (proxy.protocol === "https:" ? 443 : 80) : Number(proxy.port))
-
 /**
  * http:// through a proxy: the request goes to the proxy in absolute form (`POST http://host:port/path`), with
  * Proxy-Authorization when the proxy URL has credentials. Direct when NO_PROXY says so.
@@ -51,12 +49,13 @@ class ProxyHttpAgent extends Http.Agent {
     request.path = `${target.origin}${request.path}`
     const authorization = Proxy.proxyAuthorization(proxy)
     if (authorization !== undefined) request.setHeader("proxy-authorization", authorization)
-    super.addRequest(request, { ...options, host: proxy.hostname.replace(/^\[(.*)\]$/, "$1"), hostname: proxy.hostname.replace(/^\[(.*)\]$/, "$1"), port: proxyPort(proxy) })
+    const host = Proxy.bareHost(proxy.hostname)
+    super.addRequest(request, { ...options, host, hostname: host, port: Proxy.portOf(proxy) })
   }
   override createConnection(options: Http.ClientRequestArgs, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
     // The proxy may speak TLS itself (an https:// proxy URL).
     const proxy = this.proxies.http
-    if (proxy !== undefined && proxy.protocol === "https:" && options.host === proxy.hostname.replace(/^\[(.*)\]$/, "$1")) {
+    if (proxy !== undefined && proxy.protocol === "https:" && options.host === Proxy.bareHost(proxy.hostname)) {
       return Tls.connect({ host: options.host, port: Number(options.port), servername: proxy.hostname })
     }
     return super.createConnection(options, callback)
@@ -80,11 +79,11 @@ const makeProxyHttpsAgent = (proxies: Proxy.ProxySettings, agentOptions: Https.A
       const target = targetOf("https:", options)
       const proxy = Proxy.proxyFor(this.proxies, target)
       if (proxy === undefined || callback === undefined) return super.createConnection(options, callback)
-      const authority = `${target.hostname}:${target.port === "" ? 443 : target.port}`
+      const authority = `${target.hostname}:${Proxy.portOf(target)}`
       const authorization = Proxy.proxyAuthorization(proxy)
       const connect = (proxy.protocol === "https:" ? Https : Http).request({
-        host: proxy.hostname.replace(/^\[(.*)\]$/, "$1"),
-        port: proxyPort(proxy),
+        host: Proxy.bareHost(proxy.hostname),
+        port: Proxy.portOf(proxy),
         method: "CONNECT",
         path: authority,
         headers: { host: authority, ...(authorization === undefined ? {} : { "proxy-authorization": authorization }) },
@@ -96,7 +95,7 @@ const makeProxyHttpsAgent = (proxies: Proxy.ProxySettings, agentOptions: Https.A
           callback(new Error(`the proxy ${proxy.host} refused the tunnel to ${authority}: ${response.statusCode} ${response.statusMessage ?? ""}`.trim()), socket)
           return
         }
-        const host = target.hostname.replace(/^\[(.*)\]$/, "$1")
+        const host = Proxy.bareHost(target.hostname)
         const tlsOptions: Tls.ConnectionOptions = { socket, host, servername: options.servername ?? (/^[\d.]+$|:/.test(host) ? "" : host) }
         if (options.ca !== undefined) tlsOptions.ca = options.ca
         if (options.rejectUnauthorized !== undefined) tlsOptions.rejectUnauthorized = options.rejectUnauthorized

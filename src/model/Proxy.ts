@@ -50,8 +50,11 @@ export const parseProxyUrl = (value: string): URL | undefined => {
 
 const defaultPort = (protocol: string): number => (protocol === "https:" ? 443 : 80)
 
-/** `[::1]` -> `::1`; lower case. */
-const bareHost = (host: string): string => host.toLowerCase().replace(/^\[(.*)\]$/, "$1")
+/** A URL's port as a number, the scheme's default when the URL leaves it out (`new URL` drops a default port). */
+export const portOf = (url: URL): number => (url.port === "" ? defaultPort(url.protocol) : Number(url.port))
+
+/** `[::1]` -> `::1` (a URL's `hostname` keeps the brackets; sockets take the bare address); lower case. */
+export const bareHost = (host: string): string => host.toLowerCase().replace(/^\[(.*)\]$/, "$1")
 
 const parseEntry = (raw: string): NoProxyEntry | undefined => {
   let entry = raw.trim().toLowerCase()
@@ -101,8 +104,7 @@ export const bypasses = (settings: ProxySettings, host: string, port: number): b
 export const proxyFor = (settings: ProxySettings, url: URL): URL | undefined => {
   const proxy = url.protocol === "https:" ? settings.https : url.protocol === "http:" ? settings.http : undefined
   if (proxy === undefined) return undefined
-  const port = url.port === "" ? defaultPort(url.protocol) : Number(url.port)
-  return bypasses(settings, url.hostname, port) ? undefined : proxy
+  return bypasses(settings, url.hostname, portOf(url)) ? undefined : proxy
 }
 
 /** `Proxy-Authorization` for a proxy URL with credentials. */
