@@ -7,23 +7,20 @@ import * as Effect from "effect/Effect"
 import type * as BashCheck from "./BashCheck.js"
 import * as ShellCommand from "./ShellCommand.js"
 
-const rulesOf = (specifiers: ReadonlyArray<string | undefined>): ReadonlyArray<ShellCommand.BashRule> =>
-  specifiers.flatMap((specifier) => {
-    const parsed = ShellCommand.parseRule(specifier)
-    // A rule that does not parse is reported by validate (a warning naming it) and matches nothing; a deny rule
-    // that does not parse still names Bash, so unanalysable lines stay denied (unparsedDeny).
-    return parsed._tag === "Rule" ? [parsed.rule] : []
-  })
-
-const textOf = (word: ShellCommand.Word): string | undefined => ShellCommand.literal(word)
+// A rule that does not parse is reported by validate (a warning naming it) and matches nothing; a deny rule that
+// does not parse still names Bash, so unanalysable lines stay denied (unparsedDeny).
+const rulesOf = (parsed: ReadonlyArray<ShellCommand.RuleParse>): ReadonlyArray<ShellCommand.BashRule> =>
+  parsed.flatMap((rule) => (rule._tag === "Rule" ? [rule.rule] : []))
 
 export const check = Effect.fn("ShellCheck.check")(function* (command: string, rules: BashCheck.BashRuleSet) {
   const analysis = yield* ShellCommand.analyze(command)
-  const unparsedDeny = rules.deny.find((specifier) => ShellCommand.parseRule(specifier)._tag === "Invalid")
+  // Each deny specifier parsed once: for the rules, and for the first that does not parse.
+  const deny = rules.deny.map(ShellCommand.parseRule)
+  const unparsedDeny = rules.deny[deny.findIndex((rule) => rule._tag === "Invalid")]
   const decision = ShellCommand.decide(analysis, {
-    allow: rulesOf(rules.allow),
-    ask: rulesOf(rules.ask),
-    deny: rulesOf(rules.deny),
+    allow: rulesOf(rules.allow.map(ShellCommand.parseRule)),
+    ask: rulesOf(rules.ask.map(ShellCommand.parseRule)),
+    deny: rulesOf(deny),
     ...(unparsedDeny === undefined ? {} : { unparsedDeny })
   })
   switch (decision._tag) {
@@ -32,7 +29,7 @@ export const check = Effect.fn("ShellCheck.check")(function* (command: string, r
     case "Ask":
       return { _tag: "Ask", reason: decision.reason, unanalysable: !ShellCommand.isAnalysed(analysis) } satisfies BashCheck.BashVerdict
     case "Allow":
-      return { _tag: "Allow", writes: decision.writes.map(textOf) } satisfies BashCheck.BashVerdict
+      return { _tag: "Allow", writes: decision.writes.map(ShellCommand.literal) } satisfies BashCheck.BashVerdict
     case "NoRule": {
       const ReadOnlyCommands = yield* Effect.promise(() => import("./ReadOnlyCommands.js"))
       const verdicts = new Map(ReadOnlyCommands.commandVerdicts(analysis).map(({ command, verdict }) => [command, verdict]))
@@ -51,7 +48,7 @@ export const check = Effect.fn("ShellCheck.check")(function* (command: string, r
           readOnly: compound._tag === "ReadOnly" ? { _tag: "ReadOnly", paths: compound.paths.map((path) => path.path) } : compound
         })
       }
-      return { _tag: "NoRule", uncovered, writes: decision.writes.map(textOf) } satisfies BashCheck.BashVerdict
+      return { _tag: "NoRule", uncovered, writes: decision.writes.map(ShellCommand.literal) } satisfies BashCheck.BashVerdict
     }
   }
 })
