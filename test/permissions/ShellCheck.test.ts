@@ -85,6 +85,18 @@ describe("Permissions on parsed Bash", () => {
     )
   }
 
+  it.effect("a deny rule that does not parse still denies an unanalysable line, and is named when it is the only one", () =>
+    Effect.gen(function* () {
+      const reasonOf = (verdict: { readonly _tag: string; readonly reason?: string }) => (verdict._tag === "Deny" ? verdict.reason : `not denied: ${verdict._tag}`)
+      const withGood = yield* ShellCheck.check("eval 'rm x'", { allow: [], ask: [], deny: ["curl:*", "echo 'a"] })
+      expect(reasonOf(withGood)).toContain("deny rule (Bash(curl:*)) is in force")
+      const onlyBad = yield* ShellCheck.check("eval 'rm x'", { allow: [], ask: [], deny: ["echo 'a"] })
+      expect(reasonOf(onlyBad)).toContain("deny rule (Bash(echo 'a)) is in force")
+      const analysed = yield* ShellCheck.check("ls", { allow: [], ask: [], deny: ["echo 'a"] })
+      expect(analysed._tag).toBe("NoRule")
+    })
+  )
+
   it("validates rule specifiers", () => {
     expect(ShellCheck.validate("git:*")).toBeUndefined()
     expect(ShellCheck.validate("echo 'a")).toContain("unterminated quote")
