@@ -56,7 +56,7 @@ const gnu = (shortFlags: string, shortValues: string, longFlags: ReadonlyArray<s
 const harmless = (spec: Spec): Spec => ({ ...spec, options: { ...spec.options, globsAreOperands: true } })
 
 // `grep -3`: the old form of -C 3.
-const grepSpec = gnu(
+const grepSpec = harmless(gnu(
   "EFGPiyvwxclLoqsbHhnTZzaIrRUVu0123456789",
   "efmABCdD",
   [
@@ -70,7 +70,7 @@ const grepSpec = gnu(
     "exclude-dir", "before-context", "after-context", "context"
   ],
   { operands: "pattern-then-paths", pathOptions: ["f", "file", "exclude-from"], options: { longOptionalValues: ["color", "colour"] } }
-)
+))
 
 const rgSpec = gnu(
   "iSswxvclLnNHIoFPUaquzl.",
@@ -93,7 +93,10 @@ const rgSpec = gnu(
   { operands: "pattern-then-paths", options: { shortFlags: "iSswxvclLnNHIoFPUaqu.", longOptionalValues: [] } }
 )
 
-const lsSpec = gnu(
+/** md5sum, sha1sum, sha256sum, sha512sum. */
+const checksumSpec = harmless(gnu("bctwz", "", ["binary", "check", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], []))
+
+const lsSpec = harmless(gnu(
   "aAbBcCdfFgGhHiklLmnNopqQrRsStuUvxXZ1",
   "ITw",
   [
@@ -104,7 +107,7 @@ const lsSpec = gnu(
   ],
   ["block-size", "format", "hide", "indicator-style", "ignore", "quoting-style", "sort", "time", "time-style", "tabsize", "width"],
   { options: { longOptionalValues: ["color", "classify", "hyperlink"] } }
-)
+))
 
 const none = (shortFlags = "", longFlags: ReadonlyArray<string> = []): Spec => gnu(shortFlags, "", longFlags, [], { operands: "none" })
 
@@ -113,8 +116,8 @@ const anything: Spec = { options: {}, anyArguments: true }
 
 /** Commands read-only on their own. */
 const table: Record<string, Spec> = {
-  ls: harmless(lsSpec),
-  dir: harmless(lsSpec),
+  ls: lsSpec,
+  dir: lsSpec,
   cat: harmless(gnu("AbeEnstTuv", "", ["show-all", "number-nonblank", "show-ends", "number", "squeeze-blank", "show-tabs", "show-nonprinting"], [])),
   tac: harmless(gnu("br", "s", ["before", "regex"], ["separator"])),
   // `head -20`: the old form of -n 20.
@@ -132,9 +135,9 @@ const table: Record<string, Spec> = {
   ":": anything,
   test: anything,
   "[": anything,
-  grep: harmless(grepSpec),
-  egrep: harmless(grepSpec),
-  fgrep: harmless(grepSpec),
+  grep: grepSpec,
+  egrep: grepSpec,
+  fgrep: grepSpec,
   rg: rgSpec,
   sort: gnu(
     "bdfgiMhnRrVcCmsuz",
@@ -210,10 +213,10 @@ const table: Record<string, Spec> = {
     options: { shortFlags: "aEipuCbe", shortValues: "cgnlos" }
   }),
   strings: harmless(gnu("afwd", "nteT", ["all", "print-file-name", "include-all-whitespace", "data"], ["bytes", "radix", "encoding", "target", "output-separator"])),
-  md5sum: harmless(gnu("bctwz", "", ["binary", "check", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], [])),
-  sha1sum: harmless(gnu("bctwz", "", ["binary", "check", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], [])),
-  sha256sum: harmless(gnu("bctwz", "", ["binary", "check", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], [])),
-  sha512sum: harmless(gnu("bctwz", "", ["binary", "check", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], [])),
+  md5sum: checksumSpec,
+  sha1sum: checksumSpec,
+  sha256sum: checksumSpec,
+  sha512sum: checksumSpec,
   cksum: gnu("", "a", ["raw", "tag", "untagged", "base64", "check"], ["algorithm", "length"]),
   base64: gnu("di", "w", ["decode", "ignore-garbage"], ["wrap"], { maxOperands: 1 }),
   jq: gnu("rjacnsSeCMj", "", ["raw-output", "join-output", "ascii-output", "compact-output", "null-input", "slurp", "sort-keys", "exit-status", "color-output", "monochrome-output", "tab", "raw-input", "seq", "stream"], ["arg", "argjson", "indent"], {
