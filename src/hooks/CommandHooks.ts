@@ -131,14 +131,17 @@ const joinedText = (values: ReadonlyArray<string | undefined>): string | undefin
   return present.length === 0 ? undefined : present.join("\n")
 }
 
-const contextOf = (judged: ReadonlyArray<Judged>, plainIsContext: boolean) =>
+/** A text field of the hooks' `hookSpecificOutput`, joined; a hook that gave none counts its plain stdout if `plainCounts`. */
+const specificText = (judged: ReadonlyArray<Judged>, field: "additionalContext" | "customInstructions", plainCounts: boolean) =>
   joinedText(
     judged.map((j) => {
-      const context = j.output?.hookSpecificOutput?.additionalContext
-      if (context !== undefined) return cap(context)
-      return plainIsContext ? j.plain : undefined
+      const text = j.output?.hookSpecificOutput?.[field]
+      if (text !== undefined) return cap(text)
+      return plainCounts ? j.plain : undefined
     })
   )
+
+const contextOf = (judged: ReadonlyArray<Judged>, plainIsContext: boolean) => specificText(judged, "additionalContext", plainIsContext)
 
 const opt = <K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> => {
   const out: Partial<Record<K, V>> = {}
@@ -385,10 +388,7 @@ export const make = (options: Options): Effect.Effect<Interface> =>
           ),
           ({ judged, activity }) => ({
             ...baseOutcome(judged, activity),
-            ...opt(
-              "customInstructions",
-              joinedText(judged.map((j) => (j.output?.hookSpecificOutput?.customInstructions === undefined ? j.plain : cap(j.output.hookSpecificOutput.customInstructions))))
-            )
+            ...opt("customInstructions", specificText(judged, "customInstructions", true))
           })
         ),
 
