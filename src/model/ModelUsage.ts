@@ -7,8 +7,6 @@ import type { Usage } from "../domain/Usage.js"
 import { contextWindowOf } from "./Models.js"
 import { isPriced } from "./Pricing.js"
 
-export { contextWindowOf } from "./Models.js"
-
 const num = (value: number | null | undefined) => value ?? 0
 
 /** `previous` (undefined for a model's first response) plus one response's usage and cost. */

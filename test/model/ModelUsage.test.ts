@@ -21,8 +21,9 @@ describe("ModelUsage", () => {
     })
   })
 
-  it("knows the 1M-token variants' context window", () => {
-    expect(ModelUsage.contextWindowOf("claude-sonnet-4-5[1m]")).toBe(1_000_000)
-    expect(ModelUsage.contextWindowOf("claude-opus-4-1")).toBe(200_000)
+  it("records the 1M-token variants' context window", () => {
+    const usage = { input_tokens: 1, output_tokens: 1 }
+    expect(ModelUsage.add(undefined, "claude-sonnet-4-5[1m]", usage, 0).contextWindow).toBe(1_000_000)
+    expect(ModelUsage.add(undefined, "claude-opus-4-1", usage, 0).contextWindow).toBe(200_000)
   })
 })
