@@ -38,4 +38,8 @@ describe("Proxy", () => {
     expect(Proxy.proxyAuthorization(new URL("http://user:p%40ss@p:1"))).toBe(`Basic ${btoa("user:p@ss")}`)
     expect(Proxy.proxyAuthorization(new URL("http://p:1"))).toBeUndefined()
   })
+  it("gives a URL's port, the scheme's default where the URL drops it, and a bare IPv6 host for sockets", () => {
+    expect([Proxy.portOf(new URL("https://p:443")), Proxy.portOf(new URL("http://p")), Proxy.portOf(new URL("https://p:8443"))]).toEqual([443, 80, 8443])
+    expect([Proxy.bareHost(new URL("http://[::1]:3128").hostname), Proxy.bareHost("Proxy.Example")]).toEqual(["::1", "proxy.example"])
+  })
 })
