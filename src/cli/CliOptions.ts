@@ -104,31 +104,13 @@ export function choice<const C extends string>(spec: ChoiceSpec<C> & { readonly 
   }
 }
 
-/** One of a list, or nothing. */
-export const optionalChoice = <const C extends string>(
-  spec: Common & { readonly placeholder: string; readonly choices: ReadonlyArray<C> }
-): OptionSpec<C | undefined> => {
-  const accepts = `one of ${spec.choices.join(", ")}`
-  const isChoice = (value: string): value is C => spec.choices.some((choice) => choice === value)
-  return {
-    ...base(spec),
-    placeholder: spec.placeholder,
-    accepts,
-    repeatable: false,
-    decode: (given) =>
-      Either.flatMap(single(given), (value) =>
-        value === undefined || isChoice(value) ? Either.right(value) : Either.left(`must be ${accepts}, not ${JSON.stringify(value)}`)
-      )
-  }
-}
-
 export const count = (spec: Common & { readonly placeholder: string; readonly min: number }): OptionSpec<number | undefined> => {
   const accepts = `a whole number, ${spec.min} or more`
   return {
     ...base(spec),
     placeholder: spec.placeholder,
     accepts,
-      repeatable: false,
+    repeatable: false,
     decode: (given) =>
       Either.flatMap(single(given), (value) => {
         if (value === undefined) return Either.right(undefined)
@@ -284,7 +266,7 @@ export const printOptions = {
     name: "strict-mcp-config",
     description: "Use only the MCP servers of --mcp-config, none from other configuration."
   }),
-  permissionMode: optionalChoice({
+  permissionMode: choice({
     name: "permission-mode",
     placeholder: "mode",
     choices: permissionModes,
