@@ -136,23 +136,16 @@ describe("weft -p with MCP servers", () => {
     expect(out.stdout).not.toContain(key)
   })
 
-  it("Streamable HTTP: server-everything's echo", async () => {
-    const url = await startHttpServer("streamableHttp")
-    const { dir, env } = await setup({}, echoSession("web"))
-    const config = mcpConfig({ web: { type: "http", url: `${url}/mcp` } })
+  it.each([
+    { label: "Streamable HTTP", transport: "streamableHttp", server: "web", type: "http", path: "/mcp" },
+    { label: "SSE (legacy)", transport: "sse", server: "legacy", type: "sse", path: "/sse" }
+  ] as const)("$label: server-everything's echo", async ({ transport, server, type, path }) => {
+    const url = await startHttpServer(transport)
+    const { dir, env } = await setup({}, echoSession(server))
+    const config = mcpConfig({ [server]: { type, url: `${url}${path}` } })
     const out = await runWeft(["-p", "echo", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions", "--mcp-config", config], { cwd: dir, env })
     expect(out.code).toBe(0)
-    expect(frames(out.stdout)[0]).toMatchObject({ mcp_servers: [{ name: "web", status: "connected" }] })
-    expect(JSON.stringify(toolResults(out.stdout))).toContain("Echo: over the wire")
-  })
-
-  it("SSE (legacy): server-everything's echo", async () => {
-    const url = await startHttpServer("sse")
-    const { dir, env } = await setup({}, echoSession("legacy"))
-    const config = mcpConfig({ legacy: { type: "sse", url: `${url}/sse` } })
-    const out = await runWeft(["-p", "echo", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions", "--mcp-config", config], { cwd: dir, env })
-    expect(out.code).toBe(0)
-    expect(frames(out.stdout)[0]).toMatchObject({ mcp_servers: [{ name: "legacy", status: "connected" }] })
+    expect(frames(out.stdout)[0]).toMatchObject({ mcp_servers: [{ name: server, status: "connected" }] })
     expect(JSON.stringify(toolResults(out.stdout))).toContain("Echo: over the wire")
   })
 
