@@ -13,7 +13,7 @@ import { resolve } from "node:path"
 import { McpClient, type ServerStatus } from "../mcp/McpClient.js"
 import * as McpConfig from "../mcp/McpConfig.js"
 import * as McpConfigFile from "../mcp/McpConfigFile.js"
-import { choice, commands, decodeOptions, list, type RawValues, text } from "./CliOptions.js"
+import { choice, commands, dashed, decodeOptions, list, type RawValues, text } from "./CliOptions.js"
 import { renderCommandHelp } from "./Help.js"
 import { type CliError, Outcome, RunError, UsageError } from "./Outcome.js"
 import * as Output from "./Output.js"
@@ -67,16 +67,12 @@ const summary = () =>
 const help = () =>
   Output.stdout(renderCommandHelp({ title: "weft mcp", summary: summary(), usage, options: Object.values(options) }))
 
-const optionKeys: Readonly<Record<string, keyof typeof options>> = {
-  "--scope": "scope",
-  "-s": "scope",
-  "--transport": "transport",
-  "-t": "transport",
-  "--env": "env",
-  "-e": "env",
-  "--header": "header",
-  "-H": "header"
-}
+/** Every name of the options above (`--scope`, `-s`, ...) to its key. */
+const optionKeys = new Map(
+  Object.entries(options).flatMap(([key, spec]) =>
+    [spec.name, ...spec.aliases].map((name) => [dashed(name), key as keyof typeof options] as const)
+  )
+)
 
 interface Parsed {
   readonly help: boolean
@@ -111,7 +107,7 @@ const parse = (args: ReadonlyArray<string>, commandArgsAfter: number): Either.Ei
     }
     const equals = arg.indexOf("=")
     const flag = arg.startsWith("--") && equals > 0 ? arg.slice(0, equals) : arg
-    const key = optionKeys[flag]
+    const key = optionKeys.get(flag)
     if (key === undefined) {
       if (positional.length >= commandArgsAfter) {
         positional.push(arg)
