@@ -97,11 +97,14 @@ describe("McpClient with server-everything over stdio", () => {
       if (first === undefined) return expect.unreachable()
       expect(first.server).toBe("everything")
       const read = yield* mcp.readResource("everything", first.resource.uri)
-      expect(read.contents.length).toBeGreaterThan(0)
+      // The contents read are the resource asked for.
+      expect(read.contents[0]).toMatchObject({ uri: first.resource.uri })
       const prompts = yield* mcp.listPrompts()
       expect(prompts.map((entry) => entry.prompt.name)).toContain("simple-prompt")
       const prompt = yield* mcp.getPrompt("everything", "simple-prompt")
-      expect(prompt.messages.length).toBeGreaterThan(0)
+      expect(prompt.messages).toEqual([
+        { role: "user", content: { type: "text", text: "This is a simple prompt without arguments." } }
+      ])
     })
   )
 
