@@ -2,7 +2,7 @@
 import * as Effect from "effect/Effect"
 import { statSync } from "node:fs"
 import { resolve } from "node:path"
-import { homeFromEnvironment, weftHomeOf } from "../context/Settings.js"
+import * as Variables from "../platform/Variables.js"
 import { trust } from "../context/Trust.js"
 import { commands } from "./CliOptions.js"
 import { renderCommandHelp } from "./Help.js"
@@ -27,7 +27,7 @@ export const main = (args: ReadonlyArray<string>): Effect.Effect<Outcome, CliErr
     if (args.length > 1) return yield* new UsageError({ message: "weft trust takes at most one directory. See weft trust --help." })
     const dir = resolve(args[0] ?? process.cwd())
     if (!isDirectory(dir)) return yield* new UsageError({ message: `weft trust: ${JSON.stringify(dir)} is not a directory.` })
-    const weftHome = yield* weftHomeOf(yield* homeFromEnvironment)
+    const weftHome = yield* Variables.weftHomeOf(yield* Variables.home)
     const real = yield* trust(weftHome, dir).pipe(Effect.mapError((error) => new RunError({ message: error.message })))
     yield* Output.stdout(
       `weft: trusted ${real}. Its own settings may now run hooks and MCP servers, set the environment and widen permissions.\n`

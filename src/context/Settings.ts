@@ -20,7 +20,6 @@
  * Trust is recorded by `weft trust [dir]` (src/context/Trust.ts) or given for one run (`--trust-project`,
  * `WEFT_TRUST_PROJECT=1`).
  */
-import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -31,6 +30,7 @@ import { readFile } from "node:fs"
 import { homedir } from "node:os"
 import { isAbsolute, join, resolve } from "node:path"
 import { probe } from "../platform/FileProbe.js"
+import * as Variables from "../platform/Variables.js"
 import { isTrusted } from "./Trust.js"
 
 export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk"
@@ -316,30 +316,17 @@ const readSettingsFile = (path: string): Effect.Effect<Parsed> =>
     return { _tag: "Invalid", warning: `weft: ignoring settings ${path}: ${read.error.message}` }
   })
 
-const nonEmptyVariable = (name: string) =>
-  Config.option(Config.string(name)).pipe(
-    Config.map(Option.filter((value) => value !== "")),
-    Effect.orElseSucceed(() => Option.none<string>())
-  )
-
-/** weft's home: `$WEFT_HOME`, else `<home>/.weft`. */
-export const weftHomeOf = (home: string): Effect.Effect<string> =>
-  Effect.map(nonEmptyVariable("WEFT_HOME"), Option.getOrElse(() => join(home, ".weft")))
-
-/** The user's home: `$HOME`, else the OS's. */
-export const homeFromEnvironment: Effect.Effect<string> = Effect.map(nonEmptyVariable("HOME"), Option.getOrElse(homedir))
-
 /** `WEFT_TRUST_PROJECT=1` (or `true`). */
 const trustFromEnvironment: Effect.Effect<boolean> = Effect.map(
-  nonEmptyVariable("WEFT_TRUST_PROJECT"),
+  Variables.nonEmpty("WEFT_TRUST_PROJECT"),
   Option.match({ onNone: () => false, onSome: (value) => value === "1" || value.toLowerCase() === "true" })
 )
 
 const load = (options: LoadOptions): Effect.Effect<Interface> =>
   Effect.gen(function* () {
     const projectDir = resolve(options.cwd)
-    const home = options.home ?? (yield* homeFromEnvironment)
-    const weftHome = options.weftHome ?? (yield* weftHomeOf(home))
+    const home = options.home ?? (yield* Variables.home)
+    const weftHome = options.weftHome ?? (yield* Variables.weftHomeOf(home))
     const sourcesWanted = new Set<FileScope>(options.settingSources ?? fileScopes)
     const trusted = options.trustProject === true || (yield* trustFromEnvironment) || (yield* isTrusted(weftHome, projectDir))
     const warnings: Array<string> = []

@@ -15,7 +15,8 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { join, resolve } from "node:path"
-import { Settings, weftHomeOf } from "../context/Settings.js"
+import { Settings } from "../context/Settings.js"
+import * as Variables from "../platform/Variables.js"
 import type { HookActivity } from "../domain/AgentEvent.js"
 import type { ToolFailureKind } from "../domain/ToolFailure.js"
 import { ChildEnvironment } from "../platform/ChildEnvironment.js"
@@ -340,7 +341,7 @@ export const fromSettings = (
   Effect.gen(function* () {
     const settings = yield* Settings
     const children = yield* ChildEnvironment
-    const weftHome = yield* weftHomeOf(settings.home)
+    const weftHome = yield* Variables.weftHomeOf(settings.home)
     return yield* make({
       ...options,
       settings: settings.value,

@@ -13,7 +13,6 @@
  * boundary (SessionState.makeFold), so its memory follows the conversation, not the file. Resuming a 40 MB
  * transcript: `node scratchpad/bench/resume.mjs`.
  */
-import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
@@ -29,11 +28,11 @@ import * as Path from "@effect/platform/Path"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import { randomUUID } from "node:crypto"
-import { homedir } from "node:os"
 import type { ParsedTranscript, TranscriptEntry } from "../domain/Transcript.js"
 import { isAssistant, promptText } from "../domain/TranscriptGuards.js"
 import type { Decode } from "./JsonlReader.js"
 import { listNames, probe } from "../platform/FileProbe.js"
+import * as Variables from "../platform/Variables.js"
 import { Credentials } from "../platform/Credentials.js"
 import { contains, view, decodeLine, emptyReport, entries as entriesOf, type Item, type Line, makeSplitter, parseJson, record, type Report, type Select } from "./JsonlReader.js"
 import { fromEntries, isCompactBoundary, makeFold, makeTotalsFold, type SessionState, startsExchange, summaryCostOf, type TotalsFold } from "./SessionState.js"
@@ -285,11 +284,6 @@ interface OpenSession {
   readonly scope: Scope.CloseableScope
 }
 
-/** `$WEFT_HOME` if set (and not empty). */
-const weftHomeVariable = Config.option(Config.nonEmptyString("WEFT_HOME")).pipe(
-  Effect.orElseSucceed(() => Option.none<string>())
-)
-
 const NEWLINE = 0x0a
 
 const makeJsonl = (options: JsonlOptions) =>
@@ -297,7 +291,7 @@ const makeJsonl = (options: JsonlOptions) =>
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     const home = path.resolve(
-      options.home ?? Option.getOrElse(yield* weftHomeVariable, () => path.join(homedir(), ".weft"))
+      options.home ?? (yield* Variables.weftHomeOf(yield* Variables.home))
     )
     const projectsDir = path.join(home, "projects")
     const fsync = options.fsync ?? false

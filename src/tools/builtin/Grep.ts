@@ -7,12 +7,12 @@
  * lines (`path:12:text`, context `path-13-text`, `--` between groups; line numbers on unless "-n" is false;
  * no path prefix when `path` is a file) in path order; count: `path:N` lines in path order and a total.
  */
-import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as nodePath from "node:path"
 import * as Tool from "../Tool.js"
+import * as Variables from "../../platform/Variables.js"
 import * as GrepBuiltin from "../search/GrepBuiltin.js"
 import { format, type GrepFailed, type GrepQuery } from "../search/GrepOutput.js"
 import * as Ripgrep from "../search/Ripgrep.js"
@@ -112,11 +112,7 @@ export const splitGlobs = (glob: string | undefined): Array<string> => {
 export type Engine = { readonly _tag: "Builtin" } | { readonly _tag: "Ripgrep"; readonly executable: string }
 
 /** A variable read through Config (absent or empty: none). */
-const variable = (name: string): Effect.Effect<string | undefined> =>
-  Config.option(Config.string(name)).pipe(
-    Effect.map((value) => Option.getOrUndefined(Option.filter(value, (text) => text !== ""))),
-    Effect.orElseSucceed(() => undefined)
-  )
+const variable = (name: string): Effect.Effect<string | undefined> => Effect.map(Variables.nonEmpty(name), Option.getOrUndefined)
 
 /** Which engine runs: WEFT_GREP_ENGINE=builtin|rg, else rg when it is on PATH. */
 export const selectEngine: Effect.Effect<Engine, Tool.ToolFailed, SearchFiles> = Effect.gen(function* () {

@@ -1,0 +1,23 @@
+/**
+ * Environment variables as weft reads them, through Effect's Config (so a test provides its own ConfigProvider): a
+ * variable set to "" counts as not set, and a read never fails.
+ */
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { homedir } from "node:os"
+import { join } from "node:path"
+
+/** `name`'s value; none when it is absent or empty. */
+export const nonEmpty = (name: string): Effect.Effect<Option.Option<string>> =>
+  Config.option(Config.string(name)).pipe(
+    Config.map(Option.filter((value) => value !== "")),
+    Effect.orElseSucceed(() => Option.none<string>())
+  )
+
+/** The user's home: `$HOME`, else the OS's. */
+export const home: Effect.Effect<string> = Effect.map(nonEmpty("HOME"), Option.getOrElse(homedir))
+
+/** weft's home: `$WEFT_HOME`, else `<home>/.weft`. */
+export const weftHomeOf = (userHome: string): Effect.Effect<string> =>
+  Effect.map(nonEmpty("WEFT_HOME"), Option.getOrElse(() => join(userHome, ".weft")))
