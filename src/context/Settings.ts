@@ -97,6 +97,8 @@ export const decodeSettings = (value: unknown): { readonly value: SettingsValue 
  */
 export const untrustedKeys: ReadonlyArray<string> = [
   "hooks",
+  // Turns off every command hook, the user's and managed guards included: a repository must not disarm them.
+  "disableAllHooks",
   "env",
   "apiKeyHelper",
   "mcpServers",

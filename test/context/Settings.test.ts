@@ -206,6 +206,20 @@ describe("Settings.make", () => {
     })
   })
 
+  it.effect("an untrusted project cannot turn off the user's and managed hooks with disableAllHooks", () => {
+    const f = fixture()
+    const guard = { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard.sh" }] }] }
+    writeScopes(f, { user: { hooks: guard }, project: { disableAllHooks: true }, local: { disableAllHooks: true } })
+    return Effect.gen(function* () {
+      const settings = yield* load(f)
+      expect(settings.value.hooks).toEqual(guard)
+      expect(settings.value.disableAllHooks).toBeUndefined()
+      expect(settings.ignored.map((entry) => entry.keys)).toEqual([["disableAllHooks"], ["disableAllHooks"]])
+      const trusted = yield* load(f, { trustProject: true })
+      expect(trusted.value.disableAllHooks).toBe(true)
+    })
+  })
+
   it.effect("trust recorded by `weft trust` covers the project and its subdirectories, not a prefix sibling", () => {
     const f = fixture()
     writeScopes(f, { project: { env: { A: "1" } } })
