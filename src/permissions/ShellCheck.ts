@@ -6,6 +6,7 @@
 import * as Effect from "effect/Effect"
 import type * as BashCheck from "./BashCheck.js"
 import * as ShellCommand from "./ShellCommand.js"
+import { optionWritesOf } from "./ShellWrites.js"
 
 // A rule that does not parse is reported by validate (a warning naming it) and matches nothing; a deny rule that
 // does not parse still names Bash, so unanalysable lines stay denied (unparsedDeny).
@@ -23,13 +24,15 @@ export const check = Effect.fn("ShellCheck.check")(function* (command: string, r
     deny: rulesOf(deny),
     ...(unparsedDeny === undefined ? {} : { unparsedDeny })
   })
+  // Files written by options (`git diff --output=x`) are checked as the redirections' are, allow rule or not.
+  const writes = (redirected: ReadonlyArray<ShellCommand.Word>) => [...redirected, ...optionWritesOf(analysis.commands)].map(ShellCommand.literal)
   switch (decision._tag) {
     case "Deny":
       return { _tag: "Deny", reason: decision.reason } satisfies BashCheck.BashVerdict
     case "Ask":
       return { _tag: "Ask", reason: decision.reason, unanalysable: !ShellCommand.isAnalysed(analysis) } satisfies BashCheck.BashVerdict
     case "Allow":
-      return { _tag: "Allow", writes: decision.writes.map(ShellCommand.literal) } satisfies BashCheck.BashVerdict
+      return { _tag: "Allow", writes: writes(decision.writes) } satisfies BashCheck.BashVerdict
     case "NoRule": {
       const ReadOnlyCommands = yield* Effect.promise(() => import("./ReadOnlyCommands.js"))
       const verdicts = new Map(ReadOnlyCommands.commandVerdicts(analysis).map(({ command, verdict }) => [command, verdict]))
@@ -48,7 +51,7 @@ export const check = Effect.fn("ShellCheck.check")(function* (command: string, r
           readOnly: compound._tag === "ReadOnly" ? { _tag: "ReadOnly", paths: compound.paths.map((path) => path.path) } : compound
         })
       }
-      return { _tag: "NoRule", uncovered, writes: decision.writes.map(ShellCommand.literal) } satisfies BashCheck.BashVerdict
+      return { _tag: "NoRule", uncovered, writes: writes(decision.writes) } satisfies BashCheck.BashVerdict
     }
   }
 })

@@ -139,10 +139,39 @@ const readOnly: ReadonlyArray<Case> = [
   bash("cd src && cat ../../x", { expect: "ask" })
 ]
 
+// ---------------------------------------------------------------------------------------------------------------
+// Files written by options are edits of those files, as redirections are, even under an allow rule covering the
+// command (Claude Code lets `Bash(git diff:*)` write with `git diff --output=`)
+
+const optionWrites: ReadonlyArray<Case> = [
+  bash("git diff --output=x", { settings: allowRules("Bash(git diff:*)"), expect: "ask" }),
+  bash("git diff --outp=x", { settings: allowRules("Bash(git diff:*)"), expect: "ask" }),
+  bash("git diff --output x", { settings: allowRules("Bash(git diff:*)"), expect: "ask" }),
+  bash("git -C . diff --ou=x HEAD", { settings: allowRules("Bash(git:*)"), expect: "ask" }),
+  bash("git show --output=x", { settings: allowRules("Bash(git show:*)"), expect: "ask" }),
+  bash("git diff $OPT", { settings: allowRules("Bash(git diff:*)"), expect: "ask" }),
+  bash("git diff --output=x", { settings: allowRules("Bash(git diff:*)"), mode: "acceptEdits", expect: "allow" }),
+  bash("git diff --output=/tmp/elsewhere", { settings: allowRules("Bash(git diff:*)"), mode: "acceptEdits", expect: "ask" }),
+  bash("git diff --output=.git/hooks/pre-commit", { settings: allowRules("Bash(git diff:*)"), mode: "bypassPermissions", expect: "ask" }),
+  bash("git diff --output=locked/a", { settings: { user: { permissions: { allow: ["Bash(git diff:*)"], deny: ["Edit(./locked/**)"] } } }, expect: "deny" }),
+  bash("git diff --output=/dev/null", { settings: allowRules("Bash(git diff:*)"), expect: "allow" }),
+  bash("git diff --output-indicator-new=+ HEAD", { settings: allowRules("Bash(git diff:*)"), expect: "allow" }),
+  bash("git commit -m \"$(date)\"", { settings: allowRules("Bash(git commit:*)"), expect: "allow" }),
+  bash("find . -fprint x", { settings: allowRules("Bash(find:*)"), expect: "ask" }),
+  bash("find . -name a -fls x", { settings: allowRules("Bash(find:*)"), expect: "ask" }),
+  bash("find . -fprintf ~/.bashrc %p", { settings: allowRules("Bash(find:*)"), mode: "bypassPermissions", expect: "ask" }),
+  bash("sort -o x f", { settings: allowRules("Bash(sort:*)"), expect: "ask" }),
+  bash("sort -uox f", { settings: allowRules("Bash(sort:*)"), expect: "ask" }),
+  bash("sort --outp=x f", { settings: allowRules("Bash(sort:*)"), expect: "ask" }),
+  bash("sort -t o f", { settings: allowRules("Bash(sort:*)"), expect: "allow" }),
+  bash("sort -o ~/.bashrc f", { mode: "bypassPermissions", expect: "ask" })
+]
+
 const all: ReadonlyArray<readonly [string, ReadonlyArray<Case>]> = [
   ["Bash rule forms", forms],
   ["Bash bypass classes", bypasses],
-  ["read-only commands and paths", readOnly]
+  ["read-only commands and paths", readOnly],
+  ["files written by options", optionWrites]
 ]
 
 describe("Permissions.check on parsed Bash (table)", () => {

@@ -1,0 +1,140 @@
+/**
+ * Files a command writes through its own options: `git diff --output=x` (and its abbreviations, `--outp=x`), find's
+ * `-fprint x` / `-fprint0` / `-fprintf` / `-fls`, `sort -o x`. They are writes as a redirection is (`git diff > x`):
+ * checked as edits of those files even when an allow rule covers the command, so that `Bash(git diff:*)` does not
+ * write where `git diff > x` would be asked about (Claude Code lets it), and a protected path stays protected.
+ */
+import { literal, unknownWord, type SimpleCommand, type Word } from "./ShellCommand.js"
+
+const wordOf = (text: string): Word => ({ source: text, value: text, glob: false, brace: false, tilde: false })
+
+// Where output goes anyway, as for redirections (ShellCommand.Redirect's `discard`).
+const discarded = new Set(["/dev/null", "/dev/stdout", "/dev/stderr"])
+
+/** The value of `--opt=value` (a word of its own), or the next word; a word built at run time is unknown. */
+const valueOf = (word: Word, equals: number, next: Word | undefined): Word | undefined => {
+  if (equals === -1) return next
+  const text = literal(word)
+  return text === undefined ? unknownWord(word.source) : wordOf(text.slice(equals + 1))
+}
+
+// git's parse-options takes any unambiguous prefix of a long option: `--ou`, `--outp`... are `--output`.
+const gitOutputRe = /^--o(u(t(p(u(t)?)?)?)?)?(=|$)/
+
+// git's options before the subcommand that take the next word as their value.
+const gitGlobalValues = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--attr-source", "--super-prefix"])
+
+// The subcommands that take diff options, `--output` among them.
+const gitDiffFamily = new Set(["diff", "log", "show", "whatchanged", "diff-tree", "diff-index", "diff-files", "format-patch", "range-diff", "stash", "reflog"])
+
+/** The subcommand's name, or undefined when a word built at run time stands before it. */
+const gitSubcommand = (args: ReadonlyArray<Word>): string | undefined => {
+  for (let index = 0; index < args.length; index++) {
+    const word = args[index]
+    const text = word === undefined ? undefined : literal(word)
+    if (text === undefined) return undefined
+    if (!text.startsWith("-")) return text
+    if (gitGlobalValues.has(text)) index++
+  }
+  return ""
+}
+
+const gitWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Word> => {
+  const subcommand = gitSubcommand(args)
+  // In a command taking diff options, a word built at run time may be `--output=...`; elsewhere (`git commit -m
+  // "$(...)"`) it is left to the rule, as `--output` means nothing there.
+  const takesDiffOptions = subcommand === undefined || gitDiffFamily.has(subcommand)
+  const out: Array<Word> = []
+  for (let index = 0; index < args.length; index++) {
+    const word = args[index]
+    if (word === undefined) break
+    const text = literal(word)
+    if (text === "--") break
+    if (text === undefined) {
+      if (takesDiffOptions) out.push(unknownWord(word.source))
+      continue
+    }
+    if (!gitOutputRe.test(text)) continue
+    const value = valueOf(word, text.indexOf("="), args[index + 1])
+    if (value !== undefined) out.push(value)
+    if (!text.includes("=")) index++
+  }
+  return out
+}
+
+const findWritingPredicates = new Set(["-fprint", "-fprint0", "-fprintf", "-fls"])
+
+const findWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Word> => {
+  const out: Array<Word> = []
+  for (let index = 0; index < args.length; index++) {
+    const word = args[index]
+    if (word !== undefined && findWritingPredicates.has(literal(word) ?? "")) {
+      const target = args[index + 1]
+      if (target !== undefined) out.push(target)
+    }
+  }
+  return out
+}
+
+// sort's short options that take a value (the rest of the word or the next one).
+const sortValueLetters = "ktST"
+const sortOutputRe = /^--o(u(t(p(u(t)?)?)?)?)?(=|$)/
+
+const sortWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Word> => {
+  const out: Array<Word> = []
+  for (let index = 0; index < args.length; index++) {
+    const word = args[index]
+    if (word === undefined) break
+    const text = literal(word)
+    if (text === "--") break
+    if (text === undefined) continue
+    if (text.startsWith("--")) {
+      if (sortOutputRe.test(text)) {
+        const value = valueOf(word, text.indexOf("="), args[index + 1])
+        if (value !== undefined) out.push(value)
+        if (!text.includes("=")) index++
+      }
+      continue
+    }
+    if (!text.startsWith("-") || text === "-") continue
+    for (let position = 1; position < text.length; position++) {
+      const letter = text.charAt(position)
+      if (letter === "o") {
+        const rest = text.slice(position + 1)
+        const value = rest !== "" ? wordOf(rest) : args[index + 1]
+        if (value !== undefined) out.push(value)
+        if (rest === "") index++
+        break
+      }
+      if (sortValueLetters.includes(letter)) {
+        if (position === text.length - 1) index++
+        break
+      }
+    }
+  }
+  return out
+}
+
+const baseName = (name: string): string => name.slice(name.lastIndexOf("/") + 1)
+
+/** The files `command` writes through its options (words as written; unknown where built at run time). */
+export const optionWrites = (command: SimpleCommand): ReadonlyArray<Word> => {
+  if (command.name === undefined) return []
+  const args = command.argv.slice(1)
+  const written = (() => {
+    switch (baseName(command.name)) {
+      case "git":
+        return gitWrites(args)
+      case "find":
+        return findWrites(args)
+      case "sort":
+        return sortWrites(args)
+      default:
+        return []
+    }
+  })()
+  return written.filter((word) => !discarded.has(literal(word) ?? ""))
+}
+
+/** The files every command of a line writes through its options. */
+export const optionWritesOf = (commands: ReadonlyArray<SimpleCommand>): ReadonlyArray<Word> => commands.flatMap(optionWrites)
