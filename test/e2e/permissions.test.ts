@@ -58,6 +58,17 @@ describe("weft -p: permissions", () => {
     expect(existsSync(join(session.dir, "pwned"))).toBe(false)
   })
 
+  it("an allow rule for `git diff` does not let `git diff --output=` write a file (asked, so denied under -p)", async () => {
+    const session = await oneCall({ "a.txt": "a\n", "b.txt": "b\n" }, "Bash", () => ({ command: "git diff --output=pwned --no-index a.txt b.txt" }))
+    const out = await run(["--allowedTools", "Bash(git diff:*)"], session)
+    expect(out.code).toBe(0)
+    const [result] = toolResults(out.stdout)
+    expect(result).toMatchObject({ tool_use_id: "call1", is_error: true })
+    expect(String(result?.["content"])).toContain("pwned")
+    expect(resultFrame(out.stdout)["permission_denials"]).toHaveLength(1)
+    expect(existsSync(join(session.dir, "pwned"))).toBe(false)
+  })
+
   it("default mode under -p: a write is asked about, nobody answers, so it is denied for the model to read", async () => {
     const session = await oneCall({}, "Write", (dir) => ({ file_path: join(dir, "new.txt"), content: "x" }))
     const out = await run([], session)
