@@ -25,9 +25,20 @@ export type BashVerdict =
   /** An ask rule may match (`unanalysable` false), or the line cannot be analysed (true). */
   | { readonly _tag: "Ask"; readonly reason: string; readonly unanalysable: boolean }
   /** Every command is covered by an allow rule; `writes` are the redirections' targets (undefined: not static). */
-  | { readonly _tag: "Allow"; readonly writes: ReadonlyArray<string | undefined> }
+  | { readonly _tag: "Allow"; readonly writes: ReadonlyArray<string | undefined>; readonly directoryChanges?: DirectoryChanges }
   /** Some commands no allow rule covers. */
-  | { readonly _tag: "NoRule"; readonly uncovered: ReadonlyArray<UncoveredCommand>; readonly writes: ReadonlyArray<string | undefined> }
+  | {
+    readonly _tag: "NoRule"
+    readonly uncovered: ReadonlyArray<UncoveredCommand>
+    readonly writes: ReadonlyArray<string | undefined>
+    readonly directoryChanges?: DirectoryChanges
+  }
+
+/**
+ * The directories the line changes to (`cd x`, `pushd x`), in order, as written; undefined where it is not known
+ * before the line runs (`cd $D`). A relative path later in the line may be relative to any of them.
+ */
+export type DirectoryChanges = ReadonlyArray<string | undefined>
 
 export interface Interface {
   /** Why a Bash rule specifier does not parse, or undefined. */

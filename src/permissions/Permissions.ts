@@ -19,7 +19,7 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { join, resolve } from "node:path"
+import { isAbsolute, join, resolve } from "node:path"
 import { type Interface as SettingsInterface, type PermissionMode, permissionModes, Settings } from "../context/Settings.js"
 import type { ToolTarget } from "../domain/ToolTarget.js"
 import * as BashCheck from "./BashCheck.js"
@@ -125,6 +125,9 @@ interface CompiledRule {
 const ruleLabel = (rule: Rule) => (rule.specifier === undefined ? rule.tool : `${rule.tool}(${rule.specifier})`)
 
 const describeSource = (source: RuleSource) => (source.scope === "cli" ? source.origin : `${source.scope} settings (${source.origin})`)
+
+/** Directories a line's `cd`s may lead to beyond which its relative paths are not checked but asked about. */
+const maxDirectories = 32
 
 const expandHome = (path: string, home: string) => (path === "~" ? home : path.startsWith("~/") ? join(home, path.slice(2)) : path)
 
@@ -278,7 +281,39 @@ export const make = (options: Options): Effect.Effect<Interface> =>
           return ask(verdict.reason)
         case "Allow":
         case "NoRule": {
-          const directory = yield* shellDirectory
+          const start = yield* shellDirectory
+          // A `cd` earlier in the line moves where a relative path lands (`cd .git && echo x > config`): such a path
+          // is checked from every directory the line may be in by then, the strictest answer standing.
+          const directories = [start]
+          let unknownDirectory = false
+          for (const change of verdict.directoryChanges ?? []) {
+            if (change === undefined || directories.length > maxDirectories) {
+              unknownDirectory = true
+              continue
+            }
+            for (const directory of [...directories]) {
+              const next = resolve(directory, expandHome(change, home))
+              if (!directories.includes(next)) directories.push(next)
+            }
+          }
+          const checkFromEach = Effect.fn("Permissions.checkBashPath")(function* (
+            toolName: string,
+            path: string,
+            access: "read" | "write",
+            readOnlyTool: boolean
+          ) {
+            const expanded = expandHome(path, home)
+            if (unknownDirectory && !isAbsolute(expanded)) {
+              return ask(`\`${path}\` is relative to a directory the command changes to, which is known only when it runs.`)
+            }
+            let strictest: Decision = allow
+            for (const directory of isAbsolute(expanded) ? [start] : directories) {
+              const decision = yield* checkPath(toolName, resolve(directory, expanded), access, readOnlyTool)
+              if (decision._tag === "Deny") return decision
+              if (decision._tag === "Ask" && strictest._tag === "Allow") strictest = decision
+            }
+            return strictest
+          })
           // Redirections write files: each is checked as an edit of that file.
           let pending: Decision | undefined
           for (const target of verdict.writes) {
@@ -286,7 +321,7 @@ export const make = (options: Options): Effect.Effect<Interface> =>
               pending ??= ask("The command writes to a file whose name is known only when it runs.")
               continue
             }
-            const decision = yield* checkPath("Edit", resolve(directory, expandHome(target, home)), "write", false)
+            const decision = yield* checkFromEach("Edit", target, "write", false)
             if (decision._tag === "Deny") return decision
             if (decision._tag === "Ask") pending ??= decision
           }
@@ -299,7 +334,7 @@ export const make = (options: Options): Effect.Effect<Interface> =>
                 continue
               }
               for (const path of command.readOnly.paths) {
-                const decision = yield* checkPath("Read", resolve(directory, expandHome(path, home)), "read", true)
+                const decision = yield* checkFromEach("Read", path, "read", true)
                 if (decision._tag === "Deny") return decision
                 if (decision._tag === "Ask") pending ??= decision
               }

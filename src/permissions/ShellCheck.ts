@@ -24,6 +24,7 @@ export const check = Effect.fn("ShellCheck.check")(function* (command: string, r
     deny: rulesOf(deny),
     ...(unparsedDeny === undefined ? {} : { unparsedDeny })
   })
+  const directoryChanges = directoryChangesOf(analysis.commands)
   // Files written by options (`git diff --output=x`) are checked as the redirections' are, allow rule or not.
   const writes = (redirected: ReadonlyArray<ShellCommand.Word>) => [...redirected, ...optionWritesOf(analysis.commands)].map(ShellCommand.literal)
   switch (decision._tag) {
@@ -32,7 +33,7 @@ export const check = Effect.fn("ShellCheck.check")(function* (command: string, r
     case "Ask":
       return { _tag: "Ask", reason: decision.reason, unanalysable: !ShellCommand.isAnalysed(analysis) } satisfies BashCheck.BashVerdict
     case "Allow":
-      return { _tag: "Allow", writes: writes(decision.writes) } satisfies BashCheck.BashVerdict
+      return { _tag: "Allow", writes: writes(decision.writes), directoryChanges } satisfies BashCheck.BashVerdict
     case "NoRule": {
       const ReadOnlyCommands = yield* Effect.promise(() => import("./ReadOnlyCommands.js"))
       const verdicts = new Map(ReadOnlyCommands.commandVerdicts(analysis).map(({ command, verdict }) => [command, verdict]))
@@ -51,10 +52,30 @@ export const check = Effect.fn("ShellCheck.check")(function* (command: string, r
           readOnly: compound._tag === "ReadOnly" ? { _tag: "ReadOnly", paths: compound.paths.map((path) => path.path) } : compound
         })
       }
-      return { _tag: "NoRule", uncovered, writes: writes(decision.writes) } satisfies BashCheck.BashVerdict
+      return { _tag: "NoRule", uncovered, writes: writes(decision.writes), directoryChanges } satisfies BashCheck.BashVerdict
     }
   }
 })
+
+/**
+ * Where `cd` and `pushd` move the shell: the operand after options (`cd` alone is home). `cd -`, `popd` and a
+ * `pushd` without a directory go back to a directory the line was already in, so they add none.
+ */
+const directoryChangesOf = (commands: ReadonlyArray<ShellCommand.SimpleCommand>): BashCheck.DirectoryChanges =>
+  commands.flatMap((command) => {
+    if (command.name !== "cd" && command.name !== "pushd") return []
+    const operands = command.argv.slice(1).filter((word, index, all) => {
+      const text = ShellCommand.literal(word)
+      // Options come first (`cd -P dir`); `--` ends them.
+      return !(text !== undefined && /^-[LPe@]+$/.test(text) && all.slice(0, index).every((before) => ShellCommand.literal(before)?.startsWith("-") === true))
+    })
+    const first = operands[0]
+    if (first === undefined) return command.name === "cd" ? ["~"] : []
+    const text = ShellCommand.literal(first)
+    if (text === "--") return operands[1] === undefined ? ["~"] : [ShellCommand.literal(operands[1])]
+    if (text === "-" || (command.name === "pushd" && text !== undefined && /^[+-][0-9]+$/.test(text))) return []
+    return [text]
+  })
 
 /** Why a Bash rule specifier does not parse, or undefined. */
 export const validate = (specifier: string): string | undefined => {

@@ -59,7 +59,25 @@ const gitWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Word> => {
     if (value !== undefined) out.push(value)
     if (!text.includes("=")) index++
   }
-  return out
+  return out.map((target) => inGitDirectory(args, target))
+}
+
+/** `git -C dir ... --output=x` writes dir/x: a relative target is taken from the last `-C` (unknown if not static). */
+const inGitDirectory = (args: ReadonlyArray<Word>, target: Word): Word => {
+  let directory: string | undefined = ""
+  for (let index = 0; index < args.length; index++) {
+    const text = literal(args[index] ?? unknownWord(""))
+    if (text === undefined || !text.startsWith("-")) break
+    if (text === "-C") {
+      const value = args[index + 1]
+      const next = value === undefined ? undefined : literal(value)
+      directory = next === undefined ? undefined : directory === undefined ? undefined : directory === "" || next.startsWith("/") ? next : `${directory}/${next}`
+    }
+    if (gitGlobalValues.has(text)) index++
+  }
+  const path = literal(target)
+  if (directory === "" || (path !== undefined && path.startsWith("/"))) return target
+  return directory === undefined || path === undefined ? unknownWord(target.source) : wordOf(`${directory}/${path}`)
 }
 
 const findWritingPredicates = new Set(["-fprint", "-fprint0", "-fprintf", "-fls"])

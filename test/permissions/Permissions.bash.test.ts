@@ -167,11 +167,33 @@ const optionWrites: ReadonlyArray<Case> = [
   bash("sort -o ~/.bashrc f", { mode: "bypassPermissions", expect: "ask" })
 ]
 
+// ---------------------------------------------------------------------------------------------------------------
+// A `cd` earlier in the line moves where a relative path lands: checked from each directory the line may be in
+
+const afterCd: ReadonlyArray<Case> = [
+  bash("cd .git && echo x > config", { mode: "acceptEdits", expect: "ask" }),
+  bash("cd .claude; echo {} > settings.local.json", { mode: "bypassPermissions", expect: "ask" }),
+  bash("pushd .git && echo x > config", { mode: "acceptEdits", expect: "ask" }),
+  bash("cd sub && cd ../.git && echo x > HEAD", { mode: "acceptEdits", expect: "ask" }),
+  bash("cd locked && echo x > a", { settings: deny("Edit(./locked/**)"), mode: "bypassPermissions", expect: "deny" }),
+  bash("cd secret && cat key", { settings: deny("Read(./secret/**)"), expect: "deny" }),
+  bash("cd secret; cat < key", { settings: deny("Read(./secret/**)"), expect: "deny" }),
+  bash("cd .git && git diff --output=config", { settings: allowRules("Bash(git diff:*)", "Bash(cd:*)"), mode: "acceptEdits", expect: "ask" }),
+  bash("git -C .git diff --output=config", { settings: allowRules("Bash(git:*)"), mode: "acceptEdits", expect: "ask" }),
+  bash("git -C $D diff --output=config", { settings: allowRules("Bash(git:*)"), mode: "acceptEdits", expect: "ask" }),
+  bash("cd $D && echo x > y", { mode: "acceptEdits", expect: "ask" }),
+  bash("cd src && cat a.ts", { expect: "allow" }),
+  bash("cd src && echo x > out.txt", { mode: "acceptEdits", expect: "allow" }),
+  bash("cd src && echo x > /tmp/elsewhere", { mode: "acceptEdits", expect: "ask" }),
+  bash("git -C src diff --output=out.txt", { settings: allowRules("Bash(git:*)"), mode: "acceptEdits", expect: "allow" })
+]
+
 const all: ReadonlyArray<readonly [string, ReadonlyArray<Case>]> = [
   ["Bash rule forms", forms],
   ["Bash bypass classes", bypasses],
   ["read-only commands and paths", readOnly],
-  ["files written by options", optionWrites]
+  ["files written by options", optionWrites],
+  ["paths after a cd in the line", afterCd]
 ]
 
 describe("Permissions.check on parsed Bash (table)", () => {
