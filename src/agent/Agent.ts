@@ -292,46 +292,62 @@ const turn = Effect.fn("Agent.turn")(function* (run: Run, before: RunState) {
   }
   const ready = yield* compactIfNearFull(run, before)
   if (ready._tag === "Finish") return ready
-  const state = ready.state
-  const requestStarted = Date.now()
-  let response = yield* Effect.either(abortable(run, requestModel(run, Request.build(requestSettings(run), state.history))))
-  let counted: RunState = { ...state, turns: state.turns + 1, apiMs: state.apiMs + (Date.now() - requestStarted) }
-  // Refused as too long: compacted, then sent again once (a second refusal ends the run).
-  if (response._tag === "Left" && isPromptTooLong(response.left)) {
-    const preTokens = promptTokensOf(response.left.message) ?? Tokens.ofJson(counted.history)
-    const compacted = yield* compactStep(run, counted, preTokens)
-    if (compacted._tag === "Finish") return compacted
-    if (compacted._tag === "Failed") {
-      return finishWith(
-        compacted.state,
-        "error_during_execution",
-        `API error: ${response.left.message}; compacting the conversation failed: ${compacted.message}`,
-        true
-      )
-    }
-    const retryStarted = Date.now()
-    response = yield* Effect.either(abortable(run, requestModel(run, Request.build(requestSettings(run), compacted.state.history))))
-    counted = { ...compacted.state, apiMs: compacted.state.apiMs + (Date.now() - retryStarted) }
-    if (response._tag === "Left" && isPromptTooLong(response.left)) {
-      return finishWith(
-        counted,
-        "error_during_execution",
-        `API error: ${response.left.message} (the conversation was compacted and the request was still too long)`,
-        true
-      )
-    }
-  }
+  const first = yield* request(run, { ...ready.state, turns: ready.state.turns + 1 })
+  const sent = first.response._tag === "Left" && isPromptTooLong(first.response.left)
+    ? yield* retryCompacted(run, first.state, first.response.left)
+    : first
+  if (sent._tag !== "Sent") return sent
+  const { response, state } = sent
   if (response._tag === "Left") {
     const error = response.left
     return error._tag === "Aborted"
-      ? interrupted(counted)
-      : finishWith(counted, "error_during_execution", `API error: ${error.message}`, true)
+      ? interrupted(state)
+      : finishWith(state, "error_during_execution", `API error: ${error.message}`, true)
   }
-  const answered = yield* recordResponse(run, counted, response.right.message)
+  const answered = yield* recordResponse(run, state, response.right.message)
   const uses = response.right.message.content.filter(Content.isToolUse)
   return uses.length === 0
     ? yield* stopOrContinue(run, answered, response.right.message)
     : yield* runTools(run, answered, uses, response.right.incompleteToolInputs)
+})
+
+/** The turn's model request with the conversation of `state`, answered with `state` and the time it took counted. */
+const request = Effect.fn("Agent.request")(function* (run: Run, state: RunState) {
+  const started = Date.now()
+  const response = yield* Effect.either(abortable(run, requestModel(run, Request.build(requestSettings(run), state.history))))
+  return { _tag: "Sent" as const, response, state: { ...state, apiMs: state.apiMs + (Date.now() - started) } }
+})
+
+/**
+ * A request the API refused as too long: the conversation compacted, then the request sent again, once (a failure to
+ * compact, or a second refusal, ends the run).
+ */
+const retryCompacted = Effect.fn("Agent.retryCompacted")(function* (
+  run: Run,
+  state: RunState,
+  refusal: { readonly message: string }
+) {
+  const preTokens = promptTokensOf(refusal.message) ?? Tokens.ofJson(state.history)
+  const compacted = yield* compactStep(run, state, preTokens)
+  if (compacted._tag === "Finish") return compacted
+  if (compacted._tag === "Failed") {
+    return finishWith(
+      compacted.state,
+      "error_during_execution",
+      `API error: ${refusal.message}; compacting the conversation failed: ${compacted.message}`,
+      true
+    )
+  }
+  const again = yield* request(run, compacted.state)
+  if (again.response._tag === "Left" && isPromptTooLong(again.response.left)) {
+    return finishWith(
+      again.state,
+      "error_during_execution",
+      `API error: ${again.response.left.message} (the conversation was compacted and the request was still too long)`,
+      true
+    )
+  }
+  return again
 })
 
 /** The size (tokens) at which this run compacts before its next request (Models.autoCompactThreshold). */

@@ -365,6 +365,21 @@ describe("prompt is too long", () => {
     }).pipe(Effect.provide(layers([tooLong, summaryTurn, tooLong])))
   )
 
+  it.effect("a refusal whose compaction fails ends the run with both reasons, the request not sent again", () =>
+    Effect.gen(function* () {
+      const history: ReadonlyArray<MessageParam> = [
+        { role: "user", content: "earlier" },
+        { role: "assistant", content: [Content.text("earlier answer")] }
+      ]
+      const events = yield* collect({ history })
+      const result = resultOf(events)
+      expect(result).toMatchObject({ subtype: "error_during_execution", isError: true, numTurns: 1 })
+      expect(result.result).toMatch(/^API error: .*prompt is too long.*; compacting the conversation failed: /)
+      expect(compactedOf(events)).toEqual([])
+      expect(yield* (yield* ScriptedModel).requests).toHaveLength(2)
+    }).pipe(Effect.provide(layers([tooLong, ScriptTurn.status(500), textTurn("never sent")])))
+  )
+
   it.effect("a summary request that is itself too long is sent again smaller", () =>
     Effect.gen(function* () {
       const history: ReadonlyArray<MessageParam> = [
