@@ -259,16 +259,6 @@ describe("auto-compaction in the loop", () => {
     )
   })
 
-  it.effect("does not compact below the threshold, nor when auto-compaction is off", () =>
-    Effect.gen(function* () {
-      const below = yield* collect()
-      expect(compactedOf(below)).toEqual([])
-      expect(resultOf(below).subtype).toBe("success")
-    }).pipe(
-      Effect.provide(layers([ScriptTurn.blocks([toolUse("Remember", { path: "a.txt" })], near(150_000)), textTurn("done")]))
-    )
-  )
-
   it.effect("counts the tool results sent back since the last response: large ones compact before the request", () =>
     Effect.gen(function* () {
       const events = yield* collect()
@@ -278,13 +268,19 @@ describe("auto-compaction in the loop", () => {
     }).pipe(Effect.provide(layers([ScriptTurn.blocks([toolUse("Big", {})], near(150_000)), summaryTurn, textTurn("done")])))
   )
 
-  it.effect("auto-compaction off: the same context goes on uncompacted", () =>
+  it.effect.each([
+    { when: "below the threshold", reported: 150_000, options: {} },
+    { when: "past it with auto-compaction off", reported: 190_000, options: { autoCompact: false } }
+  ])("does not compact $when: the next request sends the whole conversation", ({ reported, options }) =>
     Effect.gen(function* () {
-      const events = yield* collect({ autoCompact: false })
+      const events = yield* collect(options)
       expect(compactedOf(events)).toEqual([])
       expect(resultOf(events).subtype).toBe("success")
+      const requests = yield* (yield* ScriptedModel).requests
+      expect(requests).toHaveLength(2)
+      expect(requests[1]?.messages).toHaveLength(3)
     }).pipe(
-      Effect.provide(layers([ScriptTurn.blocks([toolUse("Remember", { path: "a.txt" })], near(190_000)), textTurn("done")]))
+      Effect.provide(layers([ScriptTurn.blocks([toolUse("Remember", { path: "a.txt" })], near(reported)), textTurn("done")]))
     )
   )
 
