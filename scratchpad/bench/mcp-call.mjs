@@ -35,7 +35,7 @@ const mcp = await Effect.runPromise(
     scope
   )
 )
-const tool = McpTools.make(mcp)().find((candidate) => candidate.name === "mcp__everything__echo")
+const tool = McpTools.make(mcp, { maxOutputTokens: await Effect.runPromise(McpTools.maxOutputTokens) })().find((candidate) => candidate.name === "mcp__everything__echo")
 const context = { toolUseId: "t", sessionId: "s", cwd: root }
 // As the loop runs a call (ToolExecution): prepared, then run to its outcome.
 const viaWeft = Effect.flatMap(tool.prepare(args, context), (call) => Tool.outcome(call, tool.name))

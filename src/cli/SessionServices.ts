@@ -191,10 +191,12 @@ export const composition = <E = never>(options: Options, overrides: Overrides<E>
     .add(
       Composition.service(
         ToolRegistry,
-        Effect.map(Effect.all([ToolRegistry, McpClient]), ([registry, mcp]) => {
+        Effect.gen(function* () {
+          const [registry, mcp] = yield* Effect.all([ToolRegistry, McpClient])
           const keep = (name: string) => !removed.has(name)
           const filtered = filterTools(registry, keep)
-          return mcp === McpClient.none ? filtered : withExtraTools(filtered, McpTools.make(mcp), keep)
+          if (mcp === McpClient.none) return filtered
+          return withExtraTools(filtered, McpTools.make(mcp, { maxOutputTokens: yield* McpTools.maxOutputTokens }), keep)
         })
       )
     )

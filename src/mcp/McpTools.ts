@@ -9,22 +9,31 @@
  */
 import type { Tool as McpTool } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as Variables from "../platform/Variables.js"
 import * as Tool from "../tools/Tool.js"
 import type { McpError, Interface as McpClient } from "./McpClient.js"
 import { DEFAULT_MAX_OUTPUT_TOKENS, mapCallResult, mapReadResult, toolName, truncate } from "./McpResult.js"
 
 export interface Options {
-  /** `MAX_MCP_OUTPUT_TOKENS` (default 25 000). */
-  readonly maxOutputTokens?: number | undefined
+  /** The most one call's result may give the model, in tokens: the session passes `maxOutputTokens` (the variable). */
+  readonly maxOutputTokens: number
 }
 
 const toolFailed = (tool: string) => (error: McpError) => Tool.fail(tool, error.message)
 
-export const maxOutputTokensFrom = (env: Readonly<Record<string, string | undefined>>): number => {
-  const parsed = Number(env["MAX_MCP_OUTPUT_TOKENS"])
-  return Number.isInteger(parsed) && parsed > 0 ? parsed : DEFAULT_MAX_OUTPUT_TOKENS
-}
+/**
+ * `MAX_MCP_OUTPUT_TOKENS` read through Config (a test provides its own ConfigProvider): a positive integer, else
+ * Claude Code's default, 25 000.
+ */
+export const maxOutputTokens: Effect.Effect<number> = Effect.map(
+  Variables.nonEmpty("MAX_MCP_OUTPUT_TOKENS"),
+  (value) => {
+    const parsed = Option.isSome(value) ? Number(value.value) : Number.NaN
+    return Number.isInteger(parsed) && parsed > 0 ? parsed : DEFAULT_MAX_OUTPUT_TOKENS
+  }
+)
 
 /** One server tool as a registry tool (undefined when its full name is over 128 characters). */
 export const serverTool = (mcp: McpClient, server: string, tool: McpTool, maxTokens: number): Tool.AnyTool | undefined => {
@@ -85,8 +94,8 @@ const resourceTools = (mcp: McpClient, maxTokens: number): ReadonlyArray<Tool.An
 }
 
 /** The current MCP tools, as one array that changes identity only when the servers' lists change. */
-export const make = (mcp: McpClient, options: Options = {}): (() => ReadonlyArray<Tool.AnyTool>) => {
-  const maxTokens = options.maxOutputTokens ?? maxOutputTokensFrom(process.env)
+export const make = (mcp: McpClient, options: Options): (() => ReadonlyArray<Tool.AnyTool>) => {
+  const maxTokens = options.maxOutputTokens
   const perList = new WeakMap<ReadonlyArray<McpTool>, ReadonlyArray<Tool.AnyTool>>()
   let resources: ReadonlyArray<Tool.AnyTool> | undefined
   let lastKey: ReadonlyArray<unknown> = []

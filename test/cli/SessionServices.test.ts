@@ -26,20 +26,20 @@ import { textTurn } from "../../src/testing/Script.js"
 import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
 import * as Builtin from "../../src/tools/builtin/index.js"
 import { isRunning, sleepLive } from "../../src/tools/shell/ProcessGroup.js"
+import * as Tool from "../../src/tools/Tool.js"
 import { ToolRegistry } from "../../src/tools/ToolRegistry.js"
 import { tempDir, write } from "../support/TempFiles.js"
 import { answerMessage } from "../session/entries.js"
 
 const platform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)
 
-const environment = (home: string) =>
-  ConfigProvider.fromMap(
-    new Map([
-      ["WEFT_HOME", home],
-      ["ANTHROPIC_BASE_URL", "http://127.0.0.1:9"],
-      ["ANTHROPIC_MODEL", "claude-test-model"]
-    ])
-  )
+const variablesOf = (home: string): ReadonlyArray<readonly [string, string]> => [
+  ["WEFT_HOME", home],
+  ["ANTHROPIC_BASE_URL", "http://127.0.0.1:9"],
+  ["ANTHROPIC_MODEL", "claude-test-model"]
+]
+
+const environment = (home: string) => ConfigProvider.fromMap(new Map(variablesOf(home)))
 
 const user = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }] })
 /** An answer of the model (the transcript writes nothing before the first one). */
@@ -149,6 +149,47 @@ describe("SessionServices", () => {
       }).pipe(Effect.scoped, Effect.provide(platform), Effect.withConfigProvider(environment(home)))
     })
   }
+
+  // MAX_MCP_OUTPUT_TOKENS through the session's Config: set, an MCP tool's output over it is cut with a note naming
+  // it; unset, the default bound leaves the same output whole.
+  it.live.each([
+    { variables: [["MAX_MCP_OUTPUT_TOKENS", "10"]] as const, bounded: true },
+    { variables: [] as const, bounded: false }
+  ])("an MCP tool's output is bounded by MAX_MCP_OUTPUT_TOKENS from the session's Config (bounded: $bounded)", ({ variables, bounded }) => {
+    const home = tempDir()
+    const cwd = tempDir()
+    const server = nodePath.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+    const message = "m".repeat(200)
+    return Effect.gen(function* () {
+      const context = yield* SessionServices.make(
+        {
+          cwd,
+          version: "test",
+          mcpServers: [
+            { name: "everything", scope: "dynamic", origin: "test", config: { type: "stdio", command: process.execPath, args: [server, "stdio"], env: {} } }
+          ]
+        },
+        { apiClient: ScriptedModel.layer([]), sessionStore: SessionStore.layerMemory() }
+      )
+      const echo = yield* Context.get(context, ToolRegistry).get("mcp__everything__echo")
+      const call = yield* echo.prepare({ message }, { toolUseId: "t1", sessionId: "s1", cwd })
+      const result = yield* Tool.outcome(call, echo.name)
+      const content = typeof result.content === "string" ? [] : result.content
+      if (bounded) {
+        // 10 tokens: 40 characters of the echo, then the note.
+        expect(content).toEqual([
+          { type: "text", text: `Echo: ${message}`.slice(0, 40) },
+          { type: "text", text: expect.stringMatching(/over the limit of 10 \(MAX_MCP_OUTPUT_TOKENS\)/) }
+        ])
+      } else {
+        expect(content).toEqual([{ type: "text", text: `Echo: ${message}` }])
+      }
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(platform),
+      Effect.withConfigProvider(ConfigProvider.fromMap(new Map([...variablesOf(home), ...variables])))
+    )
+  })
 
   it.live("the layer and the fast path provide the same services", () => {
     const home = tempDir()

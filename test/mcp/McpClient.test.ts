@@ -7,6 +7,7 @@ import * as http from "node:http"
 import * as path from "node:path"
 import { McpClient } from "../../src/mcp/McpClient.js"
 import type { Server } from "../../src/mcp/McpConfig.js"
+import { DEFAULT_MAX_OUTPUT_TOKENS } from "../../src/mcp/McpResult.js"
 import * as McpTools from "../../src/mcp/McpTools.js"
 import { isRunning } from "../../src/tools/shell/ProcessGroup.js"
 import type { AnyTool } from "../../src/tools/Tool.js"
@@ -65,7 +66,7 @@ describe("McpClient with server-everything over stdio", () => {
     Effect.gen(function* () {
       const mcp = yield* McpClient.make({ servers: [everything()], cwd: tempDir() })
       expect(yield* mcp.servers).toEqual([{ name: "everything", status: "connected" }])
-      const tools = McpTools.make(mcp)()
+      const tools = McpTools.make(mcp, { maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS })()
       const names = tools.map((tool) => tool.name)
       expect(names).toContain("mcp__everything__echo")
       expect(names).toContain("mcp__everything__get-sum")
@@ -112,7 +113,7 @@ describe("McpClient with server-everything over stdio", () => {
     Effect.gen(function* () {
       const workspace = tempDir()
       const mcp = yield* McpClient.make({ servers: [everything()], cwd: workspace })
-      const tools = McpTools.make(mcp)
+      const tools = McpTools.make(mcp, { maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS })
       // server-everything adds its roots tool after the handshake, once it knows the client has roots, and says so
       // with notifications/tools/list_changed.
       yield* until(mcp, () => tools().some((tool) => tool.name === "mcp__everything__get-roots-list"))
