@@ -212,8 +212,11 @@ const parseJson = (text: string, origin: string): Record<string, unknown> | McpC
   }
 }
 
-/** A JSON file as an object; absent is undefined. */
-const readJsonFile = (path: string) =>
+/**
+ * A JSON file as an object; absent is undefined. Every reader of MCP configuration files uses it (McpConfigFile too),
+ * so each names the file and what is wrong with it alike.
+ */
+export const readJsonFile = (path: string): Effect.Effect<Record<string, unknown> | undefined, McpConfigError> =>
   Effect.flatMap(readText(path), (text) => {
     if (text === undefined) return Effect.succeed(undefined)
     const parsed = parseJson(text, path)

@@ -16,9 +16,9 @@
  */
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import { chmodSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
-import { weftFile } from "./McpConfig.js"
+import { readJsonFile, weftFile } from "./McpConfig.js"
 
 export type FileScope = "local" | "project" | "user"
 
@@ -62,23 +62,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 export const fileOf = (scope: FileScope, locations: Locations): string =>
   scope === "project" ? join(resolve(locations.cwd), ".mcp.json") : weftFile(locations.weftHome)
 
-/** A JSON file as an object; undefined when it does not exist. */
+/** A JSON file as an object; undefined when it does not exist (McpConfig's reader, its error as this module's). */
 const readObject = (path: string): Effect.Effect<Record<string, unknown> | undefined, McpConfigFileError> =>
-  Effect.try({
-    try: () => {
-      let text: string
-      try {
-        text = readFileSync(path, "utf8")
-      } catch (error) {
-        if (error instanceof Error && "code" in error && (error.code === "ENOENT" || error.code === "ENOTDIR")) return undefined
-        throw error
-      }
-      const value: unknown = JSON.parse(text)
-      if (!isRecord(value)) throw new Error("it is not a JSON object")
-      return value
-    },
-    catch: (error) => new McpConfigFileError({ message: `${path}: ${error instanceof Error ? error.message : String(error)}` })
-  })
+  Effect.mapError(readJsonFile(path), (error) => new McpConfigFileError({ message: error.message }))
 
 /** The `mcpServers` object at `keys` of `file` (created on the way when `create`). */
 const serversAt = (file: Record<string, unknown>, keys: ReadonlyArray<string>, create: boolean): Record<string, unknown> | undefined => {

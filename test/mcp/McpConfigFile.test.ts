@@ -60,14 +60,21 @@ describe("McpConfigFile", () => {
     })
   )
 
-  it.effect("a file that is not a JSON object is refused, never replaced", () =>
+  it.effect.each([
+    { text: "{ broken", says: "is not valid JSON" },
+    { text: "[1, 2]", says: "expected a JSON object" }
+  ])("a file that is not a JSON object ($text) is refused, never replaced, the message naming it and what is wrong", ({ text, says }) =>
     Effect.gen(function* () {
       const where = setup()
       const file = path.join(where.weftHome, "mcp.json")
-      write(file, "{ broken")
+      write(file, text)
       const error = yield* Effect.flip(McpConfigFile.add("user", where, "s", stdio("s")))
       expect(error.message).toContain(file)
-      expect(fs.readFileSync(file, "utf8")).toBe("{ broken")
+      expect(error.message).toContain(says)
+      expect(fs.readFileSync(file, "utf8")).toBe(text)
+      // Listing reads it the same way: a warning, the file's servers left out.
+      const { warnings } = yield* McpConfigFile.entries(where)
+      expect(warnings).toEqual([`${error.message} (its MCP servers are left out)`])
     })
   )
 
