@@ -21,6 +21,15 @@ describe("ModelUsage", () => {
     })
   })
 
+  it("an unknown model stays unpriced, a known one priced, over every response; the context window is kept", () => {
+    const usage = { input_tokens: 1, output_tokens: 1 }
+    const responses = (model: string) =>
+      [1, 2, 3].reduce<ReturnType<typeof ModelUsage.add> | undefined>((sum) => ModelUsage.add(sum, model, usage, 0), undefined)
+    expect(responses("qwen2.5-coder:7b")).toMatchObject({ inputTokens: 3, unpriced: true, contextWindow: 200_000 })
+    expect(responses("claude-sonnet-4-5")).not.toHaveProperty("unpriced")
+    expect(responses("claude-sonnet-4-5[1m]")).toMatchObject({ inputTokens: 3, contextWindow: 1_000_000 })
+  })
+
   it("records the 1M-token variants' context window", () => {
     const usage = { input_tokens: 1, output_tokens: 1 }
     expect(ModelUsage.add(undefined, "claude-sonnet-4-5[1m]", usage, 0).contextWindow).toBe(1_000_000)
