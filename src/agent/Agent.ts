@@ -266,21 +266,8 @@ const start = Effect.fn("Agent.start")(function* (run: Run, state: RunState) {
     ]
   }
   yield* run.transcript.user(sessionId, userMessage)
-  return proceed({ ...state, history: appendUser(state.history, userMessage) })
+  return proceed({ ...state, history: Request.appendUser(state.history, userMessage) })
 })
-
-/**
- * The history with a user message added. Roles alternate: after a user message (a resumed session that was stopped
- * after its tool results), the new blocks join it, after its tool results, as the API would merge them and as a
- * transcript of the two entries is read back (SessionState).
- */
-const appendUser = (history: ReadonlyArray<MessageParam>, message: MessageParam): ReadonlyArray<MessageParam> => {
-  const last = history[history.length - 1]
-  if (last === undefined || last.role !== "user") return [...history, message]
-  const blocks = (content: MessageParam["content"]): ReadonlyArray<ContentBlock> =>
-    typeof content === "string" ? [Content.text(content)] : content
-  return [...history.slice(0, -1), { role: "user", content: [...blocks(last.content), ...blocks(message.content)] }]
-}
 
 /**
  * One turn: a model request, its response recorded, then either the tools it asked for (and another turn) or the

@@ -24,12 +24,12 @@
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import type { AgentEvent } from "../domain/AgentEvent.js"
-import type { ContentBlock } from "../domain/Content.js"
 import * as Content from "../domain/ContentGuards.js"
 import type { AssistantMessage, MessageParam } from "../domain/Message.js"
 import type { Hooks } from "../hooks/Hooks.js"
 import { isPromptTooLong } from "../model/ApiError.js"
 import * as HookReport from "./HookReport.js"
+import { appendUser } from "./Request.js"
 import type { Transcript } from "./Transcript.js"
 
 /** What the step needs from the run; `request` is the loop's own model request (same system prompt and tools). */
@@ -119,9 +119,6 @@ export const extractSummary = (message: AssistantMessage): string => {
 const hasToolResult = (message: MessageParam): boolean =>
   typeof message.content !== "string" && message.content.some(Content.isToolResult)
 
-const blocksOf = (message: MessageParam): ReadonlyArray<ContentBlock> =>
-  typeof message.content === "string" ? [Content.text(message.content)] : message.content
-
 /**
  * What is summarized and what waits for after the summary: a trailing prompt (a user message with no tool result)
  * is kept as it is, after the summary, since it is what the model must answer next; tool results are summarized
@@ -138,13 +135,8 @@ export const split = (
 }
 
 /** The summary request's messages: the conversation, then the instruction (in the last user message if it ends with one). */
-export const summaryRequest = (summarized: ReadonlyArray<MessageParam>, instruction: string): ReadonlyArray<MessageParam> => {
-  const last = summarized[summarized.length - 1]
-  if (last !== undefined && last.role === "user") {
-    return [...summarized.slice(0, -1), { role: "user", content: [...blocksOf(last), Content.text(instruction)] }]
-  }
-  return [...summarized, { role: "user", content: [Content.text(instruction)] }]
-}
+export const summaryRequest = (summarized: ReadonlyArray<MessageParam>, instruction: string): ReadonlyArray<MessageParam> =>
+  appendUser(summarized, { role: "user", content: [Content.text(instruction)] })
 
 /** The note an old tool result is replaced with (the call itself is kept). */
 export const clearedResultNote = "[Old tool result cleared to save context.]"
@@ -163,7 +155,7 @@ export const clearOldToolResults = (messages: ReadonlyArray<MessageParam>, keepL
     }
     out.push({
       role: "user",
-      content: blocksOf(message).map((block) =>
+      content: Content.blocksOf(message.content).map((block) =>
         Content.isToolResult(block) ? { ...block, content: clearedResultNote } : block
       )
     })
@@ -182,7 +174,7 @@ export const dropOldest = (messages: ReadonlyArray<MessageParam>, fraction: numb
   const first = messages[cut]
   if (first === undefined) return messages
   const note = Content.text("[The oldest part of the conversation is left out here: it did not fit.]")
-  const rest = blocksOf(first).filter((block) => !Content.isToolResult(block))
+  const rest = Content.blocksOf(first.content).filter((block) => !Content.isToolResult(block))
   return [{ role: "user", content: [note, ...rest] }, ...messages.slice(cut + 1)]
 }
 
@@ -251,7 +243,6 @@ export const compact = <E extends { readonly _tag: string; readonly message: str
     yield* context.forgetContext
     yield* context.emit({ _tag: "Compacted", uuid, trigger: options.trigger, preTokens: options.preTokens })
     // One user message: the summary, then the prompt that was waiting (a resumed transcript merges them the same way).
-    const next: MessageParam =
-      pending === undefined ? summaryMessage : { role: "user", content: [...blocksOf(summaryMessage), ...blocksOf(pending)] }
-    return { _tag: "Compacted", history: [next], response } satisfies Outcome
+    const next = pending === undefined ? [summaryMessage] : appendUser([summaryMessage], pending)
+    return { _tag: "Compacted", history: next, response } satisfies Outcome
   }).pipe(Effect.withSpan("Compaction.compact"))

@@ -19,7 +19,7 @@ import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { ContentBlock } from "../domain/Content.js"
-import { isRedactedThinking, isText, isThinking, isToolResult } from "../domain/ContentGuards.js"
+import { blocksOf, isRedactedThinking, isText, isThinking, isToolResult } from "../domain/ContentGuards.js"
 import type { MessageParam } from "../domain/Message.js"
 import type { MessagesRequest, ToolDefinition } from "../domain/Request.js"
 
@@ -34,6 +34,17 @@ export interface Settings {
   readonly tools: ReadonlyArray<ToolDefinition>
   /** Whether the request carries cache breakpoints (see the module doc). */
   readonly promptCaching: boolean
+}
+
+/**
+ * The history with a user message added. Roles alternate: after a user message (a resumed session that was stopped
+ * after its tool results; a summary request's conversation ending with tool results), the new blocks join it, after
+ * its own, as the API would merge them and as a transcript of the two entries is read back (SessionState).
+ */
+export const appendUser = (history: ReadonlyArray<MessageParam>, message: MessageParam): ReadonlyArray<MessageParam> => {
+  const last = history[history.length - 1]
+  if (last === undefined || last.role !== "user") return [...history, message]
+  return [...history.slice(0, -1), { role: "user", content: [...blocksOf(last.content), ...blocksOf(message.content)] }]
 }
 
 /** The marker of a breakpoint: the default 5-minute cache. */

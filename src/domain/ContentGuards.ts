@@ -48,6 +48,10 @@ export const isKnown = (block: ContentBlock): block is KnownBlock => knownTypes.
 
 export const text = (value: string): TextBlock => ({ type: "text", text: value })
 
+/** A message's content as blocks (a string is one text block). */
+export const blocksOf = (content: string | ReadonlyArray<ContentBlock>): ReadonlyArray<ContentBlock> =>
+  typeof content === "string" ? [text(content)] : content
+
 /** The concatenated text of a list of blocks (what `-p` prints as the result). */
 export const joinText = (blocks: ReadonlyArray<ContentBlock>): string => {
   let out = ""

@@ -7,7 +7,7 @@
  * boundary (an entry whose parentUuid is null) starts the history afresh.
  */
 import type { ContentBlock, ToolResultBlock } from "../domain/Content.js"
-import { isToolResult, isToolUse } from "../domain/ContentGuards.js"
+import { blocksOf, isToolResult, isToolUse } from "../domain/ContentGuards.js"
 import type { MessageParam } from "../domain/Message.js"
 import type { TranscriptEntry } from "../domain/Transcript.js"
 import { isAssistant, isSystem, isUser } from "../domain/TranscriptGuards.js"
@@ -84,9 +84,6 @@ interface Segment {
   /** The last main-line (non-sidechain) message entry: where the conversation ends. */
   leaf: Node | undefined
 }
-
-const blocksOf = (content: MessageParam["content"]): ReadonlyArray<ContentBlock> =>
-  typeof content === "string" ? [{ type: "text", text: content }] : content
 
 const newSegment = (): Segment => ({ byUuid: new Map(), leaf: undefined })
 

@@ -129,3 +129,20 @@ describe("Request.promptCachingFor", () => {
     })
   )
 })
+
+describe("Request.appendUser", () => {
+  it("adds a message after an assistant one, and joins one that follows a user message, after its blocks", () => {
+    const prompt: MessageParam = { role: "user", content: "next" }
+    const answered: ReadonlyArray<MessageParam> = [
+      { role: "user", content: "look" },
+      { role: "assistant", content: [{ type: "text", text: "seen" }] }
+    ]
+    expect(Request.appendUser(answered, prompt)).toEqual([...answered, prompt])
+    expect(Request.appendUser([], prompt)).toEqual([prompt])
+    const results: MessageParam = { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "ok" }] }
+    expect(Request.appendUser([answered[1] ?? prompt, results], prompt)).toEqual([
+      answered[1],
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "ok" }, { type: "text", text: "next" }] }
+    ])
+  })
+})
