@@ -357,18 +357,18 @@ const compactIfNearFull = Effect.fn("Agent.compactIfNearFull")(function* (run: R
   return proceed({ ...compacted.state, contextTokens: undefined })
 })
 
-/**
- * The compaction step (Compaction.compact with this run's request, hooks and transcript): the history replaced by
- * the summary, the summary request's cost counted; a PreCompact hook's `continue: false` ends the run; a failure to
- * compact is answered as `Failed` for the caller to decide, with the state to go on from (the history as it was, an
- * unusable summary's cost counted all the same).
- */
 /** The model that answered a response (the run's when it names none) and what the response cost. */
 const priced = (run: Run, response: AssistantMessage): { readonly model: string; readonly costUSD: number } => {
   const model = response.model || run.model
   return { model, costUSD: Pricing.costOf(model, response.usage) }
 }
 
+/**
+ * The compaction step (Compaction.compact with this run's request, hooks and transcript): the history replaced by
+ * the summary, the summary request's cost counted; a PreCompact hook's `continue: false` ends the run; a failure to
+ * compact is answered as `Failed` for the caller to decide, with the state to go on from (the history as it was, an
+ * unusable summary's cost counted all the same).
+ */
 const compactStep = Effect.fn("Agent.compact")(function* (run: Run, state: RunState, preTokens: number) {
   const started = Date.now()
   const outcome = yield* Effect.either(
@@ -452,9 +452,8 @@ const requestModel = Effect.fn("Agent.requestModel")(function* (
 
 /** Adds the response to the account and the history, records it, and shows it. */
 const recordResponse = Effect.fn("Agent.recordResponse")(function* (run: Run, state: RunState, message: AssistantMessage) {
-  const model = message.model || run.model
-  const cost = Pricing.costOf(model, message.usage)
-  const uuid = yield* run.transcript.assistant(run.sessionId, message, cost)
+  const { model, costUSD } = priced(run, message)
+  const uuid = yield* run.transcript.assistant(run.sessionId, message, costUSD)
   yield* run.emit({ _tag: "AssistantTurn", uuid, message })
   const usage = message.usage
   return {
@@ -462,7 +461,7 @@ const recordResponse = Effect.fn("Agent.recordResponse")(function* (run: Run, st
     lastAssistant: message,
     contextTokens:
       usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + usage.output_tokens,
-    totals: SessionState.addResponse(state.totals, model, message.usage, cost),
+    totals: SessionState.addResponse(state.totals, model, message.usage, costUSD),
     history: [...state.history, { role: "assistant" as const, content: message.content }]
   }
 })
