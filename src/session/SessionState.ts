@@ -199,8 +199,9 @@ export interface Fold {
  * as the new segment holds a message, so memory follows the conversation, not the file. (A chain that reached
  * back across a boundary would be cut there and reported as broken; nothing weft writes does that, except a run
  * resumed after a boundary that has no summary yet, which goes on with the conversation before it.)
+ *
+ * `totals`: a sum to go on from (the entries before those this fold is given); default a new one.
  */
-/** `totals`: a sum to go on from (the entries before those this fold is given); default a new one. */
 export const makeFold = (totals: TotalsFold = makeTotalsFold()): Fold => {
   let segment = newSegment()
   // The last segment that ended in a message, kept while the current one has none (a boundary written just
