@@ -221,14 +221,14 @@ const mcpClient = (options: Options) => {
 }
 
 /** The session as a Layer: what a library user composes. */
-export const layer = <E = never, R = never>(
+export const layer = <E = never>(
   options: Options,
   overrides: Overrides<E> = {}
 ): Layer.Layer<Services, E | ConfigError.ConfigError | InvalidShellEnvironmentPolicy, Platform> =>
   composition(options, overrides).layer
 
 /** The session built in the current scope, as one Effect (the CLI's fast path: the same parts as `layer`). */
-export const make = <E = never, R = never>(
+export const make = <E = never>(
   options: Options,
   overrides: Overrides<E> = {}
 ): Effect.Effect<Context.Context<Services>, E | ConfigError.ConfigError | InvalidShellEnvironmentPolicy, Platform | Scope.Scope> =>
