@@ -36,6 +36,7 @@ import * as Effect from "effect/Effect"
 import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as PubSub from "effect/PubSub"
 import * as Runtime from "effect/Runtime"
 import * as Scope from "effect/Scope"
@@ -44,6 +45,7 @@ import { resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import * as ChildEnvironment from "../platform/ChildEnvironment.js"
 import * as Credentials from "../platform/Credentials.js"
+import * as Variables from "../platform/Variables.js"
 import { terminateGroup } from "../tools/shell/ProcessGroup.js"
 import type { Connection, ConnectOptions, HttpParams, Root } from "./McpConnection.js"
 import type { Server } from "./McpConfig.js"
@@ -154,11 +156,6 @@ const BACKOFF_MAX_MS = 30_000
 const DEFAULT_TOOL_TIMEOUT_MS = 100_000_000
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000
 
-const positiveInt = (value: string | undefined): number | undefined => {
-  const parsed = value === undefined ? Number.NaN : Number(value)
-  return Number.isInteger(parsed) && parsed > 0 ? parsed : undefined
-}
-
 const defaultChildEnv = (explicit: Readonly<Record<string, string>>) =>
   Effect.sync(() => ChildEnvironment.forProcess(process.env, Credentials.valuesFromEnv(process.env), explicit))
 
@@ -194,8 +191,9 @@ const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
     const runtime = yield* Effect.runtime<never>()
     const runFork = Runtime.runFork(runtime)
     const connectTimeoutMs =
-      options.connectTimeoutMs ?? positiveInt(process.env["MCP_TIMEOUT"]) ?? DEFAULT_CONNECT_TIMEOUT_MS
-    const toolTimeoutMs = options.toolTimeoutMs ?? positiveInt(process.env["MCP_TOOL_TIMEOUT"]) ?? DEFAULT_TOOL_TIMEOUT_MS
+      options.connectTimeoutMs ?? Option.getOrElse(yield* Variables.positiveInt("MCP_TIMEOUT"), () => DEFAULT_CONNECT_TIMEOUT_MS)
+    const toolTimeoutMs =
+      options.toolTimeoutMs ?? Option.getOrElse(yield* Variables.positiveInt("MCP_TOOL_TIMEOUT"), () => DEFAULT_TOOL_TIMEOUT_MS)
     const graceMs = options.killGraceMs ?? 2_000
     const childEnv = options.childEnv ?? defaultChildEnv
     const cwd = resolve(options.cwd)

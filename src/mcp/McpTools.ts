@@ -28,11 +28,8 @@ const toolFailed = (tool: string) => (error: McpError) => Tool.fail(tool, error.
  * Claude Code's default, 25 000.
  */
 export const maxOutputTokens: Effect.Effect<number> = Effect.map(
-  Variables.nonEmpty("MAX_MCP_OUTPUT_TOKENS"),
-  (value) => {
-    const parsed = Option.isSome(value) ? Number(value.value) : Number.NaN
-    return Number.isInteger(parsed) && parsed > 0 ? parsed : DEFAULT_MAX_OUTPUT_TOKENS
-  }
+  Variables.positiveInt("MAX_MCP_OUTPUT_TOKENS"),
+  Option.getOrElse(() => DEFAULT_MAX_OUTPUT_TOKENS)
 )
 
 /** One server tool as a registry tool (undefined when its full name is over 128 characters). */

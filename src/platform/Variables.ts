@@ -15,6 +15,16 @@ export const nonEmpty = (name: string): Effect.Effect<Option.Option<string>> =>
     Effect.orElseSucceed(() => Option.none<string>())
   )
 
+/** `name`'s value as a positive integer; none when it is absent, empty or no positive integer (the caller's default applies). */
+export const positiveInt = (name: string): Effect.Effect<Option.Option<number>> =>
+  Effect.map(
+    nonEmpty(name),
+    Option.flatMap((value) => {
+      const parsed = Number(value)
+      return Number.isInteger(parsed) && parsed > 0 ? Option.some(parsed) : Option.none()
+    })
+  )
+
 /** The user's home: `$HOME`, else the OS's. */
 export const home: Effect.Effect<string> = Effect.map(nonEmpty("HOME"), Option.getOrElse(homedir))
 

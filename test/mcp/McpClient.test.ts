@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Stream from "effect/Stream"
@@ -131,6 +132,16 @@ describe("McpClient with server-everything over stdio", () => {
       const echo = yield* mcp.callTool("everything", "echo", { message: "still here" })
       expect(JSON.stringify(echo.content)).toContain("still here")
     })
+  )
+
+  it.scopedLive("a call is bounded by MCP_TOOL_TIMEOUT, read through Config; the server stays usable", () =>
+    Effect.gen(function* () {
+      const mcp = yield* McpClient.make({ servers: [everything()], cwd: tempDir() })
+      const error = yield* Effect.flip(mcp.callTool("everything", "trigger-long-running-operation", { duration: 60, steps: 60 }))
+      expect(error).toMatchObject({ _tag: "McpError", server: "everything", message: expect.stringMatching(/timed out/i) })
+      const echo = yield* mcp.callTool("everything", "echo", { message: "still here" })
+      expect(JSON.stringify(echo.content)).toContain("still here")
+    }).pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["MCP_TOOL_TIMEOUT", "300"]]))))
   )
 
   it.scopedLive("a server killed mid-call: the call fails naming the server; the next call reconnects", () =>
