@@ -121,10 +121,16 @@ export const makeSplitter = (startOffset = 0, select?: Select, maxBytes: number 
   return { push, end }
 }
 
-/** The lines of a byte stream. */
-export const lines = <E, R>(bytes: Stream.Stream<Uint8Array, E, R>): Stream.Stream<Line, E, R> =>
+/**
+ * The lines of a byte stream (`startOffset`: where its first byte is in the file; `select`: see `makeSplitter`).
+ * Each chunk is split as it arrives, before the next is pulled, so its buffer may be reused for the next read.
+ */
+export const lines = <E, R>(
+  bytes: Stream.Stream<Uint8Array, E, R>,
+  options: { readonly startOffset?: number; readonly select?: Select | undefined } = {}
+): Stream.Stream<Line, E, R> =>
   Stream.suspend(() => {
-    const splitter = makeSplitter()
+    const splitter = makeSplitter(options.startOffset, options.select)
     const tail = Stream.suspend(() => Stream.fromIterable(Option.toArray(Option.fromNullable(splitter.end()))))
     return Stream.concat(Stream.mapConcat(bytes, splitter.push), tail)
   })

@@ -34,7 +34,7 @@ import type { Decode } from "./JsonlReader.js"
 import { listNames, probe } from "../platform/FileProbe.js"
 import * as Variables from "../platform/Variables.js"
 import { Credentials } from "../platform/Credentials.js"
-import { contains, view, decodeLine, emptyReport, entries as entriesOf, type Item, type Line, makeSplitter, parseJson, record, type Report, type Select } from "./JsonlReader.js"
+import { contains, view, decodeLine, emptyReport, entries as entriesOf, type Item, type Line, lines, parseJson, record, type Report, type Select } from "./JsonlReader.js"
 import { fromEntries, isCompactBoundary, makeFold, makeTotalsFold, type SessionState, startsExchange, summaryCostOf, type TotalsFold } from "./SessionState.js"
 
 // ---------------------------------------------------------------------------------------------------------
@@ -440,15 +440,13 @@ const makeJsonl = (options: JsonlOptions) =>
           const handle = yield* fs.open(file, { flag: "r" })
           if (from > 0) yield* handle.seek(BigInt(from), "start")
           const buffer = new Uint8Array(chunkSize)
-          const splitter = makeSplitter(from, select)
-          const next = handle.read(buffer).pipe(
-            Effect.mapError(Option.some),
-            Effect.flatMap((size) =>
-              size === BigInt(0) ? Effect.fail(Option.none()) : Effect.sync(() => splitter.push(buffer.subarray(0, Number(size))))
+          const chunks = Stream.repeatEffectOption(
+            handle.read(buffer).pipe(
+              Effect.mapError(Option.some),
+              Effect.flatMap((size) => (size === BigInt(0) ? Effect.fail(Option.none()) : Effect.succeed(buffer.subarray(0, Number(size)))))
             )
           )
-          const tail = Stream.suspend(() => Stream.fromIterable(Option.toArray(Option.fromNullable(splitter.end()))))
-          return Stream.concat(Stream.flattenIterables(Stream.repeatEffectOption(next)), tail)
+          return lines(chunks, { startOffset: from, select })
         })
       ).pipe(Stream.mapError(ioError("read", file)))
 
