@@ -59,6 +59,14 @@ export const demoScript = (dir: string) => [
   textTurn("Fixed: `add` in math.js returned `a - b`; it now returns `a + b`, and `node test.js` reports all tests passed.")
 ]
 
+/**
+ * The permissions the session runs with, as a user would give them: under `-p` nobody can answer an ask, so without
+ * them the edit and the test run would be denials (and the scripted answer would claim a fix that never happened).
+ */
+export const demoFlags: ReadonlyArray<string> = ["--permission-mode", "acceptEdits", "--allowedTools", "Bash(node test.js)", "--verbose"]
+
+const quoted = (word: string) => (/^[\w./=-]+$/.test(word) ? word : `'${word}'`)
+
 const run = (command: string, args: ReadonlyArray<string>, cwd: string, env: NodeJS.ProcessEnv) =>
   new Promise<number>((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ["ignore", "inherit", "inherit"] })
@@ -75,9 +83,9 @@ export const runDemo = Effect.promise(async () => {
     for (const [name, content] of Object.entries(sampleProject)) await writeFile(join(project, name), content)
     const out = process.stdout
     out.write(`weft demo: a scripted session against weft's mock Messages API (${server.url}).\n`)
-    out.write(`Project: ${project}\n\n$ weft -p ${JSON.stringify(demoPrompt)} --verbose\n\n`)
+    out.write(`Project: ${project}\n\n$ weft -p ${JSON.stringify(demoPrompt)} ${demoFlags.map(quoted).join(" ")}\n\n`)
     const binary = process.argv[1] ?? ""
-    const code = await run(process.execPath, [binary, "-p", demoPrompt, "--verbose"], project, {
+    const code = await run(process.execPath, [binary, "-p", demoPrompt, ...demoFlags], project, {
       ...process.env,
       ANTHROPIC_BASE_URL: server.url,
       ANTHROPIC_API_KEY: "demo-key-not-a-real-key",

@@ -101,6 +101,15 @@ describe("weft --help (the built binary)", () => {
     expect(help.stdout).toContain("Usage: weft demo")
   })
 
+  it("weft demo runs the session it describes: the edit is made and the test run passes, nothing is denied", () => {
+    const demo = weft(["demo"])
+    expect(demo.status).toBe(0)
+    expect(demo.stdout).toContain("--permission-mode acceptEdits --allowedTools 'Bash(node test.js)'")
+    // --verbose's tool lines are on stderr.
+    expect(demo.stderr).not.toContain("not granted")
+    expect(demo.stderr).toMatch(/● Bash\(node test\.js\)\n {2}⎿ {2}all tests passed/)
+  })
+
   it("a closed pipe after the help is no error", () => {
     const result = spawnSync("sh", ["-c", `"${process.execPath}" "${binary}" --help | head -c 1 >/dev/null`], { encoding: "utf8" })
     expect(result.status).toBe(0)
