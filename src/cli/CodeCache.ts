@@ -110,7 +110,36 @@ export const loadBundle = (
   ) => void
   const module = { exports: {} }
   run.call(module.exports, module.exports, requireBuiltin, module, bundlePath, dirname(bundlePath))
-  return { source: accepted, save: (path) => writeAtomically(path, () => compiled.createCachedData()) }
+  return {
+    source: accepted,
+    save: (path) =>
+      writeAtomically(path, () => {
+        restoreFlags(requireBuiltin)
+        return compiled.createCachedData()
+      })
+  }
+}
+
+/**
+ * Set on globalThis by code that changes V8's flags after start (permissions/ShellSyntax.ts: `--liftoff-only` on the
+ * first Bash call checked): the flags that undo the change. V8 stamps a cache with a hash of the flags in force when
+ * it is written and rejects it where they differ when it is read, so a cache written at exit without undoing them
+ * would be refused by every later run (which starts without the flag) and written again by each. `--no-liftoff-only`
+ * alone is not enough: the flag also turned off the WebAssembly tiering flags, which stay in the hash.
+ */
+export const flagsToRestore: unique symbol = Symbol.for("weft.codeCacheFlagsToRestore")
+
+const restoreFlags = (requireBuiltin: (id: string) => unknown): void => {
+  const flags: unknown = Reflect.get(globalThis, flagsToRestore)
+  if (typeof flags !== "string") return
+  Reflect.deleteProperty(globalThis, flagsToRestore)
+  try {
+    const v8: unknown = requireBuiltin("node:v8")
+    const setFlags: unknown = typeof v8 === "object" && v8 !== null ? Reflect.get(v8, "setFlagsFromString") : undefined
+    if (typeof setFlags === "function") Reflect.apply(setFlags, v8, [flags])
+  } catch {
+    // The cache is written with the flags as they are: the next run rejects it and writes another.
+  }
 }
 
 /** Writes through a temporary file and a rename (a concurrent start never reads half a cache); false on any error. */

@@ -34,6 +34,13 @@ const wasmPath = async (file: string, specifier: string): Promise<string> => {
 const readBytes = (path: string): Promise<Uint8Array> =>
   new Promise((resolve, reject) => readFile(path, (error, data) => (error === null ? resolve(data) : reject(error))))
 
+/**
+ * Whether Node was started with WebAssembly tiering flags of its own (`node --liftoff-only`, NODE_OPTIONS): those are
+ * the user's to keep, and undoing ours before a code cache is written would undo theirs.
+ */
+const wasmTiersGiven = (): boolean =>
+  /liftoff|wasm[-_](dynamic[-_])?tier/.test([...process.execArgv, process.env["NODE_OPTIONS"] ?? ""].join(" "))
+
 let loading: Promise<(source: string) => Analysis> | undefined
 
 /** Loads the parser once per process; resolves to the analyser. */
@@ -45,7 +52,13 @@ export const loadParser = (): Promise<(source: string) => Analysis> => {
     // Not while the build trains the binary's code cache (cli/CodeCache.ts): V8 stamps a cache with the flags in
     // force, and runs start without this one. (Setting it at start-up instead costs every run ~50 M instructions:
     // Node's own built-in modules then compile without their embedded cache.)
-    if (Reflect.get(globalThis, Symbol.for("weft.codeCacheTraining")) !== true) setFlagsFromString("--liftoff-only")
+    // A user cache written at exit (cli/CodeCache.ts) undoes it first, with what CodeCache's flagsToRestore names
+    // (checked on Node.js 20's V8; where the flags differ, that cache is rejected and written again: slower, never
+    // a failure).
+    if (Reflect.get(globalThis, Symbol.for("weft.codeCacheTraining")) !== true && !wasmTiersGiven()) {
+      setFlagsFromString("--liftoff-only")
+      Reflect.set(globalThis, Symbol.for("weft.codeCacheFlagsToRestore"), "--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering")
+    }
     const runtime = await wasmPath("web-tree-sitter.wasm", "web-tree-sitter/web-tree-sitter.wasm")
     await Parser.init({ locateFile: () => runtime })
     // Bytes, not a path: given a path, web-tree-sitter reads it through `import("fs/promises")`, which the bundle

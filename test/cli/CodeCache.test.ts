@@ -1,9 +1,11 @@
-import { spawnSync } from "node:child_process"
+import { execFile, spawnSync } from "node:child_process"
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { cachePaths, enableNodeCompileCache, loadBundle, pruneOtherBuilds } from "../../src/cli/CodeCache.js"
+import { ScriptTurn, textTurn, toolUse } from "../../src/testing/Script.js"
+import { startMockAnthropicServer } from "../../src/testing/MockAnthropicServer.js"
 import { tempDir, write } from "../support/TempFiles.js"
 import { binary, repoRoot, requireBinary } from "../e2e/harness.js"
 
@@ -96,6 +98,32 @@ describe("CodeCache.loadBundle", () => {
     const [source, ...frame] = result.stdout.trim().split(" ")
     expect(source).toBe("shipped")
     expect(frame.join(" ")).toMatch(/^at (.* \()?thrower\.cjs:2:\d+\)?$/)
+  })
+
+  it("a cache written after a V8 flag was set is accepted by a run without it only if flagsToRestore undid the flag", () => {
+    requireBinary()
+    const dir = tempDir()
+    const bundle = app(dir)
+    const module = join(repoRoot, "dist/lib/cli/CodeCache.js")
+    // What ShellSyntax does on a run's first Bash call, then the user cache written at exit.
+    const saveAfterFlag = (cache: string, restore: boolean) => {
+      const script = [
+        `import(${JSON.stringify(module)}).then((m) => {`,
+        `  const loaded = m.loadBundle(${JSON.stringify(bundle)}, [], require)`,
+        `  require("node:v8").setFlagsFromString("--liftoff-only")`,
+        restore ? `  globalThis[m.flagsToRestore] = "--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering"` : "",
+        `  console.log(loaded.save(${JSON.stringify(cache)}))`,
+        "})"
+      ].join("\n")
+      const result = spawnSync(process.execPath, ["-e", script], { encoding: "utf8" })
+      expect(result.stderr).toBe("")
+      expect(result.stdout.trim()).toBe("true")
+    }
+    saveAfterFlag(join(dir, "restored.codecache"), true)
+    expect(inFreshProcess(bundle, join(dir, "restored.codecache"))).toBe("user 49")
+    // Why the restore is needed: V8 stamps the cache with the flags in force when it is written.
+    saveAfterFlag(join(dir, "stamped.codecache"), false)
+    expect(inFreshProcess(bundle, join(dir, "stamped.codecache"))).toBe("none 49")
   })
 
   it("save reports false where it cannot write, and leaves nothing behind", () => {
@@ -202,6 +230,51 @@ describe("the weft launcher and its caches (dist/bin/weft.cjs)", () => {
     const file = join(home, "cache", userCaches(home)[0] ?? "")
     const before = statSync(file)
     run(launcher, ["-p", "y"], { WEFT_HOME: home })
+    const after = statSync(file)
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs])
+  })
+
+  it("a Bash session's user cache (written after the parser set its V8 flag) is accepted by the next run", async () => {
+    requireBinary()
+    const root = tempDir()
+    const bin = join(root, "bin")
+    mkdirSync(bin)
+    // The real binary without its shipped cache, as where the Node.js running weft is not the one that built it.
+    for (const name of readdirSync(join(repoRoot, "dist/bin")).filter((name) => !name.endsWith(".codecache"))) {
+      copyFileSync(join(repoRoot, "dist/bin", name), join(bin, name))
+    }
+    const project = join(root, "project")
+    write(join(project, "notes.txt"), "one\ntwo\n")
+    const home = join(root, "home")
+    const bashSession = async () => {
+      const server = await startMockAnthropicServer({
+        script: [ScriptTurn.blocks([toolUse("Bash", { command: "wc -l notes.txt | cat" }, "c1")]), textTurn("done")]
+      })
+      try {
+        // Asynchronously: the mock server answers from this process.
+        const result = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+          const child = execFile(
+            process.execPath,
+            [join(bin, "weft.cjs"), "-p", "go"],
+            { cwd: project, env: { ...process.env, WEFT_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "test-key" } },
+            (error, stdout, stderr) => (error === null ? resolve({ stdout, stderr }) : reject(error))
+          )
+          child.stdin?.end()
+        })
+        expect(result.stderr).toBe("")
+        expect(result.stdout).toBe("done\n")
+        // The command was checked (parser loaded, flag set) and ran.
+        expect(JSON.stringify(server.requests().at(-1))).toContain("2 notes.txt")
+      } finally {
+        await server.close()
+      }
+    }
+    await bashSession()
+    const caches = userCaches(home)
+    expect(caches).toHaveLength(1)
+    const file = join(home, "cache", caches[0] ?? "")
+    const before = statSync(file)
+    await bashSession()
     const after = statSync(file)
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs])
   })
