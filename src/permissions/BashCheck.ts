@@ -25,14 +25,33 @@ export type BashVerdict =
   /** An ask rule may match (`unanalysable` false), or the line cannot be analysed (true). */
   | { readonly _tag: "Ask"; readonly reason: string; readonly unanalysable: boolean }
   /** Every command is covered by an allow rule; `writes` are the redirections' targets (undefined: not static). */
-  | { readonly _tag: "Allow"; readonly writes: ReadonlyArray<string | undefined>; readonly directoryChanges?: DirectoryChanges }
+  | {
+    readonly _tag: "Allow"
+    readonly writes: ReadonlyArray<string | undefined>
+    readonly files?: ReadonlyArray<FileWrite>
+    readonly directoryChanges?: DirectoryChanges
+  }
   /** Some commands no allow rule covers. */
   | {
     readonly _tag: "NoRule"
     readonly uncovered: ReadonlyArray<UncoveredCommand>
     readonly writes: ReadonlyArray<string | undefined>
+    readonly files?: ReadonlyArray<FileWrite>
     readonly directoryChanges?: DirectoryChanges
   }
+
+/**
+ * A file a command of the line writes through its operands (`cp x dest`, `rm -r dir`, `tee f`): ProgramWrites.ts.
+ * `path` as written (undefined: known only at run time); `tree`: what lies under it is written too; `glob`: the path
+ * is a pattern; `granted`: an allow rule covers the command, which then stands for the edit inside the workspace
+ * (deny and ask rules, protected paths and the workspace boundary still apply).
+ */
+export interface FileWrite {
+  readonly path: string | undefined
+  readonly tree: boolean
+  readonly glob: boolean
+  readonly granted: boolean
+}
 
 /**
  * The directories the line changes to (`cd x`, `pushd x`), in order, as written; undefined where it is not known

@@ -15,6 +15,7 @@ import * as Effect from "effect/Effect"
 import { lstatSync, readlinkSync, realpathSync } from "node:fs"
 import { dirname, isAbsolute, join, resolve, sep } from "node:path"
 import { parseRule as parseGitignoreRule, type Rule as GitignoreRule } from "../tools/search/Gitignore.js"
+import { globSource, hasMagic } from "../tools/search/GlobPattern.js"
 
 const maxLinks = 40
 
@@ -94,6 +95,11 @@ export interface PathPattern {
   readonly rule: GitignoreRule
   /** The same pattern matching case-insensitively: what deny and ask rules use. */
   readonly folded: RegExp
+  /**
+   * The directory (or file) every path the pattern matches lies in: the anchor with the pattern's components before
+   * its first wildcard (`./secrets/**` -> <root>/secrets). Undefined for a name matched at any depth (`*.env`).
+   */
+  readonly fixedRoot: string | undefined
 }
 
 export type PathPatternParse = { readonly _tag: "Pattern"; readonly pattern: PathPattern } | { readonly _tag: "Invalid"; readonly message: string }
@@ -138,9 +144,21 @@ export const compilePathPattern = (
   try {
     const rule = parseGitignoreRule(line)
     if (rule === undefined || rule.negate) return { _tag: "Invalid", message: `"${specifier}" is not a path pattern` }
+    const anchorPath = anchorReal(resolve(anchor))
+    const fixed: Array<string> = []
+    for (const component of rest.split("/")) {
+      if (component === "" || hasMagic(component) || component === "**") break
+      fixed.push(component)
+    }
     return {
       _tag: "Pattern",
-      pattern: { specifier: text, anchor: anchorReal(resolve(anchor)), rule, folded: new RegExp(rule.regex.source, "i") }
+      pattern: {
+        specifier: text,
+        anchor: anchorPath,
+        rule,
+        folded: new RegExp(rule.regex.source, "i"),
+        fixedRoot: rule.basenameOnly ? undefined : join(anchorPath, ...fixed)
+      }
     }
   } catch (error) {
     return { _tag: "Invalid", message: error instanceof Error ? error.message : String(error) }
@@ -230,3 +248,65 @@ export const protectedReason = (path: string, weftHome: string): string | undefi
   if (isInside(joined, home)) return "weft's own home ($WEFT_HOME) is protected"
   return undefined
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Writes that reach under a path (`rm -r dir`, `mv dir x`, `tar -x -C dir`) and glob patterns (`rm *.o`)
+
+/** Compiles one component of a shell glob, matched on folded names; a component that is no glob is compared as text. */
+const componentMatcher = (component: string): ((name: string) => boolean) => {
+  const folded = foldName(component)
+  // An extended glob (`@(.git)`, `!(x)`) may match any name: not read here.
+  if (/[?*+@!]\(/.test(component)) return () => true
+  if (!hasMagic(component)) return (name) => name === folded
+  try {
+    // dotglob may be set in the session's shell (`shopt -s dotglob`): `*` is taken to match a leading dot too.
+    const regex = new RegExp(`^${globSource(component)}$`, "is")
+    return (name) => regex.test(name)
+  } catch {
+    return () => true
+  }
+}
+
+/**
+ * Whether `inner` is or may be `outer` or lie under it, where `outer` may hold glob components (`/p/*` may contain
+ * `/p/.git/hooks`). Both absolute; names compared folded, as protected names are.
+ */
+export const mayContain = (outer: string, inner: string): boolean => {
+  const outerParts = outer.split(sep).filter((part) => part !== "")
+  const innerParts = inner.split(sep).filter((part) => part !== "").map(foldName)
+  if (outerParts.length > innerParts.length) return false
+  return outerParts.every((part, index) => componentMatcher(part)(innerParts[index] ?? ""))
+}
+
+/** Protected names a glob component may match, for a write through a pattern (`rm .*`, `cp x .g*`). */
+export const protectedPatternReason = (path: string): string | undefined => {
+  const parts = path.split(sep).filter((part) => part !== "")
+  for (const [index, part] of parts.entries()) {
+    if (!hasMagic(part)) continue
+    const matches = componentMatcher(part)
+    const last = index === parts.length - 1
+    for (const name of protectedNames) if (matches(name)) return `the pattern \`${part}\` may match ${name}, which is protected`
+    for (const name of shellStartupFiles) {
+      if ((last || name === ".ssh" || name === ".gnupg") && matches(name)) return `the pattern \`${part}\` may match ${name}, a shell start-up or credentials file`
+    }
+  }
+  return undefined
+}
+
+/**
+ * The protected paths a write reaching under `path` may change (`rm -r .`, `mv proj x` take the project's `.git`
+ * with them): those of `locations` that `path` may contain. `locations` are the protected paths that exist in
+ * known places (each workspace root's `.git`, `.claude`, `.mcp.json`, weft's home, the home's start-up files).
+ */
+export const protectedUnder = (path: string, locations: ReadonlyArray<string>): string | undefined =>
+  locations.find((location) => mayContain(path, location))
+
+/** The home's files that protectedReason names, as paths: what a write of the home (or above) reaches. */
+export const homeProtectedLocations = (home: string): ReadonlyArray<string> => [
+  ...[...shellStartupFiles].map((name) => join(home, name)),
+  join(home, ".claude"),
+  join(home, ".config", "fish", "config.fish")
+]
+
+/** The workspace root's protected entries. */
+export const rootProtectedLocations = (root: string): ReadonlyArray<string> => [...protectedNames].map((name) => join(root, name))

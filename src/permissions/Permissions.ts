@@ -13,8 +13,9 @@
  *   6. dontAsk turns every Ask into a Deny.
  * Deny and ask rules match liberally (a path as written or its real path, in any letter case; a Bash command that
  * may match); allow rules strictly (the real path; a command that must match). Bash lines are parsed (BashCheck.ts,
- * on ShellCommand.ts): every command in them is checked, redirections are writes, and a line that cannot be
- * analysed is never allowed by a rule.
+ * on ShellCommand.ts): every command in them is checked, redirections are writes, so are the files the common
+ * writing programs name (`cp`, `mv`, `rm`, `tee`...: ProgramWrites.ts) and those options write (ShellWrites.ts), and
+ * a line that cannot be analysed is never allowed by a rule.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -24,7 +25,19 @@ import { type Interface as SettingsInterface, type PermissionMode, permissionMod
 import type { ToolTarget } from "../domain/ToolTarget.js"
 import * as BashCheck from "./BashCheck.js"
 import * as ShellCheck from "./ShellCheck.js"
-import { compilePathPattern, isInsideAny, matchesPath, type PathPattern, protectedReason, realPath } from "./PathGuard.js"
+import {
+  compilePathPattern,
+  homeProtectedLocations,
+  isInsideAny,
+  matchesPath,
+  mayContain,
+  type PathPattern,
+  protectedPatternReason,
+  protectedReason,
+  protectedUnder,
+  realPath,
+  rootProtectedLocations
+} from "./PathGuard.js"
 import { type Interface as PrompterInterface, Prompter, type PromptRequest, unansweredReason } from "./Prompter.js"
 import { type Behavior, collect, fileEditTools, fileReadTools, type Rule, ruleCoversTool, type RuleSource } from "./Rules.js"
 
@@ -235,28 +248,48 @@ export const make = (options: Options): Effect.Effect<Interface> =>
       `Permission to use ${toolName}${what} has been denied by the rule ${ruleLabel(entry.rule)} in ${describeSource(entry.rule.source)}. ` +
       "Do not try to work around this rule; use another approach or tell the user."
 
-    /** The decision for a file access (a file tool, or a Bash redirection writing a file). */
+    // Protected paths that exist in known places: what a write reaching under a directory (`rm -r .`) may take along.
+    const protectedLocations = [...roots.flatMap(rootProtectedLocations), weftHome, ...homeProtectedLocations(yield* realPath(home))]
+
+    /** A deny or ask rule whose paths all lie under what a tree write (or a pattern) reaches: `rm -r .` and `./secrets/**`. */
+    const ruleUnder = (toolName: string, behavior: Behavior, reached: ReadonlyArray<string>) =>
+      rulesFor(toolName, behavior).find((entry) => {
+        const root = entry.path?.fixedRoot
+        return root !== undefined && reached.some((path) => mayContain(path, root))
+      })
+
+    /** The decision for a file access (a file tool, or a Bash redirection or program writing a file). */
     const checkPath = Effect.fn("Permissions.checkPath")(function* (
       toolName: string,
       lexicalPath: string,
       access: "read" | "write",
-      readOnlyTool: boolean
+      readOnlyTool: boolean,
+      shape: WriteShape = plainWrite
     ) {
       const lexical = resolve(cwd, lexicalPath)
       const real = yield* realPath(lexical)
       const paths = { lexical, real }
-      const denied = pathRule(toolName, "deny", paths)
+      // A pattern or a tree reaches what lies under it: rules and protected paths there count too.
+      const reaching = access === "write" && (shape.tree || shape.glob)
+      const reached = reaching ? [lexical, real] : []
+      const denied = pathRule(toolName, "deny", paths) ?? (reaching ? ruleUnder(toolName, "deny", reached) : undefined)
       if (denied !== undefined) return deny(denyMessage(toolName, denied, ` on ${lexical}`))
-      const protection = access === "write" ? (protectedReason(lexical, weftHome) ?? protectedReason(real, weftHome)) : undefined
+      const protection =
+        access === "write"
+          ? (protectedReason(lexical, weftHome) ??
+            protectedReason(real, weftHome) ??
+            (shape.glob ? protectedPatternReason(lexical) : undefined) ??
+            (reaching ? withProtected(reached.map((path) => protectedUnder(path, protectedLocations)).find((found) => found !== undefined)) : undefined))
+          : undefined
       if (protection !== undefined) return ask(`${toolName} would write ${lexical}, and ${protection}: every change to it is asked about.`)
-      const asked = pathRule(toolName, "ask", paths)
+      const asked = pathRule(toolName, "ask", paths) ?? (reaching ? ruleUnder(toolName, "ask", reached) : undefined)
       if (asked !== undefined) return ask(`${toolName} on ${lexical} matches the rule ${ruleLabel(asked.rule)}, which asks.`)
       if (mode === "bypassPermissions") return allow
       if (mode === "plan" && !readOnlyTool) return deny(`${toolName} changes files, and the session is in plan mode, where only read-only tools run.`)
       if (pathRule(toolName, "allow", paths) !== undefined) return allow
       const inside = isInsideAny(real, roots)
       if (access === "read" && inside) return allow
-      if (access === "write" && inside && mode === "acceptEdits") return allow
+      if (access === "write" && inside && (mode === "acceptEdits" || shape.granted)) return allow
       return ask(
         inside
           ? `${toolName} would change ${lexical}.`
@@ -300,7 +333,8 @@ export const make = (options: Options): Effect.Effect<Interface> =>
             toolName: string,
             path: string,
             access: "read" | "write",
-            readOnlyTool: boolean
+            readOnlyTool: boolean,
+            shape: WriteShape = plainWrite
           ) {
             const expanded = expandHome(path, home)
             if (unknownDirectory && !isAbsolute(expanded)) {
@@ -308,7 +342,7 @@ export const make = (options: Options): Effect.Effect<Interface> =>
             }
             let strictest: Decision = allow
             for (const directory of isAbsolute(expanded) ? [start] : directories) {
-              const decision = yield* checkPath(toolName, resolve(directory, expanded), access, readOnlyTool)
+              const decision = yield* checkPath(toolName, resolve(directory, expanded), access, readOnlyTool, shape)
               if (decision._tag === "Deny") return decision
               if (decision._tag === "Ask" && strictest._tag === "Allow") strictest = decision
             }
@@ -322,6 +356,16 @@ export const make = (options: Options): Effect.Effect<Interface> =>
               continue
             }
             const decision = yield* checkFromEach("Edit", target, "write", false)
+            if (decision._tag === "Deny") return decision
+            if (decision._tag === "Ask") pending ??= decision
+          }
+          // Files the programs write (`cp x dest`, `rm -r dir`): edits of those files, allow rule or not.
+          for (const file of verdict.files ?? []) {
+            if (file.path === undefined) {
+              pending ??= ask("The command writes a file whose name is known only when it runs.")
+              continue
+            }
+            const decision = yield* checkFromEach("Edit", file.path, "write", false, file)
             if (decision._tag === "Deny") return decision
             if (decision._tag === "Ask") pending ??= decision
           }
@@ -403,6 +447,21 @@ export const make = (options: Options): Effect.Effect<Interface> =>
 
     return { mode, check, prompt, warnings }
   })
+
+/**
+ * How a write is reached, beyond the path itself: `tree`, what lies under it is written too (a recursive delete, a
+ * rename); `glob`, the path is a shell pattern; `granted`, an allow rule for the Bash command that writes stands for
+ * the edit inside the workspace (`Bash(mkdir:*)` makes directories there in default mode; outside it is asked about).
+ */
+interface WriteShape {
+  readonly tree: boolean
+  readonly glob: boolean
+  readonly granted: boolean
+}
+const plainWrite: WriteShape = { tree: false, glob: false, granted: false }
+
+const withProtected = (location: string | undefined): string | undefined =>
+  location === undefined ? undefined : `it reaches ${location}, which is protected`
 
 const hostOf = (url: string): string | undefined => {
   try {

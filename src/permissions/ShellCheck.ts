@@ -6,6 +6,7 @@
 import * as Effect from "effect/Effect"
 import type * as BashCheck from "./BashCheck.js"
 import * as ShellCommand from "./ShellCommand.js"
+import { programWrites } from "./ProgramWrites.js"
 import { optionWritesOf } from "./ShellWrites.js"
 
 // A rule that does not parse is reported by validate (a warning naming it) and matches nothing; a deny rule that
@@ -27,13 +28,19 @@ export const check = Effect.fn("ShellCheck.check")(function* (command: string, r
   const directoryChanges = directoryChangesOf(analysis.commands)
   // Files written by options (`git diff --output=x`) are checked as the redirections' are, allow rule or not.
   const writes = (redirected: ReadonlyArray<ShellCommand.Word>) => [...redirected, ...optionWritesOf(analysis.commands)].map(ShellCommand.literal)
+  // Files the programs write through their operands (`cp x .git/hooks/pre-commit`), checked as edits too; a command
+  // an allow rule covers stands for its own edits inside the workspace.
+  const files = (uncovered: ReadonlyArray<ShellCommand.SimpleCommand>): ReadonlyArray<BashCheck.FileWrite> =>
+    analysis.commands.flatMap((command) =>
+      programWrites(command).map((target) => ({ path: target.path, tree: target.tree, glob: target.glob, granted: !uncovered.includes(command) }))
+    )
   switch (decision._tag) {
     case "Deny":
       return { _tag: "Deny", reason: decision.reason } satisfies BashCheck.BashVerdict
     case "Ask":
       return { _tag: "Ask", reason: decision.reason, unanalysable: !ShellCommand.isAnalysed(analysis) } satisfies BashCheck.BashVerdict
     case "Allow":
-      return { _tag: "Allow", writes: writes(decision.writes), directoryChanges } satisfies BashCheck.BashVerdict
+      return { _tag: "Allow", writes: writes(decision.writes), files: files([]), directoryChanges } satisfies BashCheck.BashVerdict
     case "NoRule": {
       const ReadOnlyCommands = yield* Effect.promise(() => import("./ReadOnlyCommands.js"))
       const verdicts = new Map(ReadOnlyCommands.commandVerdicts(analysis).map(({ command, verdict }) => [command, verdict]))
@@ -52,7 +59,7 @@ export const check = Effect.fn("ShellCheck.check")(function* (command: string, r
           readOnly: compound._tag === "ReadOnly" ? { _tag: "ReadOnly", paths: compound.paths.map((path) => path.path) } : compound
         })
       }
-      return { _tag: "NoRule", uncovered, writes: writes(decision.writes), directoryChanges } satisfies BashCheck.BashVerdict
+      return { _tag: "NoRule", uncovered, writes: writes(decision.writes), files: files(decision.uncovered), directoryChanges } satisfies BashCheck.BashVerdict
     }
   }
 })

@@ -1,0 +1,495 @@
+/**
+ * Files the common writing programs write through their operands: `cp x .git/hooks/pre-commit`, `mv x ~/.bashrc`,
+ * `tee -a f`, `rm -r .claude`, `tar -xf a.tar -C dir`... Each is read by its own argument grammar (options that take
+ * a value, `--`, `-t DIR` / `--target-directory`, `-T`, the last operand as destination) and every file it names is
+ * returned, to be checked as an edit of that file exactly as a redirection's target is (Permissions.ts): deny rules,
+ * ask rules, the workspace boundary and protected paths apply, allow rule or not.
+ *
+ * A `tree` write changes what lies under the path too (a recursive delete, a rename, an extraction into a directory,
+ * a recursive copy's destination): Permissions also asks whether a protected path or a denied one lies under it.
+ *
+ * Honest by construction: a program not in the table is left to rules as before; options this table does not know
+ * are read as flags, so that their values, if any, are checked as written files too (more is checked, never less);
+ * a word built at run time where a file may stand is an unknown target (asked about).
+ */
+import { literal, type SimpleCommand, type Word } from "./ShellCommand.js"
+
+/** A file (or directory tree) a command writes: `path` as written, undefined when it is known only at run time. */
+export interface Target {
+  readonly path: string | undefined
+  /** The write reaches what lies under `path` (recursive delete, rename, extraction, recursive copy). */
+  readonly tree: boolean
+  /** `path` holds an unquoted glob pattern (`rm *.o`): the names it matches are written. */
+  readonly glob: boolean
+}
+
+const unknownTarget: Target = { path: undefined, tree: false, glob: false }
+
+/** A word as a target path: its value (a glob's pattern, a `~/` path as written) or unknown. */
+const targetOf = (word: Word, tree: boolean): Target => {
+  if (word.value === undefined || word.brace) return unknownTarget
+  // `~/x` and `~` are expanded by Permissions to the home; `~user/x` is another user's home, not known here.
+  if (word.tilde && !(word.value === "~" || word.value.startsWith("~/"))) return unknownTarget
+  return { path: word.value, tree, glob: word.glob }
+}
+
+const pathTarget = (path: string, tree: boolean): Target => ({ path, tree, glob: false })
+
+interface Grammar {
+  /** Short options that take a value (attached, or the next word). */
+  readonly shortValues?: string
+  /** Short options whose value is optional and only attached (`sed -i.bak`). */
+  readonly shortOptional?: string
+  /** Long options that take a value (`--opt=v` or `--opt v`). */
+  readonly longValues?: ReadonlyArray<string>
+  /** Long options whose value is only given with `=`. */
+  readonly longOptional?: ReadonlyArray<string>
+  /** Long flags the program has (for resolving abbreviations). */
+  readonly longFlags?: ReadonlyArray<string>
+  /** The first non-option word is the command's subcommand or mode (tar's old `xzf`), read by the program. */
+  readonly oldStyleFirst?: boolean
+}
+
+interface Option {
+  readonly name: string
+  readonly value: Word | undefined
+}
+
+interface Parsed {
+  readonly options: ReadonlyArray<Option>
+  readonly operands: ReadonlyArray<Word>
+  /** A word built at run time stood where an option may (it may be `-t dir`): targets are not known. */
+  readonly dynamic: boolean
+}
+
+const wordOf = (text: string): Word => ({ source: text, value: text, glob: false, brace: false, tilde: false })
+
+const resolveLong = (name: string, grammar: Grammar): { readonly name: string; readonly kind: "value" | "optional" | "flag" } | undefined => {
+  const all = [
+    ...(grammar.longValues ?? []).map((long) => ({ name: long, kind: "value" as const })),
+    ...(grammar.longOptional ?? []).map((long) => ({ name: long, kind: "optional" as const })),
+    ...(grammar.longFlags ?? []).map((long) => ({ name: long, kind: "flag" as const }))
+  ]
+  const exact = all.find((option) => option.name === name)
+  if (exact !== undefined) return exact
+  // GNU programs take a unique prefix of a long option.
+  const candidates = all.filter((option) => option.name.startsWith(name))
+  return candidates.length === 1 ? candidates[0] : undefined
+}
+
+/**
+ * Reads the arguments as getopt does, leniently: an option not in the grammar is a flag. Options may follow
+ * operands (GNU); `--` ends them.
+ */
+const parse = (args: ReadonlyArray<Word>, grammar: Grammar): Parsed => {
+  const options: Array<Option> = []
+  const operands: Array<Word> = []
+  let dynamic = false
+  let ended = false
+  for (let index = 0; index < args.length; index++) {
+    const word = args[index]
+    if (word === undefined) break
+    const text = literal(word)
+    if (ended) {
+      operands.push(word)
+      continue
+    }
+    if (text === undefined) {
+      // `$OPTS`, or a glob that may expand to `-t...`: it may be an option; as an operand it is an unknown target.
+      if (word.value === undefined || word.value.startsWith("-")) dynamic = true
+      operands.push(word)
+      continue
+    }
+    if (text === "--") {
+      ended = true
+      continue
+    }
+    if (text.startsWith("--")) {
+      const body = text.slice(2)
+      const equals = body.indexOf("=")
+      const resolved = resolveLong(equals === -1 ? body : body.slice(0, equals), grammar)
+      const name = resolved?.name ?? (equals === -1 ? body : body.slice(0, equals))
+      if (equals !== -1) options.push({ name, value: wordOf(body.slice(equals + 1)) })
+      else if (resolved?.kind === "value") {
+        const next = args[index + 1]
+        options.push({ name, value: next })
+        index++
+      } else options.push({ name, value: undefined })
+      continue
+    }
+    if (text.startsWith("-") && text !== "-") {
+      for (let position = 1; position < text.length; position++) {
+        const letter = text.charAt(position)
+        const rest = text.slice(position + 1)
+        if (grammar.shortValues?.includes(letter) === true) {
+          if (rest !== "") options.push({ name: letter, value: wordOf(rest) })
+          else {
+            options.push({ name: letter, value: args[index + 1] })
+            index++
+          }
+          break
+        }
+        if (grammar.shortOptional?.includes(letter) === true) {
+          options.push({ name: letter, value: rest === "" ? undefined : wordOf(rest) })
+          break
+        }
+        options.push({ name: letter, value: undefined })
+      }
+      continue
+    }
+    if (grammar.oldStyleFirst === true && operands.length === 0 && options.length === 0 && index === 0) {
+      // tar's old form: `tar xzf a.tar dir` — letters, then the values of those that take one, in order.
+      let next = index + 1
+      for (const letter of text) {
+        if (grammar.shortValues?.includes(letter) === true) {
+          options.push({ name: letter, value: args[next] })
+          next++
+        } else options.push({ name: letter, value: undefined })
+      }
+      index = next - 1
+      continue
+    }
+    operands.push(word)
+  }
+  return { options, operands, dynamic }
+}
+
+const has = (parsed: Parsed, ...names: ReadonlyArray<string>): boolean => parsed.options.some((option) => names.includes(option.name))
+
+const valuesOf = (parsed: Parsed, ...names: ReadonlyArray<string>): ReadonlyArray<Word | undefined> =>
+  parsed.options.filter((option) => names.includes(option.name)).map((option) => option.value)
+
+/** Each value of these options as a target (an option missing its value writes nothing). */
+const optionTargets = (parsed: Parsed, tree: boolean, ...names: ReadonlyArray<string>): ReadonlyArray<Target> =>
+  valuesOf(parsed, ...names).flatMap((value) => (value === undefined ? [] : [targetOf(value, tree)]))
+
+const lastComponent = (path: string): string => {
+  const trimmed = path.replace(/\/+$/, "")
+  return trimmed.slice(trimmed.lastIndexOf("/") + 1)
+}
+
+/**
+ * What lands in directory `directory` (a word) for the source `source`: `directory/basename(source)`. A source whose
+ * name is not known (built at run time, a glob) or is `.` / `..` (`cp -r src/. dest`) puts unknown names there: the
+ * directory itself is then written as a tree.
+ */
+const into = (directory: Word, source: Word | undefined, tree: boolean): Target => {
+  const dir = targetOf(directory, true)
+  if (dir.path === undefined) return unknownTarget
+  const name = source === undefined ? undefined : literal(source)
+  const base = name === undefined ? undefined : lastComponent(name)
+  if (base === undefined || base === "" || base === "." || base === "..") return { ...dir, tree: true }
+  return { path: `${dir.path.replace(/\/+$/, "")}/${base}`, tree, glob: dir.glob }
+}
+
+/**
+ * cp, mv, install, ln: `-t DIR` puts every source in DIR; `-T` makes the last operand the file itself; otherwise the
+ * last operand is a directory (more than one source) or a file or a directory (one source): both are checked.
+ */
+const destinationTargets = (parsed: Parsed, tree: boolean, singleOperandIntoCwd: boolean): ReadonlyArray<Target> => {
+  if (parsed.dynamic) return [unknownTarget]
+  const targetDirectories = valuesOf(parsed, "t", "target-directory")
+  if (targetDirectories.length > 0) {
+    const directory = targetDirectories[targetDirectories.length - 1]
+    if (directory === undefined) return []
+    return parsed.operands.length === 0 ? [] : parsed.operands.map((source) => into(directory, source, tree))
+  }
+  const destination = parsed.operands[parsed.operands.length - 1]
+  if (destination === undefined) return []
+  if (parsed.operands.length === 1) {
+    // `ln -s /x/y` makes ./y.
+    return singleOperandIntoCwd ? [into(wordOf("."), destination, tree)] : []
+  }
+  const sources = parsed.operands.slice(0, -1)
+  if (has(parsed, "T", "no-target-directory")) return [targetOf(destination, tree)]
+  const asDirectory = sources.map((source) => into(destination, source, tree))
+  return sources.length === 1 ? [targetOf(destination, tree), ...asDirectory] : asDirectory
+}
+
+const recursive = (parsed: Parsed): boolean => has(parsed, "r", "R", "a", "recursive", "archive")
+
+const gnuBackup = ["backup", "context", "update", "reflink", "preserve", "sparse"]
+
+const cpGrammar: Grammar = { shortValues: "St", longValues: ["suffix", "target-directory", "no-preserve"], longOptional: gnuBackup, longFlags: ["recursive", "archive", "no-target-directory", "parents"] }
+const mvGrammar: Grammar = { shortValues: "St", longValues: ["suffix", "target-directory"], longOptional: ["backup", "context", "update"], longFlags: ["no-target-directory"] }
+const lnGrammar: Grammar = { shortValues: "St", longValues: ["suffix", "target-directory"], longOptional: ["backup"], longFlags: ["no-target-directory", "symbolic"] }
+const installGrammar: Grammar = {
+  shortValues: "gmoStC",
+  longValues: ["group", "mode", "owner", "suffix", "target-directory", "strip-program"],
+  longOptional: ["backup", "context"],
+  longFlags: ["directory", "no-target-directory"]
+}
+
+/** Each operand is a written file (`touch a b`, `rm a b`, `mkdir -p a/b`). */
+const everyOperand = (grammar: Grammar, tree: (parsed: Parsed) => boolean = () => false) => (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
+  const parsed = parse(args, grammar)
+  return parsed.operands.map((word) => targetOf(word, tree(parsed)))
+}
+
+/** chmod MODE file..., chown OWNER file...: the first operand is not a file unless --reference gives the mode. */
+const afterFirstOperand = (grammar: Grammar) => (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
+  const parsed = parse(args, grammar)
+  const files = has(parsed, "reference") ? parsed.operands : parsed.operands.slice(1)
+  return files.map((word) => targetOf(word, recursive(parsed)))
+}
+
+const sedWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
+  const parsed = parse(args, { shortValues: "efl", shortOptional: "i", longValues: ["expression", "file", "line-length"], longOptional: ["in-place"], longFlags: ["quiet", "silent", "separate", "posix", "sandbox", "debug", "follow-symlinks", "null-data", "regexp-extended", "unbuffered"] })
+  if (!has(parsed, "i", "in-place")) return []
+  const scriptGiven = has(parsed, "e", "f", "expression", "file")
+  return (scriptGiven ? parsed.operands : parsed.operands.slice(1)).map((word) => targetOf(word, false))
+}
+
+/** patch [options] [originalfile [patchfile]]: without a file named, the files the patch names (under -d dir). */
+const patchWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
+  const parsed = parse(args, {
+    shortValues: "BDdFgiopVYzr",
+    longValues: ["prefix", "ifdef", "directory", "fuzz", "get", "input", "output", "strip", "version-control", "basename-prefix", "suffix", "reject-file", "quoting-style", "merge", "backup-if-mismatch"],
+    longFlags: ["dry-run", "reverse", "forward", "batch", "force", "silent", "quiet", "verbose", "backup", "unified", "context", "normal", "ed", "posix"]
+  })
+  if (has(parsed, "dry-run")) return []
+  const directory = valuesOf(parsed, "d", "directory").at(-1)
+  const inDirectory = (target: Target): Target =>
+    directory === undefined || target.path === undefined || target.path.startsWith("/") ? target : into(directory, wordOf(target.path), target.tree)
+  const out: Array<Target> = [...optionTargets(parsed, false, "o", "output", "r", "reject-file").map(inDirectory)]
+  const original = parsed.operands[0]
+  if (original !== undefined) out.push(inDirectory(targetOf(original, false)))
+  else if (!has(parsed, "o", "output")) out.push(directory === undefined ? pathTarget(".", true) : targetOf(directory, true))
+  return out
+}
+
+const tarCreating = ["c", "r", "u", "A", "create", "append", "update", "catenate", "concatenate", "delete"]
+
+/** Extracting writes the archive's names under `-C dir` (or here); creating writes the archive (`-f`). */
+const tarWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
+  const parsed = parse(args, {
+    shortValues: "fCbTXgKNLVHI",
+    longValues: ["file", "directory", "blocking-factor", "files-from", "exclude-from", "listed-incremental", "starting-file", "newer", "label", "tape-length", "format", "use-compress-program", "exclude", "transform", "owner", "group", "mode", "mtime"],
+    longFlags: ["extract", "get", "create", "append", "update", "list", "diff", "compare", "delete", "catenate", "concatenate", "to-stdout"],
+    oldStyleFirst: true
+  })
+  const archives = optionTargets(parsed, false, "f", "file").filter((target) => target.path !== "-")
+  if (has(parsed, "x", "extract", "get")) {
+    if (has(parsed, "O", "to-stdout")) return []
+    const directories = optionTargets(parsed, true, "C", "directory")
+    return directories.length > 0 ? directories : [pathTarget(".", true)]
+  }
+  return has(parsed, ...tarCreating) ? archives : []
+}
+
+const unzipWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
+  const parsed = parse(args, { shortValues: "dxP" })
+  // -l, -t, -v, -z, -Z list or test; -p and -c write to standard output.
+  if (has(parsed, "l", "t", "v", "z", "Z", "p", "c")) return []
+  const directories = optionTargets(parsed, true, "d")
+  return directories.length > 0 ? directories : [pathTarget(".", true)]
+}
+
+/** The name curl -O / wget give a download: the URL path's last component, when static. */
+const remoteName = (url: Word | undefined, directory: Word | undefined): Target => {
+  const text = url === undefined ? undefined : literal(url)
+  if (text === undefined) return unknownTarget
+  let name: string
+  try {
+    const parsedUrl = new URL(text.includes("://") ? text : `http://${text}`)
+    name = decodeURIComponent(lastComponent(parsedUrl.pathname))
+  } catch {
+    return unknownTarget
+  }
+  const file = name === "" ? "index.html" : name
+  if (file.includes("/")) return unknownTarget
+  return directory === undefined ? pathTarget(file, false) : into(directory, wordOf(file), false)
+}
+
+const curlWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
+  const parsed = parse(args, {
+    shortValues: "AbcCdDeEFHKmoPQrtTuUwxXYyz",
+    longValues: [
+      "output", "output-dir", "dump-header", "cookie-jar", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "config",
+      "data", "data-binary", "data-raw", "data-urlencode", "header", "user-agent", "referer", "request", "url", "user", "proxy",
+      "cookie", "form", "max-time", "connect-timeout", "retry", "write-out", "upload-file", "range", "cert", "key", "cacert"
+    ],
+    longFlags: ["remote-name", "remote-name-all", "remote-header-name", "silent", "show-error", "location", "fail", "include", "insecure", "verbose", "create-dirs"]
+  })
+  // A config file (-K) may hold `output = ...`; -J names the file as the server says.
+  if (has(parsed, "K", "config", "J", "remote-header-name")) return [unknownTarget]
+  const directory = valuesOf(parsed, "output-dir").at(-1)
+  const inDirectory = (target: Target): Target =>
+    directory === undefined || target.path === undefined || target.path.startsWith("/") ? target : into(directory, wordOf(target.path), false)
+  const out: Array<Target> = [
+    ...optionTargets(parsed, false, "o", "output").filter((target) => target.path !== "-").map(inDirectory),
+    ...optionTargets(parsed, false, "D", "dump-header", "c", "cookie-jar", "trace", "trace-ascii", "stderr", "libcurl", "etag-save").filter((target) => target.path !== "-")
+  ]
+  const remoteNames = valuesOf(parsed, "O", "remote-name").length
+  const urls = [...parsed.operands, ...valuesOf(parsed, "url").flatMap((url) => (url === undefined ? [] : [url]))]
+  const named = has(parsed, "remote-name-all") ? urls.length : remoteNames
+  for (const url of urls.slice(0, named)) out.push(remoteName(url, directory))
+  return out
+}
+
+const wgetWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
+  const parsed = parse(args, {
+    shortValues: "OoaPiBtTwQelUDRAXIeYhH",
+    longValues: ["output-document", "output-file", "append-output", "directory-prefix", "input-file", "base", "tries", "timeout", "wait", "quota", "execute", "level", "user-agent", "domains", "reject", "accept", "exclude-directories", "include-directories", "header", "user", "password"],
+    longFlags: ["recursive", "mirror", "content-disposition", "force-directories", "no-directories", "quiet", "verbose", "continue", "page-requisites", "no-parent", "timestamping"]
+  })
+  // `-e command` is a wgetrc command (`output_document = ...`).
+  if (has(parsed, "e", "execute")) return [unknownTarget]
+  const directory = valuesOf(parsed, "P", "directory-prefix").at(-1)
+  const out: Array<Target> = [...optionTargets(parsed, false, "o", "output-file", "a", "append-output").filter((target) => target.path !== "-")]
+  const document = optionTargets(parsed, false, "O", "output-document")
+  if (document.length > 0) return [...out, ...document.filter((target) => target.path !== "-")]
+  // Recursion, an input list, names from the server: files under the prefix, names not known here.
+  if (has(parsed, "r", "recursive", "m", "mirror", "i", "input-file", "x", "force-directories", "p", "page-requisites", "content-disposition")) {
+    return [...out, directory === undefined ? pathTarget(".", true) : targetOf(directory, true)]
+  }
+  return [...out, ...parsed.operands.map((url) => remoteName(url, directory))]
+}
+
+/** split [input [prefix]] writes prefixaa, prefixab...; the prefix's directory is what the check needs. */
+const splitWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
+  const parsed = parse(args, {
+    shortValues: "abClnt",
+    longValues: ["suffix-length", "additional-suffix", "bytes", "line-bytes", "lines", "number", "separator", "filter"],
+    longOptional: ["numeric-suffixes", "hex-suffixes"]
+  })
+  const prefix = parsed.operands[1]
+  return [prefix === undefined ? pathTarget("x", false) : targetOf(prefix, false)]
+}
+
+const csplitWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
+  const parsed = parse(args, { shortValues: "bfn", longValues: ["suffix-format", "prefix", "digits"] })
+  const prefixes = optionTargets(parsed, false, "f", "prefix")
+  return prefixes.length > 0 ? prefixes : [pathTarget("xx", false)]
+}
+
+/** `host:path` and `rsync://...` are remote; a path with a `/` before its first `:` is local. */
+const isRemote = (word: Word): boolean => {
+  const text = word.value
+  if (text === undefined) return false
+  if (text.startsWith("rsync://")) return true
+  const colon = text.indexOf(":")
+  const slash = text.indexOf("/")
+  return colon > 0 && (slash === -1 || colon < slash)
+}
+
+/** rsync and scp write their last operand (when local); recursively, what lands under it. */
+const copyToDestination = (grammar: Grammar, recursiveNames: ReadonlyArray<string>) => (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
+  const parsed = parse(args, grammar)
+  if (parsed.dynamic) return [unknownTarget]
+  const destination = parsed.operands[parsed.operands.length - 1]
+  if (destination === undefined || parsed.operands.length < 2 || isRemote(destination)) return []
+  const sources = parsed.operands.slice(0, -1)
+  const tree = has(parsed, ...recursiveNames)
+  // rsync copies the contents of `src/` into the destination itself; --delete removes there what the source lacks.
+  const contents = sources.some((source) => source.value === undefined || source.value.endsWith("/")) || parsed.options.some((option) => option.name.startsWith("delete"))
+  if (tree && contents) return [targetOf(destination, true)]
+  const asDirectory = sources.map((source) => into(destination, isRemote(source) ? wordOf(lastComponent((source.value ?? "").slice((source.value ?? "").indexOf(":") + 1))) : source, tree))
+  return sources.length === 1 ? [targetOf(destination, tree), ...asDirectory] : asDirectory
+}
+
+const rsyncWrites = copyToDestination(
+  { shortValues: "eBfTM", longValues: ["rsh", "block-size", "filter", "temp-dir", "backup-dir", "suffix", "exclude", "include", "exclude-from", "include-from", "files-from", "log-file", "partial-dir", "rsync-path", "chmod", "chown", "compare-dest", "copy-dest", "link-dest", "max-size", "min-size", "timeout", "bwlimit"], longFlags: ["recursive", "archive", "delete", "verbose", "dry-run"] },
+  ["r", "a", "recursive", "archive"]
+)
+
+const scpWrites = copyToDestination({ shortValues: "cFiJlmoPSDX" }, ["r"])
+
+const ddWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> =>
+  args.flatMap((word) => {
+    const text = literal(word)
+    if (text === undefined) return word.value === undefined || word.value.startsWith("of=") ? [unknownTarget] : []
+    return text.startsWith("of=") ? [pathTarget(text.slice(3), false)] : []
+  })
+
+/** `git config` setting a value writes the config file it names: --file, --global (~/.gitconfig), or the repository's. */
+const gitConfigWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
+  const parsed = parse(args, { shortValues: "f", longValues: ["file", "blob", "type", "default", "comment", "value"], longFlags: ["global", "system", "local", "worktree"] })
+  const first = parsed.operands[0] === undefined ? undefined : literal(parsed.operands[0])
+  const reads = ["l", "list", "get", "get-all", "get-regexp", "get-urlmatch", "get-color", "get-colorbool", "blob"]
+  if (has(parsed, ...reads) || first === "get" || first === "list") return []
+  // One operand (`git config user.name`) reads, except with an action that writes it (--unset, --remove-section...).
+  const actions = ["unset", "unset-all", "remove-section", "rename-section", "replace-all", "add", "edit", "e"]
+  if (parsed.operands.length < 2 && !has(parsed, ...actions) && first !== "set" && first !== "unset") return []
+  const files = optionTargets(parsed, false, "f", "file")
+  if (files.length > 0) return files
+  if (has(parsed, "global")) return [pathTarget("~/.gitconfig", false)]
+  if (has(parsed, "system")) return [pathTarget("/etc/gitconfig", false)]
+  return [pathTarget(".git/config", false)]
+}
+
+const programs: Record<string, (args: ReadonlyArray<Word>) => ReadonlyArray<Target>> = {
+  cp: (args) => {
+    const parsed = parse(args, cpGrammar)
+    return destinationTargets(parsed, recursive(parsed), false)
+  },
+  // A move removes its sources (with what lies under them) and writes the destination.
+  mv: (args) => {
+    const parsed = parse(args, mvGrammar)
+    const sources = has(parsed, "t", "target-directory") ? parsed.operands : parsed.operands.slice(0, -1)
+    return [...sources.map((word) => targetOf(word, true)), ...destinationTargets(parsed, true, false)]
+  },
+  install: (args) => {
+    const parsed = parse(args, installGrammar)
+    if (has(parsed, "d", "directory")) return parsed.operands.map((word) => targetOf(word, false))
+    return destinationTargets(parsed, false, false)
+  },
+  // The link created (`ln -s target name`, `ln -s target dir/`, `ln -s /x/y` makes ./y).
+  ln: (args) => destinationTargets(parse(args, lnGrammar), false, true),
+  tee: everyOperand({ longOptional: ["output-error"] }),
+  dd: ddWrites,
+  touch: everyOperand({ shortValues: "drt", longValues: ["date", "reference", "time"] }),
+  mkdir: everyOperand({ shortValues: "m", longValues: ["mode"], longOptional: ["context"] }),
+  rmdir: everyOperand({}),
+  // A deletion is an edit of the path; recursively, of what lies under it.
+  rm: everyOperand({ longOptional: ["interactive"], longFlags: ["recursive", "force", "dir", "verbose"] }, recursive),
+  unlink: everyOperand({}),
+  truncate: everyOperand({ shortValues: "rs", longValues: ["reference", "size"] }),
+  shred: everyOperand({ shortValues: "ns", longValues: ["iterations", "size", "random-source"], longOptional: ["remove"] }),
+  chmod: afterFirstOperand({ longValues: ["reference"], longFlags: ["recursive", "changes", "silent", "quiet", "verbose"] }),
+  chown: afterFirstOperand({ longValues: ["reference", "from"], longFlags: ["recursive", "changes", "silent", "quiet", "verbose", "dereference", "no-dereference"] }),
+  chgrp: afterFirstOperand({ longValues: ["reference"], longFlags: ["recursive", "changes", "silent", "quiet", "verbose", "dereference", "no-dereference"] }),
+  sed: sedWrites,
+  patch: patchWrites,
+  tar: tarWrites,
+  unzip: unzipWrites,
+  curl: curlWrites,
+  wget: wgetWrites,
+  split: splitWrites,
+  csplit: csplitWrites,
+  rsync: rsyncWrites,
+  scp: scpWrites
+}
+
+/** git's options before the subcommand that take the next word as their value. */
+const gitGlobalValues = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--attr-source", "--super-prefix"])
+
+const gitWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
+  for (let index = 0; index < args.length; index++) {
+    const word = args[index]
+    const text = word === undefined ? undefined : literal(word)
+    if (text === undefined) return []
+    if (gitGlobalValues.has(text)) {
+      index++
+      continue
+    }
+    if (text.startsWith("-")) continue
+    return text === "config" ? gitConfigWrites(args.slice(index + 1)) : []
+  }
+  return []
+}
+
+const baseName = (name: string): string => name.slice(name.lastIndexOf("/") + 1)
+
+/** The programs this table reads (for documentation and tests). */
+export const writingPrograms: ReadonlyArray<string> = [...Object.keys(programs), "git config"].sort()
+
+/** The files `command` writes through its operands, by its grammar; nothing for a program not in the table. */
+export const programWrites = (command: SimpleCommand): ReadonlyArray<Target> => {
+  if (command.name === undefined) return []
+  const name = baseName(command.name)
+  const args = command.argv.slice(1)
+  if (name === "git") return gitWrites(args)
+  const program = Object.hasOwn(programs, name) ? programs[name] : undefined
+  return program === undefined ? [] : program(args)
+}
