@@ -5,9 +5,10 @@
  * returned for the caller to check against the workspace.
  *
  * Decisions: `tail -f` counts as read-only (it only reads; the Bash tool's timeout bounds it). A glob's path is the
- * directory it searches (a link inside it leading out is not followed here). git is trusted to read its own
- * repository's configuration: a `.git/config` that sets core.fsmonitor, diff.external or a textconv driver runs
- * programs under `git status` / `git diff`, as it would for the user typing them.
+ * directory it searches (a link inside it leading out is not followed here). git is trusted to read the configuration
+ * of a repository it finds under a `.git` (a protected name: the model cannot write it unasked): a `.git/config` that
+ * sets core.fsmonitor, diff.external or a textconv driver runs programs under `git status` / `git diff`, as it would
+ * for the user typing them. A repository the model could have planted is not: see gitGlobal.
  */
 import {
   isAnalysed,
@@ -444,12 +445,18 @@ const gitSubcommands: Record<string, OptionSpec & { readonly check?: (options: R
   }
 }
 
-/** git's own options before the subcommand: -C and --git-dir / --work-tree read paths; -c, --exec-path, --config-env may run programs. */
+/**
+ * git's own options before the subcommand. Not read-only, so asked about: `-c`, `--config-env`, `--exec-path` (they
+ * name programs to run), and `--git-dir`, `--work-tree`, `--bare` (they point git at a repository of the model's
+ * choosing, whose config may run programs under `git status` / `git show`: a planted repository is plain files).
+ * `-C dir` stays: git discovers the repository from there, and weft's shells set `safe.bareRepository=explicit`
+ * (ChildEnvironment.withGitSafety), so a planted bare repository is refused and a non-bare one needs a protected `.git`.
+ */
 const gitGlobal: OptionSpec = {
   shortFlags: "Pp",
   shortValues: "C",
-  longFlags: ["no-pager", "paginate", "no-replace-objects", "no-optional-locks", "literal-pathspecs", "glob-pathspecs", "noglob-pathspecs", "icase-pathspecs", "bare", "no-lazy-fetch", "no-advice", "version", "help"],
-  longValues: ["git-dir", "work-tree", "namespace"],
+  longFlags: ["no-pager", "paginate", "no-replace-objects", "no-optional-locks", "literal-pathspecs", "glob-pathspecs", "noglob-pathspecs", "icase-pathspecs", "no-lazy-fetch", "no-advice", "version", "help"],
+  longValues: ["namespace"],
   abbreviations: false,
   stopAtOperand: true
 }
@@ -459,7 +466,7 @@ const gitCheck = (args: ReadonlyArray<Word>): ReadOnlyVerdict => {
   if (global._tag === "Unknown") return notReadOnly(`\`git ${global.word}\` is not known to be read-only (${global.why})`)
   const paths: Array<Word> = []
   for (const option of global.options) {
-    if (option.name === "C" || option.name === "git-dir" || option.name === "work-tree") paths.push(wordOfOption(option))
+    if (option.name === "C") paths.push(wordOfOption(option))
   }
   const subcommandWord = args[global.firstOperand]
   if (subcommandWord === undefined) return readPaths(paths)

@@ -119,6 +119,31 @@ export const forProcess = (
   return env
 }
 
+/**
+ * Git in the model's commands does not discover bare repositories: `safe.bareRepository=explicit`, given through
+ * `GIT_CONFIG_COUNT` / `GIT_CONFIG_KEY_n` / `GIT_CONFIG_VALUE_n` after any the environment already has (the last
+ * value of a key wins, so ours holds). Why: a model that can write files in the workspace can plant a bare
+ * repository (HEAD, config, objects: ordinary files, none of them under a protected name) whose config runs a
+ * program (`diff.<driver>.textconv`, `core.fsmonitor`, `core.pager`...), then run a read-only-looking
+ * `git -C planted show` or `cd planted && git log`, which weft lets run unasked: git would discover the planted
+ * repository and honour its config. With the setting, git refuses to use a bare repository it was not pointed at
+ * explicitly; pointing it explicitly (`--git-dir`, `GIT_DIR=`) is not read-only for weft (ReadOnlyCommands.ts), so
+ * it is asked about. A non-bare repository needs a `.git`, which is a protected name. Costs: a user's own bare
+ * repository needs `git --git-dir=.` in the model's commands (git >= 2.38 knows the setting; older ones ignore it).
+ */
+export const withGitSafety = (env: Env): Env => {
+  const given = env["GIT_CONFIG_COUNT"]
+  const count = given === undefined || given.trim() === "" ? 0 : Number(given)
+  // A count git would refuse makes every git command fail already: left as it is, not made valid.
+  if (!Number.isSafeInteger(count) || count < 0) return env
+  return {
+    ...env,
+    GIT_CONFIG_COUNT: String(count + 1),
+    [`GIT_CONFIG_KEY_${count}`]: "safe.bareRepository",
+    [`GIT_CONFIG_VALUE_${count}`]: "explicit"
+  }
+}
+
 export interface Interface {
   /** The environment of a Bash command or background shell. */
   readonly shell: Effect.Effect<Env>
@@ -137,7 +162,7 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Cre
   Effect.map(Credentials.Credentials, (credentials) => {
     const parent = options.parent ?? (() => process.env)
     return {
-      shell: Effect.sync(() => forShell(parent(), credentials.values(), options.policy)),
+      shell: Effect.sync(() => withGitSafety(forShell(parent(), credentials.values(), options.policy))),
       process: (explicit) => Effect.sync(() => forProcess(parent(), credentials.values(), explicit))
     }
   })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import { ChildEnvironment, forProcess, forShell, make, namePattern } from "../../src/platform/ChildEnvironment.js"
+import { ChildEnvironment, forProcess, forShell, make, namePattern, withGitSafety } from "../../src/platform/ChildEnvironment.js"
 import { Credentials, headerValues, REDACTED, valuesFromEnv } from "../../src/platform/Credentials.js"
 import * as ShellEnvironmentPolicy from "../../src/platform/ShellEnvironmentPolicy.js"
 
@@ -88,9 +88,10 @@ describe("ChildEnvironment", () => {
       const current: Record<string, string> = { PATH: "/bin" }
       const children = yield* make({ parent: () => current, policy: { set: { FIXED: "1" } } })
       current["LATER"] = "helper-produced-key"
-      expect(yield* children.shell).toEqual({ PATH: "/bin", LATER: "helper-produced-key", FIXED: "1" })
+      // Shells also get git's safe.bareRepository (withGitSafety; GitSafety.test.ts).
+      expect(yield* children.shell).toEqual(withGitSafety({ PATH: "/bin", LATER: "helper-produced-key", FIXED: "1" }))
       yield* Effect.flatMap(Credentials, (store) => store.add("helper-produced-key"))
-      expect(yield* children.shell).toEqual({ PATH: "/bin", FIXED: "1" })
+      expect(yield* children.shell).toEqual(withGitSafety({ PATH: "/bin", FIXED: "1" }))
       expect(yield* children.process({ A: "b" })).toEqual({ PATH: "/bin", A: "b" })
     }).pipe(Effect.provide(Credentials.fromValues([])))
   )
