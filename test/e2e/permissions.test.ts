@@ -69,6 +69,17 @@ describe("weft -p: permissions", () => {
     expect(existsSync(join(session.dir, "pwned"))).toBe(false)
   })
 
+  it("bypassPermissions: `cp x .git/hooks/pre-commit` is asked about (denied under -p) and the hook is never written", async () => {
+    const session = await oneCall({ "x.sh": "#!/bin/sh\ntouch pwned\n" }, "Bash", () => ({ command: "mkdir -p .git/hooks && cp x.sh .git/hooks/pre-commit" }))
+    const out = await run(["--permission-mode", "bypassPermissions"], session)
+    expect(out.code).toBe(0)
+    const [result] = toolResults(out.stdout)
+    expect(result).toMatchObject({ tool_use_id: "call1", is_error: true })
+    expect(String(result?.["content"])).toContain(".git")
+    expect(resultFrame(out.stdout)["permission_denials"]).toHaveLength(1)
+    expect(existsSync(join(session.dir, ".git", "hooks", "pre-commit"))).toBe(false)
+  })
+
   it("default mode under -p: a write is asked about, nobody answers, so it is denied for the model to read", async () => {
     const session = await oneCall({}, "Write", (dir) => ({ file_path: join(dir, "new.txt"), content: "x" }))
     const out = await run([], session)
