@@ -226,10 +226,14 @@ const everyOperand = (grammar: Grammar, tree: (parsed: Parsed) => boolean = () =
   return parsed.operands.map((word) => targetOf(word, tree(parsed)))
 }
 
-/** chmod MODE file..., chown OWNER file...: the first operand is not a file unless --reference gives the mode. */
-const afterFirstOperand = (grammar: Grammar) => (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
+/**
+ * chmod MODE file..., chown OWNER file...: the first operand is not a file unless --reference gives it, or the mode
+ * was written as an option (`chmod -w f`: chmod's only short flags are -c -f -v -R, so a letter of a mode is one).
+ */
+const afterFirstOperand = (grammar: Grammar, modeLetters = "") => (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
   const parsed = parse(args, grammar)
-  const files = has(parsed, "reference") ? parsed.operands : parsed.operands.slice(1)
+  const modeAsOption = parsed.options.some((option) => option.name.length === 1 && modeLetters.includes(option.name))
+  const files = has(parsed, "reference") || modeAsOption ? parsed.operands : parsed.operands.slice(1)
   return files.map((word) => targetOf(word, recursive(parsed)))
 }
 
@@ -398,7 +402,8 @@ const scpWrites = copyToDestination({ shortValues: "cFiJlmoPSDX" }, ["r"])
 const ddWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> =>
   args.flatMap((word) => {
     const text = literal(word)
-    if (text === undefined) return word.value === undefined || word.value.startsWith("of=") ? [unknownTarget] : []
+    // `of=$OUT` is an unknown target; `if=$IN`, `bs=$N` write nothing.
+    if (text === undefined) return /^(if|bs|ibs|obs|cbs|skip|seek|count|conv|iflag|oflag|status)=/.test(word.source) ? [] : [unknownTarget]
     return text.startsWith("of=") ? [pathTarget(text.slice(3), false)] : []
   })
 
@@ -446,7 +451,7 @@ const programs: Record<string, (args: ReadonlyArray<Word>) => ReadonlyArray<Targ
   unlink: everyOperand({}),
   truncate: everyOperand({ shortValues: "rs", longValues: ["reference", "size"] }),
   shred: everyOperand({ shortValues: "ns", longValues: ["iterations", "size", "random-source"], longOptional: ["remove"] }),
-  chmod: afterFirstOperand({ longValues: ["reference"], longFlags: ["recursive", "changes", "silent", "quiet", "verbose"] }),
+  chmod: afterFirstOperand({ longValues: ["reference"], longFlags: ["recursive", "changes", "silent", "quiet", "verbose"] }, "rwxXstugoa"),
   chown: afterFirstOperand({ longValues: ["reference", "from"], longFlags: ["recursive", "changes", "silent", "quiet", "verbose", "dereference", "no-dereference"] }),
   chgrp: afterFirstOperand({ longValues: ["reference"], longFlags: ["recursive", "changes", "silent", "quiet", "verbose", "dereference", "no-dereference"] }),
   sed: sedWrites,
