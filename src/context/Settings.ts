@@ -26,10 +26,9 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { readFile } from "node:fs"
 import { homedir } from "node:os"
 import { isAbsolute, join, resolve } from "node:path"
-import { probe } from "../platform/FileProbe.js"
+import { probe, readSmallText } from "../platform/FileProbe.js"
 import * as Variables from "../platform/Variables.js"
 import { isTrusted } from "./Trust.js"
 
@@ -306,13 +305,8 @@ export const parseSettingsText = (text: string, origin: string): Parsed => {
     : { _tag: "Invalid", warning: `weft: ignoring settings ${origin}: ${formatIssues(decoded.left)}` }
 }
 
-const readText = (path: string): Effect.Effect<{ readonly text: string } | { readonly error: NodeJS.ErrnoException }> =>
-  Effect.async((resume) => {
-    readFile(path, "utf8", (error, text) => resume(Effect.succeed(error !== null ? { error } : { text })))
-  })
-
 const readSettingsFile = (path: string): Effect.Effect<Parsed> =>
-  Effect.map(readText(path), (read): Parsed => {
+  Effect.map(readSmallText(path), (read): Parsed => {
     if ("text" in read) return parseSettingsText(read.text, path)
     if (read.error.code === "ENOENT" || read.error.code === "ENOTDIR") return { _tag: "Absent" }
     return { _tag: "Invalid", warning: `weft: ignoring settings ${path}: ${read.error.message}` }

@@ -7,7 +7,8 @@
  */
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import { mkdir, readFile, realpath, rename, writeFile } from "node:fs"
+import { mkdir, realpathSync, rename, writeFile } from "node:fs"
+import { readSmallText } from "../platform/FileProbe.js"
 import { dirname, join, resolve, sep } from "node:path"
 
 export const trustFileName = "trusted-projects.json"
@@ -16,14 +17,17 @@ export const trustFile = (weftHome: string): string => join(weftHome, trustFileN
 
 /** The real path of `path`, or `path` resolved when it cannot be reached. */
 export const realPathOf = (path: string): Effect.Effect<string> =>
-  Effect.async<string>((resume) => {
-    realpath(path, (error, real) => resume(Effect.succeed(error !== null ? resolve(path) : real)))
+  // Synchronous: one system call, asked on every start (see FileProbe).
+  Effect.sync(() => {
+    try {
+      return realpathSync.native(path)
+    } catch {
+      return resolve(path)
+    }
   })
 
 const readText = (path: string): Effect.Effect<string | undefined> =>
-  Effect.async<string | undefined>((resume) => {
-    readFile(path, "utf8", (error, text) => resume(Effect.succeed(error !== null ? undefined : text)))
-  })
+  Effect.map(readSmallText(path), (read) => ("text" in read ? read.text : undefined))
 
 /** The trusted directories recorded under `weftHome` (none when the file is absent or unreadable). */
 export const trustedDirectories = (weftHome: string): Effect.Effect<ReadonlyArray<string>> =>

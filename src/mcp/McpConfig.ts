@@ -17,7 +17,7 @@
  */
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import { readFile } from "node:fs"
+import { readSmallText } from "../platform/FileProbe.js"
 import { homedir } from "node:os"
 import { join, resolve } from "node:path"
 
@@ -192,12 +192,10 @@ export const serversOf = (
 }
 
 const readText = (path: string): Effect.Effect<string | undefined, McpConfigError> =>
-  Effect.async((resume) => {
-    readFile(path, "utf8", (error, text) => {
-      if (error === null) resume(Effect.succeed(text))
-      else if (error.code === "ENOENT" || error.code === "ENOTDIR") resume(Effect.succeed(undefined))
-      else resume(Effect.fail(new McpConfigError({ origin: path, message: `could not read ${path}: ${error.message}` })))
-    })
+  Effect.flatMap(readSmallText(path), (read) => {
+    if ("text" in read) return Effect.succeed(read.text)
+    if (read.error.code === "ENOENT" || read.error.code === "ENOTDIR") return Effect.succeed(undefined)
+    return Effect.fail(new McpConfigError({ origin: path, message: `could not read ${path}: ${read.error.message}` }))
   })
 
 const parseJson = (text: string, origin: string): Record<string, unknown> | McpConfigError => {
