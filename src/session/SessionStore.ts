@@ -348,7 +348,8 @@ const makeJsonl = (options: JsonlOptions) =>
         const known = locations.get(sessionId)
         if (known !== undefined) return Option.some(known)
         const files = (yield* projectDirs).map((dir) => fileIn(dir, sessionId))
-        const kinds = yield* Effect.forEach(files, probe, { concurrency: 16 })
+        // In sequence: a probe is one synchronous stat (FileProbe), so running them concurrently would only add fibers.
+        const kinds = yield* Effect.forEach(files, probe)
         const file = files.find((_, i) => kinds[i] === "File")
         if (file === undefined) return Option.none()
         locations.set(sessionId, file)
