@@ -15,13 +15,12 @@
  * without them, and the messages that enter it from outside (a prompt's blocks, a resumed history) are cleaned
  * of any they carried, so a request never holds more than these four.
  */
-import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import type { ContentBlock } from "../domain/Content.js"
 import { blocksOf, isRedactedThinking, isText, isThinking, isToolResult } from "../domain/ContentGuards.js"
 import type { MessageParam } from "../domain/Message.js"
 import type { MessagesRequest, ToolDefinition } from "../domain/Request.js"
+import * as Variables from "../platform/Variables.js"
 
 export const defaultMaxTokens = 32_000
 
@@ -170,24 +169,16 @@ export const withoutMarkers = (blocks: ReadonlyArray<ContentBlock>): ReadonlyArr
       })
     : blocks
 
-const truthy = (value: string): boolean => ["1", "true", "yes", "on"].includes(value.trim().toLowerCase())
-
-const flag = (name: string) =>
-  Config.option(Config.string(name)).pipe(
-    Config.map(Option.match({ onNone: () => false, onSome: truthy })),
-    Effect.orElseSucceed(() => false)
-  )
-
 /**
  * Whether requests to `model` carry breakpoints: yes unless `DISABLE_PROMPT_CACHING` is set (or, as in Claude Code,
  * `DISABLE_PROMPT_CACHING_HAIKU` / `_SONNET` / `_OPUS` for a model of that family), read through Effect's Config.
  */
 export const promptCachingFor = (model: string): Effect.Effect<boolean> =>
   Effect.gen(function* () {
-    if (yield* flag("DISABLE_PROMPT_CACHING")) return false
+    if (yield* Variables.flag("DISABLE_PROMPT_CACHING")) return false
     const id = model.toLowerCase()
     for (const family of ["haiku", "sonnet", "opus"]) {
-      if (id.includes(family) && (yield* flag(`DISABLE_PROMPT_CACHING_${family.toUpperCase()}`))) return false
+      if (id.includes(family) && (yield* Variables.flag(`DISABLE_PROMPT_CACHING_${family.toUpperCase()}`))) return false
     }
     return true
   })

@@ -13,6 +13,7 @@ import { resolve } from "node:path"
 import { McpClient, type ServerStatus } from "../mcp/McpClient.js"
 import * as McpConfig from "../mcp/McpConfig.js"
 import * as McpConfigFile from "../mcp/McpConfigFile.js"
+import * as Variables from "../platform/Variables.js"
 import { choice, commands, dashed, decodeOptions, list, type RawValues, text } from "./CliOptions.js"
 import { renderCommandHelp } from "./Help.js"
 import { type CliError, Outcome, RunError, UsageError } from "./Outcome.js"
@@ -132,10 +133,11 @@ const usageError = (message: string) => new UsageError({ message: `mcp: ${messag
 const decode = (raw: RawValues) =>
   Either.mapLeft(decodeOptions(options, raw), (message) => usageError(message.replace(/\.$/, "")))
 
-const locations = (): McpConfigFile.Locations => {
-  const home = McpConfig.defaultHome()
-  return { cwd: resolve(process.cwd()), home, weftHome: McpConfig.defaultWeftHome(home) }
-}
+/** This directory, the user's home and weft's ($HOME, $WEFT_HOME through Config, as the session reads them). */
+const locations: Effect.Effect<McpConfigFile.Locations> = Effect.gen(function* () {
+  const home = yield* Variables.home
+  return { cwd: resolve(process.cwd()), home, weftHome: yield* Variables.weftHomeOf(home) }
+})
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
@@ -212,7 +214,7 @@ const survey = (where: McpConfigFile.Locations, check: (name: string) => boolean
 const warn = (warnings: ReadonlyArray<string>) => Effect.forEach(warnings, (warning) => Output.stderr(`weft: ${warning}\n`))
 
 const listCommand = Effect.gen(function* () {
-  const where = locations()
+  const where = yield* locations
   const { entries } = yield* McpConfigFile.entries(where)
   if (entries.length === 0) {
     yield* Output.stdout("No MCP servers configured. Use `weft mcp add` to add one.\n")
@@ -230,7 +232,7 @@ const listCommand = Effect.gen(function* () {
 
 const getCommand = (name: string) =>
   Effect.gen(function* () {
-    const where = locations()
+    const where = yield* locations
     const { listed, warnings } = yield* survey(where, (candidate) => candidate === name)
     yield* warn(warnings)
     const found = listed.filter((item) => item.entry.name === name)
@@ -273,7 +275,7 @@ const getCommand = (name: string) =>
 
 const written = (scope: McpConfigFile.FileScope, name: string, config: Record<string, unknown>) =>
   Effect.gen(function* () {
-    const path = yield* McpConfigFile.add(scope, locations(), name, config).pipe(
+    const path = yield* McpConfigFile.add(scope, yield* locations, name, config).pipe(
       Effect.mapError((error) => new RunError({ message: `mcp: ${error.message}` }))
     )
     const note =
@@ -344,7 +346,7 @@ const removeCommand = (parsed: Parsed) =>
     const values = yield* decode(parsed.raw)
     if (parsed.positional.length > 1) return yield* usageError("remove takes one server's name")
     const name = yield* checkName(parsed.positional[0])
-    const where = locations()
+    const where = yield* locations
     const { entries } = yield* McpConfigFile.entries(where)
     const named = entries.filter((entry) => entry.name === name && (values.scope === undefined || entry.scope === values.scope))
     const ours = named.filter((entry) => entry.writable)

@@ -17,6 +17,7 @@ import * as Agent from "../agent/Agent.js"
 import { Environment } from "../context/Environment.js"
 import { Memory } from "../context/Memory.js"
 import * as Credentials from "../platform/Credentials.js"
+import * as Variables from "../platform/Variables.js"
 import { type FileScope, fileScopes, Settings } from "../context/Settings.js"
 import * as SystemPrompt from "../context/SystemPrompt.js"
 import { McpClient } from "../mcp/McpClient.js"
@@ -54,8 +55,6 @@ const isToolName = (rule: string) => /^[A-Za-z0-9_-]+$/.test(rule)
  * weft's credentials: withheld from the commands the model runs, and redacted from everything this command prints
  * (answers, --verbose lines, errors, logs) and records, whoever printed them.
  */
-/** An environment switch that is on: set to anything but "", "0" or "false". */
-const isSet = (value: string | undefined): boolean => value !== undefined && value !== "" && value !== "0" && value.toLowerCase() !== "false"
 
 const credentials = Credentials.make(Credentials.valuesFromEnv(process.env))
 /** What the run logs (a warning: the session could not be recorded, ...), on stderr as `weft: ...` lines, redacted. */
@@ -161,7 +160,7 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
         abort,
         streamDeltas: options.outputFormat === "stream-json" && options.includePartialMessages,
         // Claude Code's switches for automatic compaction (a request refused as too long is still compacted).
-        autoCompact: !isSet(process.env["DISABLE_AUTO_COMPACT"]) && !isSet(process.env["DISABLE_COMPACT"]),
+        autoCompact: !(yield* Variables.flag("DISABLE_AUTO_COMPACT")) && !(yield* Variables.flag("DISABLE_COMPACT")),
         mcpServers: mcpServers.map((server) => ({ name: server.name, status: server.status })),
         ...(start?.sessionId === undefined ? {} : { sessionId: start.sessionId }),
         ...(start?.resumed === undefined

@@ -18,7 +18,7 @@
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { readSmallText } from "../platform/FileProbe.js"
-import { homedir } from "node:os"
+import * as Variables from "../platform/Variables.js"
 import { join, resolve } from "node:path"
 
 export type Scope = "dynamic" | "local" | "project" | "user"
@@ -91,10 +91,6 @@ export interface Loaded {
   /** Files that could not be read as configuration (for stderr). */
   readonly warnings: ReadonlyArray<string>
 }
-
-export const defaultHome = (env: Readonly<Record<string, string | undefined>> = process.env) => env["HOME"] || homedir()
-export const defaultWeftHome = (home: string, env: Readonly<Record<string, string | undefined>> = process.env) =>
-  env["WEFT_HOME"] || join(home, ".weft")
 
 /** weft's own file of user and local servers. */
 export const weftFile = (weftHome: string) => join(weftHome, "mcp.json")
@@ -274,8 +270,8 @@ export const load = (options: LoadOptions): Effect.Effect<Loaded, McpConfigError
     for (const value of options.mcpConfigs ?? []) dynamic.push(...(yield* loadFlag(value, cwd, env)))
     if (options.strict === true) return { servers: unique(dynamic), skipped: [], warnings: [] }
 
-    const home = options.home ?? defaultHome(env)
-    const weftHome = options.weftHome ?? defaultWeftHome(home, env)
+    const home = options.home ?? (yield* Variables.home)
+    const weftHome = options.weftHome ?? (yield* Variables.weftHomeOf(home))
     const warnings: Array<string> = []
     const skipped: Array<{ name: string; reason: string }> = []
     const local: Array<Server> = []

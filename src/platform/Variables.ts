@@ -25,6 +25,13 @@ export const positiveInt = (name: string): Effect.Effect<Option.Option<number>> 
     })
   )
 
+/**
+ * Whether the switch `name` is on: set to 1, true, yes or on (any case), as Claude Code reads its switches
+ * (`DISABLE_PROMPT_CACHING=1`, `DISABLE_AUTO_COMPACT=1`); anything else, or nothing, is off.
+ */
+export const flag = (name: string): Effect.Effect<boolean> =>
+  Effect.map(nonEmpty(name), Option.exists((value) => ["1", "true", "yes", "on"].includes(value.trim().toLowerCase())))
+
 /** The user's home: `$HOME`, else the OS's. */
 export const home: Effect.Effect<string> = Effect.map(nonEmpty("HOME"), Option.getOrElse(homedir))
 

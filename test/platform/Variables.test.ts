@@ -17,3 +17,16 @@ describe("Variables.positiveInt", () => {
     })
   )
 })
+
+describe("Variables.flag", () => {
+  const flag = (value: string | undefined) =>
+    Variables.flag("SOME_SWITCH").pipe(
+      Effect.withConfigProvider(ConfigProvider.fromMap(new Map(value === undefined ? [] : [["SOME_SWITCH", value]])))
+    )
+  it.effect("is on for 1, true, yes and on (any case, spaces around); off when unset, empty or anything else", () =>
+    Effect.gen(function* () {
+      for (const value of ["1", "true", "TRUE", " yes ", "On"]) expect(yield* flag(value)).toBe(true)
+      for (const value of [undefined, "", "0", "false", "no", "off", "disabled"]) expect(yield* flag(value)).toBe(false)
+    })
+  )
+})
