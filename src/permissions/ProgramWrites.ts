@@ -12,7 +12,8 @@
  * are read as flags, so that their values, if any, are checked as written files too (more is checked, never less);
  * a word built at run time where a file may stand is an unknown target (asked about).
  */
-import { literal, type SimpleCommand, type Word } from "./ShellCommand.js"
+import { baseName, literal, type SimpleCommand, type Word, wordOf } from "./ShellCommand.js"
+import { gitGlobalValues } from "./ShellWrites.js"
 
 /** A file (or directory tree) a command writes: `path` as written, undefined when it is known only at run time. */
 export interface Target {
@@ -61,8 +62,6 @@ interface Parsed {
   /** A word built at run time stood where an option may (it may be `-t dir`): targets are not known. */
   readonly dynamic: boolean
 }
-
-const wordOf = (text: string): Word => ({ source: text, value: text, glob: false, brace: false, tilde: false })
 
 const resolveLong = (name: string, grammar: Grammar): { readonly name: string; readonly kind: "value" | "optional" | "flag" } | undefined => {
   const all = [
@@ -466,9 +465,6 @@ const programs: Record<string, (args: ReadonlyArray<Word>) => ReadonlyArray<Targ
   scp: scpWrites
 }
 
-/** git's options before the subcommand that take the next word as their value. */
-const gitGlobalValues = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--attr-source", "--super-prefix"])
-
 const gitWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
   for (let index = 0; index < args.length; index++) {
     const word = args[index]
@@ -483,8 +479,6 @@ const gitWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
   }
   return []
 }
-
-const baseName = (name: string): string => name.slice(name.lastIndexOf("/") + 1)
 
 /** The programs this table reads (for documentation and tests). */
 export const writingPrograms: ReadonlyArray<string> = [...Object.keys(programs), "git config"].sort()

@@ -43,6 +43,12 @@ export interface Word {
 export const literal = (word: Word): string | undefined =>
   word.value !== undefined && !word.glob && !word.brace && !word.tilde ? word.value : undefined
 
+/** A word that is exactly `text` (a value taken out of another word: `--opt=value`, a path's last component). */
+export const wordOf = (text: string): Word => ({ source: text, value: text, glob: false, brace: false, tilde: false })
+
+/** The last component of a command's path (`/usr/bin/git` is `git`). */
+export const baseName = (name: string): string => name.slice(name.lastIndexOf("/") + 1)
+
 /** A word known only when the command runs (xargs' input, find's `{}`): it may be any words, or none. */
 export const unknownWord = (source: string): Word => ({ source, value: undefined, glob: false, brace: false, tilde: false })
 
@@ -310,7 +316,6 @@ const inertNameRe =
 export const isInertAssignment = (assignment: Assignment): boolean =>
   inertNameRe.test(assignment.name) || (/^[a-z_][a-z0-9_]*$/.test(assignment.name) && !assignment.name.endsWith("_proxy"))
 
-const wordOf = (text: string): Word => ({ source: text, value: text, glob: false, brace: false, tilde: false })
 
 /** The argv seen at each wrapper level: the whole line, then after each wrapper (`sudo timeout 5 rm x`: three). */
 export const argvLevels = (command: SimpleCommand): ReadonlyArray<{ readonly argv: ReadonlyArray<Word>; readonly wrappedBy: ReadonlyArray<Wrapper> }> => {
@@ -329,7 +334,7 @@ const basenameOfCommand = (argv: ReadonlyArray<Word>): ReadonlyArray<Word> | und
   const first = argv[0]
   const name = first === undefined ? undefined : literal(first)
   if (name === undefined || !name.includes("/")) return undefined
-  const base = name.slice(name.lastIndexOf("/") + 1)
+  const base = baseName(name)
   return base === "" ? undefined : [wordOf(base), ...argv.slice(1)]
 }
 

@@ -4,9 +4,7 @@
  * checked as edits of those files even when an allow rule covers the command, so that `Bash(git diff:*)` does not
  * write where `git diff > x` would be asked about (Claude Code lets it), and a protected path stays protected.
  */
-import { literal, unknownWord, type SimpleCommand, type Word } from "./ShellCommand.js"
-
-const wordOf = (text: string): Word => ({ source: text, value: text, glob: false, brace: false, tilde: false })
+import { baseName, literal, unknownWord, type SimpleCommand, type Word, wordOf } from "./ShellCommand.js"
 
 // Where output goes anyway, as for redirections (ShellCommand.Redirect's `discard`).
 const discarded = new Set(["/dev/null", "/dev/stdout", "/dev/stderr"])
@@ -22,7 +20,7 @@ const valueOf = (word: Word, equals: number, next: Word | undefined): Word | und
 const gitOutputRe = /^--o(u(t(p(u(t)?)?)?)?)?(=|$)/
 
 // git's options before the subcommand that take the next word as their value.
-const gitGlobalValues = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--attr-source", "--super-prefix"])
+export const gitGlobalValues = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--attr-source", "--super-prefix"])
 
 // The subcommands that take diff options, `--output` among them.
 const gitDiffFamily = new Set(["diff", "log", "show", "whatchanged", "diff-tree", "diff-index", "diff-files", "format-patch", "range-diff", "stash", "reflog"])
@@ -132,8 +130,6 @@ const sortWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Word> => {
   }
   return out
 }
-
-const baseName = (name: string): string => name.slice(name.lastIndexOf("/") + 1)
 
 /** The files `command` writes through its options (words as written; unknown where built at run time). */
 export const optionWrites = (command: SimpleCommand): ReadonlyArray<Word> => {
