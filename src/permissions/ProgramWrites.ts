@@ -8,11 +8,13 @@
  * A `tree` write changes what lies under the path too (a recursive delete, a rename, an extraction into a directory,
  * a recursive copy's destination): Permissions also asks whether a protected path or a denied one lies under it.
  *
- * Honest by construction: a program not in the table is left to rules as before; options this table does not know
- * are read as flags, so that their values, if any, are checked as written files too (more is checked, never less);
- * a word built at run time where a file may stand is an unknown target (asked about).
+ * Honest by construction: a program not in the table is left to rules as before; the arguments are read by
+ * ShellOptions' reader made lenient: options this table does not know are read as flags, so that their values, if
+ * any, are checked as written files too (more is checked, never less); a word built at run time where a file may
+ * stand is an unknown target (asked about), and one where an option may stand marks the reading `dynamic`.
  */
 import { baseName, literal, type SimpleCommand, type Word, wordOf } from "./ShellCommand.js"
+import { type OptionSpec, type Parsed, parseOptionsLeniently, type ParsedOption } from "./ShellOptions.js"
 import { gitGlobalValues } from "./ShellWrites.js"
 
 /** A file (or directory tree) a command writes: `path` as written, undefined when it is known only at run time. */
@@ -36,127 +38,13 @@ const targetOf = (word: Word, tree: boolean): Target => {
 
 const pathTarget = (path: string, tree: boolean): Target => ({ path, tree, glob: false })
 
-interface Grammar {
-  /** Short options that take a value (attached, or the next word). */
-  readonly shortValues?: string
-  /** Short options whose value is optional and only attached (`sed -i.bak`). */
-  readonly shortOptional?: string
-  /** Long options that take a value (`--opt=v` or `--opt v`). */
-  readonly longValues?: ReadonlyArray<string>
-  /** Long options whose value is only given with `=`. */
-  readonly longOptional?: ReadonlyArray<string>
-  /** Long flags the program has (for resolving abbreviations). */
-  readonly longFlags?: ReadonlyArray<string>
-  /** The first non-option word is the command's subcommand or mode (tar's old `xzf`), read by the program. */
-  readonly oldStyleFirst?: boolean
-}
-
-interface Option {
-  readonly name: string
-  readonly value: Word | undefined
-}
-
-interface Parsed {
-  readonly options: ReadonlyArray<Option>
-  readonly operands: ReadonlyArray<Word>
-  /** A word built at run time stood where an option may (it may be `-t dir`): targets are not known. */
-  readonly dynamic: boolean
-}
-
-const resolveLong = (name: string, grammar: Grammar): { readonly name: string; readonly kind: "value" | "optional" | "flag" } | undefined => {
-  const all = [
-    ...(grammar.longValues ?? []).map((long) => ({ name: long, kind: "value" as const })),
-    ...(grammar.longOptional ?? []).map((long) => ({ name: long, kind: "optional" as const })),
-    ...(grammar.longFlags ?? []).map((long) => ({ name: long, kind: "flag" as const }))
-  ]
-  const exact = all.find((option) => option.name === name)
-  if (exact !== undefined) return exact
-  // GNU programs take a unique prefix of a long option.
-  const candidates = all.filter((option) => option.name.startsWith(name))
-  return candidates.length === 1 ? candidates[0] : undefined
-}
-
-/**
- * Reads the arguments as getopt does, leniently: an option not in the grammar is a flag. Options may follow
- * operands (GNU); `--` ends them.
- */
-const parse = (args: ReadonlyArray<Word>, grammar: Grammar): Parsed => {
-  const options: Array<Option> = []
-  const operands: Array<Word> = []
-  let dynamic = false
-  let ended = false
-  for (let index = 0; index < args.length; index++) {
-    const word = args[index]
-    if (word === undefined) break
-    const text = literal(word)
-    if (ended) {
-      operands.push(word)
-      continue
-    }
-    if (text === undefined) {
-      // `$OPTS`, or a glob that may expand to `-t...`: it may be an option; as an operand it is an unknown target.
-      if (word.value === undefined || word.value.startsWith("-")) dynamic = true
-      operands.push(word)
-      continue
-    }
-    if (text === "--") {
-      ended = true
-      continue
-    }
-    if (text.startsWith("--")) {
-      const body = text.slice(2)
-      const equals = body.indexOf("=")
-      const resolved = resolveLong(equals === -1 ? body : body.slice(0, equals), grammar)
-      const name = resolved?.name ?? (equals === -1 ? body : body.slice(0, equals))
-      if (equals !== -1) options.push({ name, value: wordOf(body.slice(equals + 1)) })
-      else if (resolved?.kind === "value") {
-        const next = args[index + 1]
-        options.push({ name, value: next })
-        index++
-      } else options.push({ name, value: undefined })
-      continue
-    }
-    if (text.startsWith("-") && text !== "-") {
-      for (let position = 1; position < text.length; position++) {
-        const letter = text.charAt(position)
-        const rest = text.slice(position + 1)
-        if (grammar.shortValues?.includes(letter) === true) {
-          if (rest !== "") options.push({ name: letter, value: wordOf(rest) })
-          else {
-            options.push({ name: letter, value: args[index + 1] })
-            index++
-          }
-          break
-        }
-        if (grammar.shortOptional?.includes(letter) === true) {
-          options.push({ name: letter, value: rest === "" ? undefined : wordOf(rest) })
-          break
-        }
-        options.push({ name: letter, value: undefined })
-      }
-      continue
-    }
-    if (grammar.oldStyleFirst === true && operands.length === 0 && options.length === 0 && index === 0) {
-      // tar's old form: `tar xzf a.tar dir` — letters, then the values of those that take one, in order.
-      let next = index + 1
-      for (const letter of text) {
-        if (grammar.shortValues?.includes(letter) === true) {
-          options.push({ name: letter, value: args[next] })
-          next++
-        } else options.push({ name: letter, value: undefined })
-      }
-      index = next - 1
-      continue
-    }
-    operands.push(word)
-  }
-  return { options, operands, dynamic }
-}
-
 const has = (parsed: Parsed, ...names: ReadonlyArray<string>): boolean => parsed.options.some((option) => names.includes(option.name))
 
+/** An option's value as a word: one attached to the option (`-ofile`, `--output=file`) is exactly that text. */
+const valueWord = (option: ParsedOption): Word | undefined => (typeof option.value === "string" ? wordOf(option.value) : option.value)
+
 const valuesOf = (parsed: Parsed, ...names: ReadonlyArray<string>): ReadonlyArray<Word | undefined> =>
-  parsed.options.filter((option) => names.includes(option.name)).map((option) => option.value)
+  parsed.options.filter((option) => names.includes(option.name)).map(valueWord)
 
 /** Each value of these options as a target (an option missing its value writes nothing). */
 const optionTargets = (parsed: Parsed, tree: boolean, ...names: ReadonlyArray<string>): ReadonlyArray<Target> =>
@@ -209,19 +97,19 @@ const recursive = (parsed: Parsed): boolean => has(parsed, "r", "R", "a", "recur
 
 const gnuBackup = ["backup", "context", "update", "reflink", "preserve", "sparse"]
 
-const cpGrammar: Grammar = { shortValues: "St", longValues: ["suffix", "target-directory", "no-preserve"], longOptional: gnuBackup, longFlags: ["recursive", "archive", "no-target-directory", "parents"] }
-const mvGrammar: Grammar = { shortValues: "St", longValues: ["suffix", "target-directory"], longOptional: ["backup", "context", "update"], longFlags: ["no-target-directory"] }
-const lnGrammar: Grammar = { shortValues: "St", longValues: ["suffix", "target-directory"], longOptional: ["backup"], longFlags: ["no-target-directory", "symbolic"] }
-const installGrammar: Grammar = {
+const cpSpec: OptionSpec = { shortValues: "St", longValues: ["suffix", "target-directory", "no-preserve"], longOptionalValues: gnuBackup, longFlags: ["recursive", "archive", "no-target-directory", "parents"] }
+const mvSpec: OptionSpec = { shortValues: "St", longValues: ["suffix", "target-directory"], longOptionalValues: ["backup", "context", "update"], longFlags: ["no-target-directory"] }
+const lnSpec: OptionSpec = { shortValues: "St", longValues: ["suffix", "target-directory"], longOptionalValues: ["backup"], longFlags: ["no-target-directory", "symbolic"] }
+const installSpec: OptionSpec = {
   shortValues: "gmoStC",
   longValues: ["group", "mode", "owner", "suffix", "target-directory", "strip-program"],
-  longOptional: ["backup", "context"],
+  longOptionalValues: ["backup", "context"],
   longFlags: ["directory", "no-target-directory"]
 }
 
 /** Each operand is a written file (`touch a b`, `rm a b`, `mkdir -p a/b`). */
-const everyOperand = (grammar: Grammar, tree: (parsed: Parsed) => boolean = () => false) => (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
-  const parsed = parse(args, grammar)
+const everyOperand = (spec: OptionSpec, tree: (parsed: Parsed) => boolean = () => false) => (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
+  const parsed = parseOptionsLeniently(args, spec)
   return parsed.operands.map((word) => targetOf(word, tree(parsed)))
 }
 
@@ -229,15 +117,15 @@ const everyOperand = (grammar: Grammar, tree: (parsed: Parsed) => boolean = () =
  * chmod MODE file..., chown OWNER file...: the first operand is not a file unless --reference gives it, or the mode
  * was written as an option (`chmod -w f`: chmod's only short flags are -c -f -v -R, so a letter of a mode is one).
  */
-const afterFirstOperand = (grammar: Grammar, modeLetters = "") => (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
-  const parsed = parse(args, grammar)
+const afterFirstOperand = (spec: OptionSpec, modeLetters = "") => (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
+  const parsed = parseOptionsLeniently(args, spec)
   const modeAsOption = parsed.options.some((option) => option.name.length === 1 && modeLetters.includes(option.name))
   const files = has(parsed, "reference") || modeAsOption ? parsed.operands : parsed.operands.slice(1)
   return files.map((word) => targetOf(word, recursive(parsed)))
 }
 
 const sedWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
-  const parsed = parse(args, { shortValues: "efl", shortOptional: "i", longValues: ["expression", "file", "line-length"], longOptional: ["in-place"], longFlags: ["quiet", "silent", "separate", "posix", "sandbox", "debug", "follow-symlinks", "null-data", "regexp-extended", "unbuffered"] })
+  const parsed = parseOptionsLeniently(args, { shortValues: "efl", shortOptionalValues: "i", longValues: ["expression", "file", "line-length"], longOptionalValues: ["in-place"], longFlags: ["quiet", "silent", "separate", "posix", "sandbox", "debug", "follow-symlinks", "null-data", "regexp-extended", "unbuffered"] })
   if (!has(parsed, "i", "in-place")) return []
   const scriptGiven = has(parsed, "e", "f", "expression", "file")
   return (scriptGiven ? parsed.operands : parsed.operands.slice(1)).map((word) => targetOf(word, false))
@@ -245,7 +133,7 @@ const sedWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
 
 /** patch [options] [originalfile [patchfile]]: without a file named, the files the patch names (under -d dir). */
 const patchWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
-  const parsed = parse(args, {
+  const parsed = parseOptionsLeniently(args, {
     shortValues: "BDdFgiopVYzr",
     longValues: ["prefix", "ifdef", "directory", "fuzz", "get", "input", "output", "strip", "version-control", "basename-prefix", "suffix", "reject-file", "quoting-style", "merge", "backup-if-mismatch"],
     longFlags: ["dry-run", "reverse", "forward", "batch", "force", "silent", "quiet", "verbose", "backup", "unified", "context", "normal", "ed", "posix"]
@@ -263,14 +151,35 @@ const patchWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
 
 const tarCreating = ["c", "r", "u", "A", "create", "append", "update", "catenate", "concatenate", "delete"]
 
+const tarSpec: OptionSpec = {
+  shortValues: "fCbTXgKNLVHI",
+  longValues: ["file", "directory", "blocking-factor", "files-from", "exclude-from", "listed-incremental", "starting-file", "newer", "label", "tape-length", "format", "use-compress-program", "exclude", "transform", "owner", "group", "mode", "mtime"],
+  longFlags: ["extract", "get", "create", "append", "update", "list", "diff", "compare", "delete", "catenate", "concatenate", "to-stdout"]
+}
+
+/**
+ * tar's old form, `tar xzf a.tar -C dir`: a first word without a dash is letters, each an option, and those that take
+ * a value take the next words in order (`tar xfC a.tar dir`). Read here rather than by ShellOptions, as only tar has
+ * it; what follows those words is read as usual.
+ */
+const parseTar = (args: ReadonlyArray<Word>): Parsed => {
+  const first = args[0] === undefined ? undefined : literal(args[0])
+  if (first === undefined || first.startsWith("-")) return parseOptionsLeniently(args, tarSpec)
+  const letters: Array<ParsedOption> = []
+  let next = 1
+  for (const letter of first) {
+    if (tarSpec.shortValues?.includes(letter) === true) {
+      letters.push({ name: letter, value: args[next], abbreviated: false })
+      next++
+    } else letters.push({ name: letter, value: undefined, abbreviated: false })
+  }
+  const rest = parseOptionsLeniently(args.slice(next), tarSpec)
+  return { ...rest, options: [...letters, ...rest.options], firstOperand: rest.firstOperand + next }
+}
+
 /** Extracting writes the archive's names under `-C dir` (or here); creating writes the archive (`-f`). */
 const tarWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
-  const parsed = parse(args, {
-    shortValues: "fCbTXgKNLVHI",
-    longValues: ["file", "directory", "blocking-factor", "files-from", "exclude-from", "listed-incremental", "starting-file", "newer", "label", "tape-length", "format", "use-compress-program", "exclude", "transform", "owner", "group", "mode", "mtime"],
-    longFlags: ["extract", "get", "create", "append", "update", "list", "diff", "compare", "delete", "catenate", "concatenate", "to-stdout"],
-    oldStyleFirst: true
-  })
+  const parsed = parseTar(args)
   const archives = optionTargets(parsed, false, "f", "file").filter((target) => target.path !== "-")
   if (has(parsed, "x", "extract", "get")) {
     if (has(parsed, "O", "to-stdout")) return []
@@ -281,7 +190,7 @@ const tarWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
 }
 
 const unzipWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
-  const parsed = parse(args, { shortValues: "dxP" })
+  const parsed = parseOptionsLeniently(args, { shortValues: "dxP" })
   // -l, -t, -v, -z, -Z list or test; -p and -c write to standard output.
   if (has(parsed, "l", "t", "v", "z", "Z", "p", "c")) return []
   const directories = optionTargets(parsed, true, "d")
@@ -305,7 +214,7 @@ const remoteName = (url: Word | undefined, directory: Word | undefined): Target 
 }
 
 const curlWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
-  const parsed = parse(args, {
+  const parsed = parseOptionsLeniently(args, {
     shortValues: "AbcCdDeEFHKmoPQrtTuUwxXYyz",
     longValues: [
       "output", "output-dir", "dump-header", "cookie-jar", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "config",
@@ -331,7 +240,7 @@ const curlWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
 }
 
 const wgetWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
-  const parsed = parse(args, {
+  const parsed = parseOptionsLeniently(args, {
     shortValues: "OoaPiBtTwQelUDRAXIeYhH",
     longValues: ["output-document", "output-file", "append-output", "directory-prefix", "input-file", "base", "tries", "timeout", "wait", "quota", "execute", "level", "user-agent", "domains", "reject", "accept", "exclude-directories", "include-directories", "header", "user", "password"],
     longFlags: ["recursive", "mirror", "content-disposition", "force-directories", "no-directories", "quiet", "verbose", "continue", "page-requisites", "no-parent", "timestamping"]
@@ -351,17 +260,17 @@ const wgetWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
 
 /** split [input [prefix]] writes prefixaa, prefixab...; the prefix's directory is what the check needs. */
 const splitWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
-  const parsed = parse(args, {
+  const parsed = parseOptionsLeniently(args, {
     shortValues: "abClnt",
     longValues: ["suffix-length", "additional-suffix", "bytes", "line-bytes", "lines", "number", "separator", "filter"],
-    longOptional: ["numeric-suffixes", "hex-suffixes"]
+    longOptionalValues: ["numeric-suffixes", "hex-suffixes"]
   })
   const prefix = parsed.operands[1]
   return [prefix === undefined ? pathTarget("x", false) : targetOf(prefix, false)]
 }
 
 const csplitWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
-  const parsed = parse(args, { shortValues: "bfn", longValues: ["suffix-format", "prefix", "digits"] })
+  const parsed = parseOptionsLeniently(args, { shortValues: "bfn", longValues: ["suffix-format", "prefix", "digits"] })
   const prefixes = optionTargets(parsed, false, "f", "prefix")
   return prefixes.length > 0 ? prefixes : [pathTarget("xx", false)]
 }
@@ -377,8 +286,8 @@ const isRemote = (word: Word): boolean => {
 }
 
 /** rsync and scp write their last operand (when local); recursively, what lands under it. */
-const copyToDestination = (grammar: Grammar, recursiveNames: ReadonlyArray<string>) => (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
-  const parsed = parse(args, grammar)
+const copyToDestination = (spec: OptionSpec, recursiveNames: ReadonlyArray<string>) => (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
+  const parsed = parseOptionsLeniently(args, spec)
   if (parsed.dynamic) return [unknownTarget]
   const destination = parsed.operands[parsed.operands.length - 1]
   if (destination === undefined || parsed.operands.length < 2 || isRemote(destination)) return []
@@ -408,7 +317,7 @@ const ddWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> =>
 
 /** `git config` setting a value writes the config file it names: --file, --global (~/.gitconfig), or the repository's. */
 const gitConfigWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
-  const parsed = parse(args, { shortValues: "f", longValues: ["file", "blob", "type", "default", "comment", "value"], longFlags: ["global", "system", "local", "worktree"] })
+  const parsed = parseOptionsLeniently(args, { shortValues: "f", longValues: ["file", "blob", "type", "default", "comment", "value"], longFlags: ["global", "system", "local", "worktree"] })
   const first = parsed.operands[0] === undefined ? undefined : literal(parsed.operands[0])
   const reads = ["l", "list", "get", "get-all", "get-regexp", "get-urlmatch", "get-color", "get-colorbool", "blob"]
   if (has(parsed, ...reads) || first === "get" || first === "list") return []
@@ -424,32 +333,32 @@ const gitConfigWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
 
 const programs: Record<string, (args: ReadonlyArray<Word>) => ReadonlyArray<Target>> = {
   cp: (args) => {
-    const parsed = parse(args, cpGrammar)
+    const parsed = parseOptionsLeniently(args, cpSpec)
     return destinationTargets(parsed, recursive(parsed), false)
   },
   // A move removes its sources (with what lies under them) and writes the destination.
   mv: (args) => {
-    const parsed = parse(args, mvGrammar)
+    const parsed = parseOptionsLeniently(args, mvSpec)
     const sources = has(parsed, "t", "target-directory") ? parsed.operands : parsed.operands.slice(0, -1)
     return [...sources.map((word) => targetOf(word, true)), ...destinationTargets(parsed, true, false)]
   },
   install: (args) => {
-    const parsed = parse(args, installGrammar)
+    const parsed = parseOptionsLeniently(args, installSpec)
     if (has(parsed, "d", "directory")) return parsed.operands.map((word) => targetOf(word, false))
     return destinationTargets(parsed, false, false)
   },
   // The link created (`ln -s target name`, `ln -s target dir/`, `ln -s /x/y` makes ./y).
-  ln: (args) => destinationTargets(parse(args, lnGrammar), false, true),
-  tee: everyOperand({ longOptional: ["output-error"] }),
+  ln: (args) => destinationTargets(parseOptionsLeniently(args, lnSpec), false, true),
+  tee: everyOperand({ longOptionalValues: ["output-error"] }),
   dd: ddWrites,
   touch: everyOperand({ shortValues: "drt", longValues: ["date", "reference", "time"] }),
-  mkdir: everyOperand({ shortValues: "m", longValues: ["mode"], longOptional: ["context"] }),
+  mkdir: everyOperand({ shortValues: "m", longValues: ["mode"], longOptionalValues: ["context"] }),
   rmdir: everyOperand({}),
   // A deletion is an edit of the path; recursively, of what lies under it.
-  rm: everyOperand({ longOptional: ["interactive"], longFlags: ["recursive", "force", "dir", "verbose"] }, recursive),
+  rm: everyOperand({ longOptionalValues: ["interactive"], longFlags: ["recursive", "force", "dir", "verbose"] }, recursive),
   unlink: everyOperand({}),
   truncate: everyOperand({ shortValues: "rs", longValues: ["reference", "size"] }),
-  shred: everyOperand({ shortValues: "ns", longValues: ["iterations", "size", "random-source"], longOptional: ["remove"] }),
+  shred: everyOperand({ shortValues: "ns", longValues: ["iterations", "size", "random-source"], longOptionalValues: ["remove"] }),
   chmod: afterFirstOperand({ longValues: ["reference"], longFlags: ["recursive", "changes", "silent", "quiet", "verbose"] }, "rwxXstugoa"),
   chown: afterFirstOperand({ longValues: ["reference", "from"], longFlags: ["recursive", "changes", "silent", "quiet", "verbose", "dereference", "no-dereference"] }),
   chgrp: afterFirstOperand({ longValues: ["reference"], longFlags: ["recursive", "changes", "silent", "quiet", "verbose", "dereference", "no-dereference"] }),

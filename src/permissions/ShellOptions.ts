@@ -2,7 +2,11 @@
  * Command-line options read as the programs themselves read them (getopt: clustered short flags, a short option's
  * value attached or in the next word, `--long=value` or `--long value`, unique abbreviations of long options, `--`
  * ending the options). Wrappers are seen through with it and read-only commands are checked with it: a word that
- * this reading cannot place (an unknown option, a value built at run time) is never guessed at.
+ * this reading cannot place (an unknown option, a value built at run time) is never guessed at (`parseOptions`).
+ *
+ * The files a writing program writes are found with the same reading, made lenient (`parseOptionsLeniently`): there
+ * a word that cannot be placed must not stop the check, since the question is which words may be written files and
+ * the answer must err towards more of them. ProgramWrites says why each lenient choice errs that way.
  */
 import { literal, type Word } from "./ShellCommand.js"
 
@@ -38,16 +42,21 @@ export interface ParsedOption {
   readonly abbreviated: boolean
 }
 
-export type ParsedOptions =
-  | {
-      readonly _tag: "Parsed"
-      readonly options: ReadonlyArray<ParsedOption>
-      /** Operands, in order. */
-      readonly operands: ReadonlyArray<Word>
-      /** Index in the input of the first operand when options stop at operands (the rest are the command's). */
-      readonly firstOperand: number
-    }
-  | { readonly _tag: "Unknown"; readonly word: string; readonly why: string }
+export interface Parsed {
+  readonly _tag: "Parsed"
+  readonly options: ReadonlyArray<ParsedOption>
+  /** Operands, in order. */
+  readonly operands: ReadonlyArray<Word>
+  /** Index in the input of the first operand when options stop at operands (the rest are the command's). */
+  readonly firstOperand: number
+  /**
+   * Lenient reading only (a strict one gives Unknown instead): a word built at run time stood where an option may
+   * (`$OPTS`, a glob `-*`), and was kept as an operand; it may have been an option, so no operand's role is sure.
+   */
+  readonly dynamic: boolean
+}
+
+export type ParsedOptions = Parsed | { readonly _tag: "Unknown"; readonly word: string; readonly why: string }
 
 /** A word that may become an option when the shell expands it. */
 export const mayBeOption = (word: Word): boolean =>
@@ -56,7 +65,11 @@ export const mayBeOption = (word: Word): boolean =>
 /** `<(cmd)` or `>(cmd)`: the shell puts a /dev/fd path there, never an option. */
 export const isProcessSubstitution = (word: Word): boolean => word.value === undefined && /^[<>]\(.*\)$/s.test(word.source)
 
-const unknown = (word: string, why: string): ParsedOptions => ({ _tag: "Unknown", word, why })
+/** The first word a strict reading cannot place, and why. */
+interface Problem {
+  readonly word: string
+  readonly why: string
+}
 
 const resolveLong = (
   name: string,
@@ -90,13 +103,22 @@ const globbedLongOption = (word: Word, spec: OptionSpec): ParsedOption | undefin
   return { name: resolved.name, value: { source: word.source, value: pattern, glob: true, brace: false, tilde: false }, abbreviated: resolved.abbreviated }
 }
 
-/** Reads `words` (the arguments, without the program's name) by `spec`. */
-export const parseOptions = (words: ReadonlyArray<Word>, spec: OptionSpec): ParsedOptions => {
+/**
+ * The one reading behind both modes. Where the strict reading gives up, the first such word is kept as `problem` and
+ * the reading goes on as the lenient one does (an unknown option is a flag named as written, a missing value is
+ * undefined): a strict caller drops that result, so the two modes share every step but the run-time word's.
+ */
+const read = (words: ReadonlyArray<Word>, spec: OptionSpec, lenient: boolean): { readonly parsed: Parsed; readonly problem: Problem | undefined } => {
   const options: Array<ParsedOption> = []
   const operands: Array<Word> = []
   let firstOperand = words.length
   let index = 0
   let optionsEnded = false
+  let dynamic = false
+  let problem: Problem | undefined
+  const cannotPlace = (word: string, why: string): void => {
+    problem ??= { word, why }
+  }
   while (index < words.length) {
     const word = words[index]
     if (word === undefined) break
@@ -107,17 +129,24 @@ export const parseOptions = (words: ReadonlyArray<Word>, spec: OptionSpec): Pars
       continue
     }
     if (text === undefined) {
-      const globbed = globbedLongOption(word, spec)
-      if (globbed !== undefined) {
-        options.push(globbed)
-        index++
-        continue
-      }
-      // A word known only at run time, or a glob or brace expansion: it may stand for an option, or several words.
-      // A glob that begins with a pattern may match a file named '-o...' planted in the project.
-      const harmlessGlob = spec.globsAreOperands === true && word.glob && word.value !== undefined && !word.value.startsWith("-")
-      if (mayBeOption(word) && !harmlessGlob && !isProcessSubstitution(word)) {
-        return unknown(word.source, "a word built at run time where an option may stand")
+      if (lenient) {
+        // `$OPTS`, or a glob that may expand to `-t...`: kept as an operand (an unknown target to the lenient
+        // caller), the whole reading marked. This is ProgramWrites' rule, narrower than mayBeOption: a glob such as
+        // `*.txt` stays a plain operand there, so that `cp *.txt dir/` still names dir/ rather than an unknown.
+        if (word.value === undefined || word.value.startsWith("-")) dynamic = true
+      } else {
+        const globbed = globbedLongOption(word, spec)
+        if (globbed !== undefined) {
+          options.push(globbed)
+          index++
+          continue
+        }
+        // A word known only at run time, or a glob or brace expansion: it may stand for an option, or several words.
+        // A glob that begins with a pattern may match a file named '-o...' planted in the project.
+        const harmlessGlob = spec.globsAreOperands === true && word.glob && word.value !== undefined && !word.value.startsWith("-")
+        if (mayBeOption(word) && !harmlessGlob && !isProcessSubstitution(word)) {
+          cannotPlace(word.source, "a word built at run time where an option may stand")
+        }
       }
       if (spec.stopAtOperand === true) {
         firstOperand = index
@@ -143,28 +172,27 @@ export const parseOptions = (words: ReadonlyArray<Word>, spec: OptionSpec): Pars
       const equals = body.indexOf("=")
       const name = equals === -1 ? body : body.slice(0, equals)
       const resolved = resolveLong(name, spec)
-      if (resolved === "ambiguous") return unknown(text, "an ambiguous abbreviation")
-      if (resolved === undefined) {
-        if (spec.singleDashLong === true && !text.startsWith("--")) {
-          // Not a long option: read it as a cluster below.
-        } else {
-          return unknown(text, "an option this check does not know")
-        }
+      if (resolved === "ambiguous") cannotPlace(text, "an ambiguous abbreviation")
+      if (resolved === undefined && spec.singleDashLong === true && !text.startsWith("--")) {
+        // Not a long option: read it as a cluster below.
       } else {
+        if (resolved === undefined) cannotPlace(text, "an option this check does not know")
+        // Leniently, an option not known (or an ambiguous abbreviation) is a flag, named as written.
+        const option = resolved === undefined || resolved === "ambiguous" ? { name, kind: "flag" as const, abbreviated: false } : resolved
         if (equals !== -1) {
-          if (resolved.kind === "flag") return unknown(text, "a value given to an option that takes none")
-          options.push({ name: resolved.name, value: body.slice(equals + 1), abbreviated: resolved.abbreviated })
+          if (option.kind === "flag") cannotPlace(text, "a value given to an option that takes none")
+          options.push({ name: option.name, value: body.slice(equals + 1), abbreviated: option.abbreviated })
           index++
           continue
         }
-        if (resolved.kind === "value") {
+        if (option.kind === "value") {
           const value = words[index + 1]
-          if (value === undefined) return unknown(text, "an option missing its value")
-          options.push({ name: resolved.name, value, abbreviated: resolved.abbreviated })
+          if (value === undefined) cannotPlace(text, "an option missing its value")
+          options.push({ name: option.name, value, abbreviated: option.abbreviated })
           index += 2
           continue
         }
-        options.push({ name: resolved.name, value: undefined, abbreviated: resolved.abbreviated })
+        options.push({ name: option.name, value: undefined, abbreviated: option.abbreviated })
         index++
         continue
       }
@@ -185,7 +213,7 @@ export const parseOptions = (words: ReadonlyArray<Word>, spec: OptionSpec): Pars
             options.push({ name: letter, value: attached, abbreviated: false })
           } else {
             const value = words[index + 1]
-            if (value === undefined) return unknown(text, "an option missing its value")
+            if (value === undefined) cannotPlace(text, "an option missing its value")
             options.push({ name: letter, value, abbreviated: false })
             consumedNext = true
           }
@@ -196,7 +224,10 @@ export const parseOptions = (words: ReadonlyArray<Word>, spec: OptionSpec): Pars
           options.push({ name: letter, value: attached.length > 0 ? attached : undefined, abbreviated: false })
           break
         }
-        return unknown(text, `an option this check does not know (-${letter})`)
+        cannotPlace(text, `an option this check does not know (-${letter})`)
+        // Leniently a flag: were it one that takes a value, that value is read as an operand, never skipped.
+        options.push({ name: letter, value: undefined, abbreviated: false })
+        position++
       }
       index += consumedNext ? 2 : 1
       continue
@@ -210,8 +241,21 @@ export const parseOptions = (words: ReadonlyArray<Word>, spec: OptionSpec): Pars
     operands.push(word)
     index++
   }
-  return { _tag: "Parsed", options, operands, firstOperand }
+  return { parsed: { _tag: "Parsed", options, operands, firstOperand, dynamic }, problem }
 }
+
+/** Reads `words` (the arguments, without the program's name) by `spec`, strictly: what it cannot place is Unknown. */
+export const parseOptions = (words: ReadonlyArray<Word>, spec: OptionSpec): ParsedOptions => {
+  const { parsed, problem } = read(words, spec, false)
+  return problem === undefined ? parsed : { _tag: "Unknown", word: problem.word, why: problem.why }
+}
+
+/**
+ * Reads `words` by `spec` leniently, never giving up: an option not in `spec` (or an ambiguous abbreviation) is a
+ * flag named as written, `--flag=value` keeps its value, an option missing its value has none, and a word built at
+ * run time where an option may stand is an operand with the result marked `dynamic`.
+ */
+export const parseOptionsLeniently = (words: ReadonlyArray<Word>, spec: OptionSpec): Parsed => read(words, spec, true).parsed
 
 /** An option's value as text, when static. */
 export const optionValue = (option: ParsedOption): string | undefined =>
