@@ -44,6 +44,7 @@ export const demoPrompt = "The tests of this project fail. Find the bug, fix it,
 
 /** The scripted model's side of the demo session, for a project copied to `dir`. */
 export const demoScript = (dir: string) => [
+  ScriptTurn.blocks([text("Let me see what the project holds."), toolUse("Bash", { command: "ls", description: "List the project's files" }, "toolu_demo_ls")]),
   ScriptTurn.blocks([
     text("I'll look at the implementation first."),
     toolUse("Read", { file_path: join(dir, "math.js") }, "toolu_demo_read")
@@ -62,6 +63,8 @@ export const demoScript = (dir: string) => [
 /**
  * The permissions the session runs with, as a user would give them: under `-p` nobody can answer an ask, so without
  * them the edit and the test run would be denials (and the scripted answer would claim a fix that never happened).
+ * The first `ls` needs no rule: a read-only command inside the project. (The demo also trains the binary's code
+ * cache, scripts/build-bin.mjs: one Bash call through the read-only check, one through a rule, an edit, a read.)
  */
 export const demoFlags: ReadonlyArray<string> = ["--permission-mode", "acceptEdits", "--allowedTools", "Bash(node test.js)", "--verbose"]
 

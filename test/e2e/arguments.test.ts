@@ -107,6 +107,7 @@ describe("weft --help (the built binary)", () => {
     expect(demo.stdout).toContain("--permission-mode acceptEdits --allowedTools 'Bash(node test.js)'")
     // --verbose's tool lines are on stderr.
     expect(demo.stderr).not.toContain("not granted")
+    expect(demo.stderr).toMatch(/● Bash\(ls\)\n {2}⎿ {2}math\.js\n/)
     expect(demo.stderr).toMatch(/● Bash\(node test\.js\)\n {2}⎿ {2}all tests passed/)
   })
 
