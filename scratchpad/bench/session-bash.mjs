@@ -1,14 +1,15 @@
 // A session whose turn runs one Bash command, beside the same session with Read instead: what the first Bash call
 // costs a `weft -p` run (the Bash parser's load and the check, and the shell itself). Run after `npm run build`:
 //   node scratchpad/bench/session-bash.mjs [runs=9] [--instructions]
-// --instructions also counts each session's instructions under callgrind (valgrind), once each, without
-// NODE_EXTRA_CA_CERTS: a figure that does not move with the machine's load. The parser alone is timed by
-// scratchpad/bench/shell-parse.mjs.
+// --instructions also counts each session's instructions under callgrind (valgrind), three times each (medians; the
+// main thread's count beside every thread's, see session.mjs), without NODE_EXTRA_CA_CERTS: figures that do not move
+// with the machine's speed. The parser alone is timed by scratchpad/bench/shell-parse.mjs.
 import {
   benchArguments,
   binary,
   expectAnswer,
-  instructions,
+  medianInstructions,
+  showInstructions,
   makeProject,
   median,
   prompt,
@@ -36,9 +37,9 @@ for (let i = 0; i < runs; i++) {
 }
 const counted = countInstructions
   ? {
-      baseline: await instructions(["node", "-e", "0"], { cwd: dir, env: envFor(sessions.read) }),
-      read: await instructions(["node", binary, "-p", prompt], { cwd: dir, env: envFor(sessions.read) }),
-      bash: await instructions(["node", binary, "-p", prompt], { cwd: dir, env: envFor(sessions.bash) })
+      baseline: await medianInstructions(3, ["node", "-e", "0"], { cwd: dir, env: envFor(sessions.read) }),
+      read: await medianInstructions(3, ["node", binary, "-p", prompt], { cwd: dir, env: envFor(sessions.read) }),
+      bash: await medianInstructions(3, ["node", binary, "-p", prompt], { cwd: dir, env: envFor(sessions.bash) })
     }
   : undefined
 for (const server of Object.values(sessions)) await server.close()
@@ -49,6 +50,9 @@ console.log(`node -e 0                         ${median(walls.baseline).toFixed(
 console.log(`weft -p, Read then answer         ${median(walls.read).toFixed(0).padStart(5)} ms`)
 console.log(`weft -p, Bash (wc -l | cat), answer ${median(walls.bash).toFixed(0).padStart(3)} ms  (${(median(walls.bash) - median(walls.read)).toFixed(0)} ms more than Read)`)
 if (counted !== undefined) {
-  console.log("instructions (callgrind, one run each)")
-  console.log(`node -e 0 ${counted.baseline.toFixed(0)} M; Read session ${counted.read.toFixed(0)} M; Bash session ${counted.bash.toFixed(0)} M (${(counted.bash - counted.read).toFixed(0)} M more)`)
+  console.log("instructions (callgrind, medians of 3 runs each)")
+  console.log(
+    `node -e 0 ${showInstructions(counted.baseline)}; Read session ${showInstructions(counted.read)}; Bash session ${showInstructions(counted.bash)} ` +
+      `(${(counted.bash.total - counted.read.total).toFixed(0)} M more)`
+  )
 }

@@ -2,7 +2,7 @@
 // folder with a 200-line notes file, the scripted sessions, the timed and the counted (callgrind) runs, medians.
 import { spawn, spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
-import { mkdtemp, rm, writeFile } from "node:fs/promises"
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -84,17 +84,44 @@ export const timed = (args, { cwd, env, peakRss = false }) =>
   })
 
 /** Counts the instructions (millions) of `args` under callgrind: every thread's, no waiting. */
-export const instructions = (args, { cwd, env }) =>
-  new Promise((resolveRun, reject) => {
-    const child = spawn("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] })
-    let stderr = ""
-    child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk))
-    child.on("close", (code) => {
-      const match = /Collected : (\d+)/.exec(stderr)
-      if (code !== 0 || match === null) return reject(new Error(`${args.join(" ")} under callgrind failed: ${stderr}`))
-      resolveRun(Number(match[1]) / 1e6)
+/**
+ * Instructions of one run under valgrind's callgrind, in millions: `total`, every thread's (V8's background compiler
+ * and GC threads included: their share moves with the machine's load, ±10-20 M a run here), and `main`, the main
+ * thread's alone (steadier: the figure to compare builds by).
+ */
+export const instructions = async (args, { cwd, env }) => {
+  const out = await mkdtemp(join(tmpdir(), "weft-bench-cg-"))
+  try {
+    const stderr = await new Promise((resolveRun, reject) => {
+      const child = spawn("valgrind", ["--tool=callgrind", "--separate-threads=yes", `--callgrind-out-file=${join(out, "cg.%p")}`, ...args], {
+        cwd,
+        env,
+        stdio: ["ignore", "pipe", "pipe"]
+      })
+      let text = ""
+      child.stderr.setEncoding("utf8").on("data", (chunk) => (text += chunk))
+      child.on("close", (code) => (code === 0 ? resolveRun(text) : reject(new Error(`${args.join(" ")} under callgrind failed: ${text}`))))
     })
-  })
+    const collected = /Collected : (\d+)/.exec(stderr)
+    // The first thread's file (`cg.<pid>-01`) is the main thread's.
+    const mainFile = (await readdir(out)).find((name) => name.endsWith("-01"))
+    const summary = mainFile === undefined ? null : /^summary: (\d+)$/m.exec(await readFile(join(out, mainFile), "utf8"))
+    if (collected === null || summary === null) throw new Error(`no counts from callgrind for ${args.join(" ")}: ${stderr}`)
+    return { total: Number(collected[1]) / 1e6, main: Number(summary[1]) / 1e6 }
+  } finally {
+    await rm(out, { recursive: true, force: true })
+  }
+}
+
+/** `instructions` of `times` runs: the median of each count. */
+export const medianInstructions = async (times, args, options) => {
+  const runs = []
+  for (let i = 0; i < times; i++) runs.push(await instructions(args, options))
+  return { total: median(runs.map((run) => run.total)), main: median(runs.map((run) => run.main)) }
+}
+
+/** `total M (main thread main M)`. */
+export const showInstructions = ({ total, main }) => `${total.toFixed(0)} M (main thread ${main.toFixed(0)} M)`
 
 export const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b)

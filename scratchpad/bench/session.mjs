@@ -2,8 +2,9 @@
 // run: medians of interleaved runs, wall time and peak RSS (from /usr/bin/time). Run after `npm run build`:
 //   node scratchpad/bench/session.mjs [runs=11] [--instructions]
 // --instructions also counts each command's instructions under valgrind's callgrind (Debian package valgrind),
-// once each, without NODE_EXTRA_CA_CERTS: a figure that does not move with the machine's speed (it counts every
-// thread's instructions, V8's background compiler's included, and no waiting).
+// three times each (medians), without NODE_EXTRA_CA_CERTS: figures that do not move with the machine's speed. The
+// count of every thread (V8's background compiler and GC included) still moves with its load, by ±10-20 M a run; the
+// main thread's, shown beside it, is the steadier one to compare builds by (scratchpad/bench/startup-ab.mjs).
 // Targets (issue 3): weft's wall at most 2.5x `node -e 0`, peak RSS at most 90 MB.
 //
 // Beside them, the same session as bare node:http code (session-floor.cjs): what any process doing this I/O costs.
@@ -19,7 +20,8 @@ import {
   binary,
   expectAnswer,
   floor,
-  instructions,
+  medianInstructions,
+  showInstructions,
   makeProject,
   median,
   prompt,
@@ -55,7 +57,7 @@ for (let i = 0; i < runs; i++) {
     environment.floor.push(expectAnswer(await run(["node", floor, prompt], environment.env), "the floor"))
   }
 }
-const count = (args) => instructions(args, { cwd: dir, env: envWithoutExtraCerts })
+const count = (args) => medianInstructions(3, args, { cwd: dir, env: envWithoutExtraCerts })
 const counted = countInstructions
   ? {
       baseline: await count(["node", "-e", "0"]),
@@ -88,6 +90,9 @@ for (const { name, baseline, weft, floor: bare } of environments) {
   )
 }
 if (counted !== undefined) {
-  console.log("\ninstructions (callgrind, without NODE_EXTRA_CA_CERTS, one run each)")
-  console.log(`node -e 0 ${counted.baseline.toFixed(0)} M; weft -p ${counted.weft.toFixed(0)} M (${(counted.weft / counted.baseline).toFixed(2)}x); bare node:http session ${counted.floor.toFixed(0)} M (${(counted.floor / counted.baseline).toFixed(2)}x)`)
+  console.log("\ninstructions (callgrind, without NODE_EXTRA_CA_CERTS, medians of 3 runs each)")
+  console.log(
+    `node -e 0 ${showInstructions(counted.baseline)}; weft -p ${showInstructions(counted.weft)} (${(counted.weft.total / counted.baseline.total).toFixed(2)}x); ` +
+      `bare node:http session ${showInstructions(counted.floor)} (${(counted.floor.total / counted.baseline.total).toFixed(2)}x)`
+  )
 }
