@@ -260,6 +260,42 @@ describe("SessionStore.layerJsonl", () => {
     }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home, maxOpenFiles: 1 })))
   })
 
+  // Appending is synchronous (one step: locate, open, write), so the guarantee holds without a lock.
+  it.scoped("an append returns with its line in the file; concurrent appends to a new session keep their order", () => {
+    const home = tempDir()
+    const file = sessionFile(home, "/w/a", "s1")
+    return Effect.gen(function* () {
+      const store = yield* SessionStore
+      const entries = Array.from({ length: 20 }, (_, i) => userEntry("s1", "/w/a", i, `prompt ${i}`))
+      yield* Effect.forEach(
+        entries,
+        (entry, i) =>
+          store.append(entry).pipe(
+            Effect.tap(() =>
+              Effect.sync(() => {
+                // On disk (in the page cache) when append returns: a kill -9 now loses nothing.
+                const lines = fs.readFileSync(file, "utf8").split("\n").slice(0, -1)
+                expect(lines.length).toBeGreaterThanOrEqual(i + 1)
+              })
+            )
+          ),
+        { concurrency: "unbounded", discard: true }
+      )
+      expect(fs.readFileSync(file, "utf8")).toBe(entries.map((entry) => JSON.stringify(entry) + "\n").join(""))
+    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+  })
+
+  it.scoped("a store that cannot create its folder fails with a SessionStoreError naming it", () => {
+    const home = tempDir()
+    fs.writeFileSync(path.join(home, "projects"), "not a folder")
+    return Effect.gen(function* () {
+      const store = yield* SessionStore
+      const error = yield* Effect.flip(store.append(userEntry("s1", "/w/a", 0, "one")))
+      expect(error._tag).toBe("SessionStoreError")
+      expect(error.message).toMatch(/^Cannot create .*projects.*-w-a: /)
+    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+  })
+
   it.scoped("skips a torn last line and a corrupt middle line, and keeps going after a torn tail", () => {
     const home = tempDir()
     const file = sessionFile(home, "/w/a", "s1")
