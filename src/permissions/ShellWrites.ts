@@ -16,8 +16,8 @@ const valueOf = (word: Word, equals: number, next: Word | undefined): Word | und
   return text === undefined ? unknownWord(word.source) : wordOf(text.slice(equals + 1))
 }
 
-// git's parse-options takes any unambiguous prefix of a long option: `--ou`, `--outp`... are `--output`.
-const gitOutputRe = /^--o(u(t(p(u(t)?)?)?)?)?(=|$)/
+// `--output` and the prefixes of it that git's parse-options and GNU getopt (sort) take: `--ou`, `--outp`...
+const outputOptionRe = /^--o(u(t(p(u(t)?)?)?)?)?(=|$)/
 
 // git's options before the subcommand that take the next word as their value.
 export const gitGlobalValues = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--attr-source", "--super-prefix"])
@@ -52,7 +52,7 @@ const gitWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Word> => {
       if (takesDiffOptions) out.push(unknownWord(word.source))
       continue
     }
-    if (!gitOutputRe.test(text)) continue
+    if (!outputOptionRe.test(text)) continue
     const value = valueOf(word, text.indexOf("="), args[index + 1])
     if (value !== undefined) out.push(value)
     if (!text.includes("=")) index++
@@ -94,7 +94,6 @@ const findWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Word> => {
 
 // sort's short options that take a value (the rest of the word or the next one).
 const sortValueLetters = "ktST"
-const sortOutputRe = /^--o(u(t(p(u(t)?)?)?)?)?(=|$)/
 
 const sortWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Word> => {
   const out: Array<Word> = []
@@ -105,7 +104,7 @@ const sortWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Word> => {
     if (text === "--") break
     if (text === undefined) continue
     if (text.startsWith("--")) {
-      if (sortOutputRe.test(text)) {
+      if (outputOptionRe.test(text)) {
         const value = valueOf(word, text.indexOf("="), args[index + 1])
         if (value !== undefined) out.push(value)
         if (!text.includes("=")) index++
