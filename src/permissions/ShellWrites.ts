@@ -16,6 +16,16 @@ const valueOf = (word: Word, equals: number, next: Word | undefined): Word | und
   return text === undefined ? unknownWord(word.source) : wordOf(text.slice(equals + 1))
 }
 
+/**
+ * `--output=x` or `--output x` (as `text`, the literal of `args[index]`): adds its value to `out`; the index of the
+ * last word it took.
+ */
+const readOutput = (args: ReadonlyArray<Word>, index: number, word: Word, text: string, out: Array<Word>): number => {
+  const value = valueOf(word, text.indexOf("="), args[index + 1])
+  if (value !== undefined) out.push(value)
+  return text.includes("=") ? index : index + 1
+}
+
 // `--output` and the prefixes of it that git's parse-options and GNU getopt (sort) take: `--ou`, `--outp`...
 const outputOptionRe = /^--o(u(t(p(u(t)?)?)?)?)?(=|$)/
 
@@ -52,10 +62,7 @@ const gitWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Word> => {
       if (takesDiffOptions) out.push(unknownWord(word.source))
       continue
     }
-    if (!outputOptionRe.test(text)) continue
-    const value = valueOf(word, text.indexOf("="), args[index + 1])
-    if (value !== undefined) out.push(value)
-    if (!text.includes("=")) index++
+    if (outputOptionRe.test(text)) index = readOutput(args, index, word, text, out)
   }
   return out.map((target) => inGitDirectory(args, target))
 }
@@ -104,11 +111,7 @@ const sortWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Word> => {
     if (text === "--") break
     if (text === undefined) continue
     if (text.startsWith("--")) {
-      if (outputOptionRe.test(text)) {
-        const value = valueOf(word, text.indexOf("="), args[index + 1])
-        if (value !== undefined) out.push(value)
-        if (!text.includes("=")) index++
-      }
+      if (outputOptionRe.test(text)) index = readOutput(args, index, word, text, out)
       continue
     }
     if (!text.startsWith("-") || text === "-") continue
