@@ -58,26 +58,32 @@ describe("weft -p: permissions", () => {
     expect(existsSync(join(session.dir, "pwned"))).toBe(false)
   })
 
-  it("an allow rule for `git diff` does not let `git diff --output=` write a file (asked, so denied under -p)", async () => {
-    const session = await oneCall({ "a.txt": "a\n", "b.txt": "b\n" }, "Bash", () => ({ command: "git diff --output=pwned --no-index a.txt b.txt" }))
-    const out = await run(["--allowedTools", "Bash(git diff:*)"], session)
+  it.each([
+    {
+      name: "an allow rule for `git diff` does not let `git diff --output=` write a file (asked, so denied under -p)",
+      files: { "a.txt": "a\n", "b.txt": "b\n" },
+      command: "git diff --output=pwned --no-index a.txt b.txt",
+      flags: ["--allowedTools", "Bash(git diff:*)"],
+      named: "pwned",
+      written: ["pwned"]
+    },
+    {
+      name: "bypassPermissions: `cp x .git/hooks/pre-commit` is asked about (denied under -p) and the hook is never written",
+      files: { "x.sh": "#!/bin/sh\ntouch pwned\n" },
+      command: "mkdir -p .git/hooks && cp x.sh .git/hooks/pre-commit",
+      flags: ["--permission-mode", "bypassPermissions"],
+      named: ".git",
+      written: [".git", "hooks", "pre-commit"]
+    }
+  ])("$name", async ({ files, command, flags, named, written }) => {
+    const session = await oneCall(files, "Bash", () => ({ command }))
+    const out = await run(flags, session)
     expect(out.code).toBe(0)
     const [result] = toolResults(out.stdout)
     expect(result).toMatchObject({ tool_use_id: "call1", is_error: true })
-    expect(String(result?.["content"])).toContain("pwned")
+    expect(String(result?.["content"])).toContain(named)
     expect(resultFrame(out.stdout)["permission_denials"]).toHaveLength(1)
-    expect(existsSync(join(session.dir, "pwned"))).toBe(false)
-  })
-
-  it("bypassPermissions: `cp x .git/hooks/pre-commit` is asked about (denied under -p) and the hook is never written", async () => {
-    const session = await oneCall({ "x.sh": "#!/bin/sh\ntouch pwned\n" }, "Bash", () => ({ command: "mkdir -p .git/hooks && cp x.sh .git/hooks/pre-commit" }))
-    const out = await run(["--permission-mode", "bypassPermissions"], session)
-    expect(out.code).toBe(0)
-    const [result] = toolResults(out.stdout)
-    expect(result).toMatchObject({ tool_use_id: "call1", is_error: true })
-    expect(String(result?.["content"])).toContain(".git")
-    expect(resultFrame(out.stdout)["permission_denials"]).toHaveLength(1)
-    expect(existsSync(join(session.dir, ".git", "hooks", "pre-commit"))).toBe(false)
+    expect(existsSync(join(session.dir, ...written))).toBe(false)
   })
 
   it("default mode under -p: a write is asked about, nobody answers, so it is denied for the model to read", async () => {
