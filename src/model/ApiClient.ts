@@ -22,12 +22,10 @@ import * as Cause from "effect/Cause"
 import * as Channel from "effect/Channel"
 import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
-import * as Config from "effect/Config"
 import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
@@ -42,6 +40,7 @@ import type { StreamEvent } from "../domain/StreamEvent.js"
 import type { ApiError, ErrorInfo } from "./ApiError.js"
 import { AuthenticationError, ConnectionError, fromStatus, ParseError, StreamAbortedError, TimeoutError } from "./ApiError.js"
 import { jsonRedactor } from "../platform/Credentials.js"
+import * as Variables from "../platform/Variables.js"
 import * as Models from "./Models.js"
 import * as Retry from "./Retry.js"
 import * as Sse from "./Sse.js"
@@ -690,43 +689,44 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
     return { stream, countTokens, defaultModel: settings.defaultModel, resolveModel } satisfies Interface
   })
 
-const nonEmpty = (name: string) =>
-  Config.option(Config.string(name)).pipe(Config.map(Option.filter((value) => value.trim() !== "")))
+/** `name`'s value; none when it is absent or blank. */
+const nonEmpty = (name: string): Effect.Effect<Option.Option<string>> =>
+  Effect.map(Variables.value(name), (value) => (value === undefined || value.trim() === "" ? Option.none() : Option.some(value)))
 
 /** A whole number of at least `min` from the environment; empty counts as unset, anything else is an error naming it. */
-const wholeNumber = (name: string, min: number) =>
-  nonEmpty(name).pipe(
-    Config.mapOrFail((value) => {
-      if (Option.isNone(value)) return Either.right(Option.none<number>())
-      const parsed = Number(value.value.trim())
-      return Number.isInteger(parsed) && parsed >= min
-        ? Either.right(Option.some(parsed))
-        : Either.left(
-            ConfigError.InvalidData([], `${name} must be a whole number${min > 0 ? ` of at least ${min}` : ""}, not ${JSON.stringify(value.value)}`)
-          )
-    })
-  )
+const wholeNumber = (name: string, min: number): Effect.Effect<Option.Option<number>, ConfigError.ConfigError> =>
+  Effect.flatMap(nonEmpty(name), (value) => {
+    if (Option.isNone(value)) return Effect.succeed(Option.none<number>())
+    const parsed = Number(value.value.trim())
+    return Number.isInteger(parsed) && parsed >= min
+      ? Effect.succeed(Option.some(parsed))
+      : Effect.fail(
+          ConfigError.InvalidData([], `${name} must be a whole number${min > 0 ? ` of at least ${min}` : ""}, not ${JSON.stringify(value.value)}`)
+        )
+  })
 
 /**
  * ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL (empty values count as unset);
  * API_TIMEOUT_MS (the response timeout, as in Claude Code); WEFT_MAX_RETRIES, else Claude Code's
  * CLAUDE_CODE_MAX_RETRIES; WEFT_STREAM_IDLE_TIMEOUT_MS (the idle timeout of a started stream);
- * ANTHROPIC_DEFAULT_OPUS_MODEL / _SONNET_ / _HAIKU_ (what the aliases mean).
+ * ANTHROPIC_DEFAULT_OPUS_MODEL / _SONNET_ / _HAIKU_ (what the aliases mean). Read through the ConfigProvider in force
+ * (platform/Variables.ts).
  */
-export const configFromEnv: Config.Config<ApiClientConfig> = Config.all({
-  apiKey: nonEmpty("ANTHROPIC_API_KEY"),
-  authToken: nonEmpty("ANTHROPIC_AUTH_TOKEN"),
-  baseUrl: nonEmpty("ANTHROPIC_BASE_URL"),
-  model: nonEmpty("ANTHROPIC_MODEL"),
-  responseTimeout: wholeNumber("API_TIMEOUT_MS", 1),
-  maxRetries: wholeNumber("WEFT_MAX_RETRIES", 0),
-  claudeMaxRetries: wholeNumber("CLAUDE_CODE_MAX_RETRIES", 0),
-  idleTimeout: wholeNumber("WEFT_STREAM_IDLE_TIMEOUT_MS", 1),
-  opus: nonEmpty("ANTHROPIC_DEFAULT_OPUS_MODEL"),
-  sonnet: nonEmpty("ANTHROPIC_DEFAULT_SONNET_MODEL"),
-  haiku: nonEmpty("ANTHROPIC_DEFAULT_HAIKU_MODEL")
-}).pipe(
-  Config.map((env): ApiClientConfig => {
+export const configFromEnv: Effect.Effect<ApiClientConfig, ConfigError.ConfigError> = Effect.map(
+  Effect.all({
+    apiKey: nonEmpty("ANTHROPIC_API_KEY"),
+    authToken: nonEmpty("ANTHROPIC_AUTH_TOKEN"),
+    baseUrl: nonEmpty("ANTHROPIC_BASE_URL"),
+    model: nonEmpty("ANTHROPIC_MODEL"),
+    responseTimeout: wholeNumber("API_TIMEOUT_MS", 1),
+    maxRetries: wholeNumber("WEFT_MAX_RETRIES", 0),
+    claudeMaxRetries: wholeNumber("CLAUDE_CODE_MAX_RETRIES", 0),
+    idleTimeout: wholeNumber("WEFT_STREAM_IDLE_TIMEOUT_MS", 1),
+    opus: nonEmpty("ANTHROPIC_DEFAULT_OPUS_MODEL"),
+    sonnet: nonEmpty("ANTHROPIC_DEFAULT_SONNET_MODEL"),
+    haiku: nonEmpty("ANTHROPIC_DEFAULT_HAIKU_MODEL")
+  }),
+  (env): ApiClientConfig => {
     const config: { -readonly [K in keyof ApiClientConfig]: ApiClientConfig[K] } = {}
     if (Option.isSome(env.apiKey)) config.apiKey = Redacted.make(env.apiKey.value)
     if (Option.isSome(env.authToken)) config.authToken = Redacted.make(env.authToken.value)
@@ -744,7 +744,7 @@ export const configFromEnv: Config.Config<ApiClientConfig> = Config.all({
       })
     }
     return config
-  })
+  }
 )
 
 /** The client configured from the environment (see `configFromEnv`), on the HttpClient in context. */

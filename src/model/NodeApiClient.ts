@@ -10,13 +10,12 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
-import * as Config from "effect/Config"
-import * as Option from "effect/Option"
 import * as Http from "node:http"
 import * as Https from "node:https"
 import { type Duplex, PassThrough } from "node:stream"
 import * as Tls from "node:tls"
 import { ApiClient, type Interface, makeFromEnv } from "./ApiClient.js"
+import * as Variables from "../platform/Variables.js"
 import * as Proxy from "./Proxy.js"
 
 declare module "node:http" {
@@ -139,19 +138,16 @@ const makeKeepAliveAgent = (proxies: Proxy.ProxySettings): Effect.Effect<NodeHtt
     }
   })
 
-const optional = (name: string) => Config.option(Config.string(name)).pipe(Config.map(Option.getOrUndefined))
-
-/** HTTP_PROXY, HTTPS_PROXY, NO_PROXY and their lower-case forms (see Proxy.envFrom). */
-export const proxySettingsFromEnv: Effect.Effect<Proxy.ProxySettings> = Config.all(
-  ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "no_proxy", "NO_PROXY"].map((name) =>
-    Config.map(optional(name), (value) => [name, value] as const)
-  )
-).pipe(
-  Effect.map((pairs) => Proxy.settingsFrom(Proxy.envFrom(Object.fromEntries(pairs)))),
-  Effect.orElseSucceed(() => Proxy.settingsFrom({}))
+/** The proxy variables (either case), read through the ConfigProvider in force (platform/Variables.ts). */
+export const proxySettingsFromEnv: Effect.Effect<Proxy.ProxySettings> = Effect.map(
+  Effect.all(
+    ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "no_proxy", "NO_PROXY"].map((name) =>
+      Effect.map(Variables.value(name), (value) => [name, value] as const)
+    )
+  ),
+  (pairs) => Proxy.settingsFrom(Proxy.envFrom(Object.fromEntries(pairs)))
 )
 
-/** @effect/platform-node's HttpClient over node:http and node:https with the agents above, made in the current scope. */
 export const makeHttpClient: Effect.Effect<HttpClient.HttpClient, never, Scope.Scope> = Effect.flatMap(
   Effect.flatMap(proxySettingsFromEnv, makeKeepAliveAgent),
   (agent) => Effect.provideService(NodeHttpClient.make, NodeHttpClient.HttpAgent, agent)

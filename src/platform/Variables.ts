@@ -1,26 +1,49 @@
 /**
  * Environment variables as weft reads them, through Effect's Config (so a test provides its own ConfigProvider): a
  * variable set to "" counts as not set, and a read never fails.
+ *
+ * Every read goes through `value`. Under the ConfigProvider effect runs with by default (`ConfigProvider.fromEnv()`,
+ * where `Config.string(name)` is `process.env[name]`), it reads `process.env` itself: the answer is the same, and a
+ * read through Config's interpreter costs about 0.5 M instructions (the Option that fails, the error it makes, the
+ * fallback), some 40 of them before a session's first request (scratchpad/bench/session.mjs). Under any other
+ * provider (a test's `ConfigProvider.fromMap`, `Layer.setConfigProvider`) it is `Config.string(name)`, as before.
+ * The tests check that both give the same answers.
  */
 import * as Config from "effect/Config"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Context from "effect/Context"
+import * as DefaultServices from "effect/DefaultServices"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { homedir } from "node:os"
 import { join } from "node:path"
 
+/** The ConfigProvider every fiber has unless one is set: the process's environment. */
+const processEnvironment = Context.get(DefaultServices.liveServices, ConfigProvider.ConfigProvider)
+
+/** `name`'s value through `Config.string(name)`; undefined when it is absent or cannot be read. */
+export const throughConfig = (name: string): Effect.Effect<string | undefined> =>
+  Config.option(Config.string(name)).pipe(
+    Effect.map(Option.getOrUndefined),
+    Effect.orElseSucceed(() => undefined)
+  )
+
+/** `name`'s value as the ConfigProvider in force gives it (undefined: absent). See the module doc. */
+export const value = (name: string): Effect.Effect<string | undefined> =>
+  Effect.configProviderWith((provider) =>
+    provider === processEnvironment ? Effect.sync(() => process.env[name]) : throughConfig(name)
+  )
+
 /** `name`'s value; none when it is absent or empty. */
 export const nonEmpty = (name: string): Effect.Effect<Option.Option<string>> =>
-  Config.option(Config.string(name)).pipe(
-    Config.map(Option.filter((value) => value !== "")),
-    Effect.orElseSucceed(() => Option.none<string>())
-  )
+  Effect.map(value(name), (text) => (text === undefined || text === "" ? Option.none() : Option.some(text)))
 
 /** `name`'s value as a positive integer; none when it is absent, empty or no positive integer (the caller's default applies). */
 export const positiveInt = (name: string): Effect.Effect<Option.Option<number>> =>
   Effect.map(
     nonEmpty(name),
-    Option.flatMap((value) => {
-      const parsed = Number(value)
+    Option.flatMap((text) => {
+      const parsed = Number(text)
       return Number.isInteger(parsed) && parsed > 0 ? Option.some(parsed) : Option.none()
     })
   )
@@ -30,7 +53,7 @@ export const positiveInt = (name: string): Effect.Effect<Option.Option<number>> 
  * (`DISABLE_PROMPT_CACHING=1`, `DISABLE_AUTO_COMPACT=1`); anything else, or nothing, is off.
  */
 export const flag = (name: string): Effect.Effect<boolean> =>
-  Effect.map(nonEmpty(name), Option.exists((value) => ["1", "true", "yes", "on"].includes(value.trim().toLowerCase())))
+  Effect.map(nonEmpty(name), Option.exists((text) => ["1", "true", "yes", "on"].includes(text.trim().toLowerCase())))
 
 /** The user's home: `$HOME`, else the OS's. */
 export const home: Effect.Effect<string> = Effect.map(nonEmpty("HOME"), Option.getOrElse(homedir))

@@ -6,13 +6,11 @@
  * Commands run with `$SHELL -c` when $SHELL is bash or zsh, else `bash -c`; stderr is merged into stdout so the
  * model sees them interleaved as they happened.
  */
-import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Ref from "effect/Ref"
 import * as Scope from "effect/Scope"
@@ -22,6 +20,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import { ChildEnvironment } from "../platform/ChildEnvironment.js"
+import * as Variables from "../platform/Variables.js"
 import type { ToolFailed } from "./Tool.js"
 import { OutputBuffer } from "./shell/OutputBuffer.js"
 import * as ProcessGroup from "./shell/ProcessGroup.js"
@@ -92,11 +91,8 @@ const PROGRESS_QUEUE_CHUNKS = 32
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`
 
 /** The shell to run commands with: $SHELL if it is bash or zsh (what the user's commands are written for), else bash. */
-export const defaultShell: Effect.Effect<string> = Config.option(Config.string("SHELL")).pipe(
-  Effect.orElseSucceed(() => Option.none<string>()),
-  Effect.map((shell) =>
-    Option.isSome(shell) && /(^|\/)(bash|zsh)$/.test(shell.value) && fs.existsSync(shell.value) ? shell.value : "bash"
-  )
+export const defaultShell: Effect.Effect<string> = Effect.map(Variables.value("SHELL"), (shell) =>
+  shell !== undefined && /(^|\/)(bash|zsh)$/.test(shell) && fs.existsSync(shell) ? shell : "bash"
 )
 
 /**

@@ -30,3 +30,47 @@ describe("Variables.flag", () => {
     })
   )
 })
+
+describe("Variables.value", () => {
+  const name = "WEFT_VARIABLES_TEST_VALUE"
+  const withEnv = <A>(value: string | undefined, read: () => A): A => {
+    const before = process.env[name]
+    if (value === undefined) delete process.env[name]
+    else process.env[name] = value
+    try {
+      return read()
+    } finally {
+      if (before === undefined) delete process.env[name]
+      else process.env[name] = before
+    }
+  }
+
+  it("under the default provider, reads process.env and answers what Config.string does there", () => {
+    for (const value of [undefined, "", "  ", "plain", "a,b,c", "x=y z", "ünïcode"]) {
+      // The default provider takes the direct read; a new fromEnv() instance goes through Config's interpreter.
+      const direct = withEnv(value, () => Effect.runSync(Variables.value(name)))
+      const throughConfig = withEnv(value, () =>
+        Effect.runSync(Variables.value(name).pipe(Effect.withConfigProvider(ConfigProvider.fromEnv())))
+      )
+      const config = withEnv(value, () => Effect.runSync(Variables.throughConfig(name)))
+      expect(direct).toBe(value)
+      expect(throughConfig).toBe(value)
+      expect(config).toBe(value)
+    }
+  })
+
+  it("under another provider, answers that provider's value, whatever process.env holds", () => {
+    const provided = ConfigProvider.fromMap(new Map([[name, "from the map"]]))
+    expect(withEnv("from the process", () => Effect.runSync(Variables.value(name).pipe(Effect.withConfigProvider(provided))))).toBe(
+      "from the map"
+    )
+    expect(
+      withEnv("from the process", () =>
+        Effect.runSync(Variables.value(name).pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map()))))
+      )
+    ).toBeUndefined()
+    // A provider that nests or renames paths is honoured too (it is read through Config).
+    const nested = ConfigProvider.fromMap(new Map([[`APP_${name}`, "nested"]]), { pathDelim: "_" }).pipe(ConfigProvider.nested("APP"))
+    expect(Effect.runSync(Variables.value(name).pipe(Effect.withConfigProvider(nested)))).toBe("nested")
+  })
+})
