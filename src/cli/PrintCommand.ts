@@ -9,6 +9,8 @@ import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import * as FiberRef from "effect/FiberRef"
+import * as HashSet from "effect/HashSet"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
@@ -57,14 +59,17 @@ const isToolName = (rule: string) => /^[A-Za-z0-9_-]+$/.test(rule)
  */
 
 const credentials = Credentials.make(Credentials.valuesFromEnv(process.env))
-/** What the run logs (a warning: the session could not be recorded, ...), on stderr as `weft: ...` lines, redacted. */
-const redactingLogger = Logger.replace(
-  Logger.defaultLogger,
-  Logger.make(({ message }) => {
-    const text = (Array.isArray(message) ? message : [message]).map((part) => (typeof part === "string" ? part : String(part))).join(" ")
-    Output.stderrSync(credentials.redact(`${text.startsWith("weft: ") ? "" : "weft: "}${text}\n`))
-  })
-)
+/**
+ * What the run logs (a warning: the session could not be recorded, ...), on stderr as `weft: ...` lines, redacted:
+ * this logger in place of the default one, for the fibers of the run (set on the fiber rather than by
+ * `Logger.replace`'s layer, which would build a layer for one value).
+ */
+const redactingLogger = Logger.make(({ message }) => {
+  const text = (Array.isArray(message) ? message : [message]).map((part) => (typeof part === "string" ? part : String(part))).join(" ")
+  Output.stderrSync(credentials.redact(`${text.startsWith("weft: ") ? "" : "weft: "}${text}\n`))
+})
+const withRedactingLogger = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.locallyWith(effect, FiberRef.currentLoggers, (loggers) => HashSet.add(HashSet.remove(loggers, Logger.defaultLogger), redactingLogger))
 
 /** Runs the prompt and prints the run; how it ended is the Outcome (main.ts makes it the exit code). */
 export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, CliError, FileSystem.FileSystem | Path.Path> =>
@@ -206,4 +211,4 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
     const message =
       signals > 1 ? "stopped." : Option.isSome(failure) ? failure.value.message : `unexpected failure: ${String(exit.cause)}`
     return yield* new RunError({ message: credentials.redact(message) })
-  }).pipe(Effect.scoped, Effect.provide(redactingLogger))
+  }).pipe(Effect.scoped, withRedactingLogger)

@@ -10,7 +10,6 @@ import * as NodePath from "@effect/platform-node/NodePath"
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import { type Invocation, parse } from "./CommandLine.js"
 import { type CliError, exitCode, Outcome, UsageError } from "./Outcome.js"
 import * as Output from "./Output.js"
@@ -45,7 +44,9 @@ const dispatch = (invocation: Invocation): Effect.Effect<Outcome, CliError, File
 const program = dispatch(parse(process.argv.slice(2))).pipe(
   Effect.map(exitCode),
   Effect.catchAll((error) => Output.stderr(`weft: ${error.message}\n`).pipe(Effect.ignore, Effect.as(exitCode(error)))),
-  Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer))
+  // One layer after the other: `Layer.mergeAll` would build a third, around them.
+  Effect.provide(NodePath.layer),
+  Effect.provide(NodeFileSystem.layer)
 )
 
 /**
