@@ -38,7 +38,7 @@ import * as Composition from "../platform/Composition.js"
 import * as CredentialsModule from "../platform/Credentials.js"
 import { Credentials } from "../platform/Credentials.js"
 import { SessionStore } from "../session/SessionStore.js"
-import * as Builtin from "../tools/builtin/index.js"
+import * as Builtin from "../tools/builtin/BuiltinRegistry.js"
 import { filterTools, ToolRegistry, withExtraTools } from "../tools/ToolRegistry.js"
 
 export interface Options {

@@ -4,12 +4,9 @@
  * `{ oldTodos, newTodos }` as in Claude Code's tool result, for the loop to emit as an event. As in Claude Code,
  * a list whose items are all completed is cleared from the store once written.
  */
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import type * as Stream from "effect/Stream"
-import * as SubscriptionRef from "effect/SubscriptionRef"
+import { TodoStore } from "../TodoStore.js"
 import * as Tool from "../Tool.js"
 
 const NonEmpty = (description: string) =>
@@ -36,29 +33,7 @@ export interface TodoWriteData {
   readonly newTodos: ReadonlyArray<Todo>
 }
 
-export interface Interface {
-  readonly get: Effect.Effect<ReadonlyArray<Todo>>
-  /** Replaces the list; returns the previous one. */
-  readonly set: (todos: ReadonlyArray<Todo>) => Effect.Effect<ReadonlyArray<Todo>>
-  /** The current list, then every change. */
-  readonly changes: Stream.Stream<ReadonlyArray<Todo>>
-}
-
-export class TodoStore extends Context.Tag("weft/TodoStore")<TodoStore, Interface>() {
-  /** An empty list: make one per session. */
-  static make: Effect.Effect<Interface> = Effect.gen(function* () {
-    const ref = yield* SubscriptionRef.make<ReadonlyArray<Todo>>([])
-    return {
-      get: SubscriptionRef.get(ref),
-      set: Effect.fn("TodoStore.set")(function* (todos: ReadonlyArray<Todo>) {
-        return yield* SubscriptionRef.getAndSet(ref, todos)
-      }),
-      changes: ref.changes
-    }
-  })
-
-  static layer: Layer.Layer<TodoStore> = Layer.effect(TodoStore, TodoStore.make)
-}
+export { type Interface, TodoStore } from "../TodoStore.js"
 
 const TodoWriteInput = Schema.Struct({
   todos: Schema.Array(Todo).annotations({ description: "The updated todo list" })

@@ -1,0 +1,105 @@
+/**
+ * The registry of Claude Code's built-in tools for a session, and the per-session services they run on. Each tool
+ * is offered by its definition (definitions.ts) and loaded on its first call (`Tool.deferred`): a session whose
+ * model reads one file initializes the Read tool's module alone, not the other ten tools' Schemas, search engines
+ * and HTML converter (about 10 M instructions of every `weft -p` start; scratchpad/bench/session.mjs).
+ */
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as NodeApiClient from "../../model/NodeApiClient.js"
+import { ChildEnvironment } from "../../platform/ChildEnvironment.js"
+import { FileState, make as makeFileState } from "../FileState.js"
+import { SearchFiles } from "../search/SearchFiles.js"
+import * as SearchFilesModule from "../search/SearchFiles.js"
+import { type Interface as ShellSessionInterface, ShellSession, make as makeShellSession } from "../ShellSession.js"
+import { TodoStore } from "../TodoStore.js"
+import * as Tool from "../Tool.js"
+import { fromAnyTools, type Interface as ToolRegistryInterface, ToolRegistry } from "../ToolRegistry.js"
+import type { Requirements } from "./all.js"
+import { definitions } from "./definitions.js"
+
+/** Each built-in tool's module, by the tool's name, imported on the tool's first call. */
+export const loaders: Readonly<Record<string, () => Promise<Tool.Tool<any, Requirements>>>> = {
+  Bash: () => import("./Bash.js").then((module) => module.BashTool),
+  BashOutput: () => import("./Bash.js").then((module) => module.BashOutputTool),
+  KillShell: () => import("./Bash.js").then((module) => module.KillShellTool),
+  Glob: () => import("./Glob.js").then((module) => module.GlobTool),
+  Grep: () => import("./Grep.js").then((module) => module.GrepTool),
+  Read: () => import("./Read.js").then((module) => module.ReadTool),
+  Edit: () => import("./Edit.js").then((module) => module.EditTool),
+  Write: () => import("./Write.js").then((module) => module.WriteTool),
+  NotebookEdit: () => import("./NotebookEdit.js").then((module) => module.NotebookEditTool),
+  WebFetch: () => import("./WebFetch.js").then((module) => module.WebFetchTool),
+  TodoWrite: () => import("./TodoWrite.js").then((module) => module.TodoWriteTool)
+}
+
+export interface Options {
+  /** The session's working directory (where Bash starts). */
+  readonly cwd: string
+  /** How long a process group gets between TERM and KILL. */
+  readonly graceMs?: number
+}
+
+const shellOptions = (options: Options) =>
+  options.graceMs === undefined ? { cwd: options.cwd } : { cwd: options.cwd, graceMs: options.graceMs }
+
+/** The services the built-in tools need besides a FileSystem, one of each per session (shells end with the scope). */
+const makeServices = (options: Options) =>
+  Effect.gen(function* () {
+    return Context.make(FileState, yield* makeFileState).pipe(
+      Context.add(TodoStore, yield* TodoStore.make),
+      Context.add(ShellSession, yield* makeShellSession(shellOptions(options))),
+      Context.add(SearchFiles, SearchFilesModule.node),
+      // WebFetch's: the session's proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) apply to it as to the API.
+      Context.add(HttpClient.HttpClient, yield* NodeApiClient.makeHttpClient)
+    )
+  })
+
+/** The services the built-in tools need, one of each per session (children get this process's environment without its credentials). */
+export const services = (options: Options) =>
+  Layer.merge(NodeFileSystem.layer, Layer.scopedContext(makeServices(options)).pipe(Layer.provide(ChildEnvironment.layerNode)))
+
+/** The built-in tools, each loaded on its first call and provided with `context`. */
+export const deferredTools = (context: Context.Context<Requirements>): ReadonlyArray<Tool.AnyTool> =>
+  definitions.map((definition) => {
+    const load = loaders[definition.name]
+    if (load === undefined) throw new Error(`no loader for the built-in tool ${definition.name}`)
+    return Tool.deferred(
+      definition,
+      Effect.map(Effect.promise(load), (tool) => Tool.erase(tool, Stream.provideContext(context)))
+    )
+  })
+
+/**
+ * A registry of every built-in tool, with its services made here (background shells end when the scope closes),
+ * and the session's shell (whose current directory Permissions reads for Bash paths).
+ */
+export const makeWithShell = (
+  options: Options
+): Effect.Effect<{ readonly registry: ToolRegistryInterface; readonly shell: ShellSessionInterface }, never, FileSystem.FileSystem | ChildEnvironment | Scope.Scope> =>
+  Effect.gen(function* () {
+    const services = yield* makeServices(options)
+    const context = Context.add(services, FileSystem.FileSystem, yield* FileSystem.FileSystem)
+    // Compaction makes the tools forget what they remember of the files they showed (FileState).
+    const registry = fromAnyTools(deferredTools(context), Context.get(services, FileState).clear)
+    return { registry, shell: Context.get(services, ShellSession) }
+  })
+
+/**
+ * A registry of every built-in tool, with its services made here (background shells end when the scope closes):
+ * what `layer` builds, as an Effect for a caller that composes a session in one (src/cli/SessionServices.ts).
+ */
+export const make = (
+  options: Options
+): Effect.Effect<ToolRegistryInterface, never, FileSystem.FileSystem | ChildEnvironment | Scope.Scope> =>
+  Effect.map(makeWithShell(options), (made) => made.registry)
+
+/** A ToolRegistry of every built-in tool, with its services (children get this process's environment without its credentials). */
+export const layer = (options: Options) =>
+  Layer.scoped(ToolRegistry, make(options)).pipe(Layer.provide([NodeFileSystem.layer, ChildEnvironment.layerNode]))
