@@ -66,6 +66,38 @@ const effectStackProbePlugin = {
   }
 }
 
+// effect/internal/logger.js reads process.stdout when it loads (to choose its pretty logger's colours), and reading
+// it makes Node create the stream: for a pipe, a socket and the stream machinery, about 14 M instructions that weft,
+// which writes to the descriptors itself (src/cli/Output.ts), would otherwise spend on every start. The build makes
+// that read happen when a pretty logger is made instead (weft makes none). The build fails if the code is not found.
+const effectLoggerStdoutPlugin = {
+  name: "effect-logger-stdout",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]effect[\\/]dist[\\/]esm[\\/]internal[\\/]logger\.js$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8")
+      const replacements = [
+        [
+          'const hasProcessStdout = typeof process === "object" && process !== null && typeof process.stdout === "object" && process.stdout !== null;',
+          'const hasProcessStdout = typeof process === "object" && process !== null;'
+        ],
+        [
+          "const processStdoutIsTTY = hasProcessStdout && process.stdout.isTTY === true;",
+          "const processStdoutIsTTY = () => hasProcessStdout && typeof process.stdout === \"object\" && process.stdout !== null && process.stdout.isTTY === true;"
+        ],
+        ["processStdoutIsTTY || isBrowser", "processStdoutIsTTY() || isBrowser"]
+      ]
+      let patched = source
+      for (const [from, to] of replacements) {
+        if (patched.split(from).length !== 2) {
+          throw new Error(`${args.path} no longer reads process.stdout as scripts/build-bin.mjs expects: update or drop the plugin`)
+        }
+        patched = patched.replace(from, to)
+      }
+      return { contents: patched, loader: "js" }
+    })
+  }
+}
+
 // The MCP client library (src/mcp/McpConnection.ts and the official client it wraps, ~1 MB) is a bundle of its own,
 // weft-mcp.cjs, required by the application only when a session has MCP servers: inside weft-app.cjs it would
 // lengthen every start. McpConnection.ts imports nothing of effect or of the rest of weft, so nothing is duplicated.
@@ -116,7 +148,7 @@ await build({
   ...common,
   entryPoints: [join(root, "src/cli/main.ts")],
   outfile: app,
-  plugins: [lazyBuiltinsPlugin, effectStackProbePlugin, mcpConnectionPlugin, await builtinDefinitionsPlugin(), ...shellParserPlugins],
+  plugins: [lazyBuiltinsPlugin, effectStackProbePlugin, effectLoggerStdoutPlugin, mcpConnectionPlugin, await builtinDefinitionsPlugin(), ...shellParserPlugins],
   define: shellParserDefine
 })
 copyShellParser(out)

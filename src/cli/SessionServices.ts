@@ -38,6 +38,7 @@ import * as Composition from "../platform/Composition.js"
 import * as CredentialsModule from "../platform/Credentials.js"
 import { Credentials } from "../platform/Credentials.js"
 import { SessionStore } from "../session/SessionStore.js"
+import * as Output from "./Output.js"
 import * as Builtin from "../tools/builtin/BuiltinRegistry.js"
 import { filterTools, ToolRegistry, withExtraTools } from "../tools/ToolRegistry.js"
 
@@ -171,7 +172,7 @@ export const composition = <E = never>(options: Options, overrides: Overrides<E>
         Composition.service(
           Hooks,
           Hooks.fromSettings({
-            onWarning: (warning) => Effect.sync(() => void process.stderr.write(`weft: settings: ${warning}\n`))
+            onWarning: (warning) => Effect.sync(() => Output.stderrSync(`weft: settings: ${warning}\n`))
           })
         )
       )

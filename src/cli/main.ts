@@ -52,10 +52,13 @@ const program = dispatch(parse(process.argv.slice(2))).pipe(
 /**
  * Once the command is done its scopes are closed (processes ended, the transcript written): exit as soon as stdout
  * and stderr have taken everything, rather than wait for what Node still winds down (V8's pending GC tasks, closing
- * sockets: about 10 ms of a print run). A stream whose reader has gone is not waited for.
+ * sockets: about 10 ms of a print run). Output's own writes are done when they return; what Node's process.stdout and
+ * process.stderr streams still hold (where something made them) is waited for, unless their reader has gone.
  */
 const exitWhenFlushed = (code: number) => {
-  const open = [process.stdout, process.stderr].filter((stream) => !Output.isClosed(stream))
+  const open = Output.madeStreams()
+    .filter((name) => !Output.isClosed(name))
+    .map((name) => process[name])
   let pending = open.length
   if (pending === 0) process.exit(code)
   for (const stream of open) {
@@ -69,6 +72,6 @@ const exitWhenFlushed = (code: number) => {
 Effect.runFork(program).addObserver((exit) => {
   if (exit._tag === "Success") return exitWhenFlushed(exit.value)
   // A defect: a bug, reported as such.
-  if (!Output.isClosed(process.stderr)) process.stderr.write(`weft: unexpected failure: ${String(exit.cause)}\n`)
+  Output.stderrSync(`weft: unexpected failure: ${String(exit.cause)}\n`)
   exitWhenFlushed(1)
 })

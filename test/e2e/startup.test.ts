@@ -21,7 +21,8 @@ describe("weft -p: start-up", () => {
       "NativeModule tls",
       "NativeModule tty", // asking whether stdin is a terminal, when it is a pipe
       "NativeModule zlib",
-      "NativeModule worker_threads"
+      "NativeModule worker_threads",
+      "process.stdout" // a socket and stream machinery for a pipe: Output writes to the descriptor itself
     ]
     const { root, dir, env } = await setup({ "notes.txt": "one\ntwo\n" }, (dir) => ({
       script: [
@@ -33,7 +34,16 @@ describe("weft -p: start-up", () => {
     }))
     const preload = join(root, "record-modules.cjs")
     const loaded = join(root, "modules.json")
-    await writeFile(preload, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(process.moduleLoadList)))\n`)
+    // Besides the modules, whether process.stdout was made (Node makes it when it is first read).
+    await writeFile(
+      preload,
+      [
+        "const made = []",
+        'const stdout = Object.getOwnPropertyDescriptor(process, "stdout")',
+        'Object.defineProperty(process, "stdout", { ...stdout, get() { made.push("process.stdout"); return stdout.get.call(process) } })',
+        `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(loaded)}, JSON.stringify([...process.moduleLoadList, ...made])))`
+      ].join("\n")
+    )
     // The second run finds the session store's project folder from the first and lists it.
     for (let run = 0; run < 2; run++) {
       const out = await runWeft(["-p", "count the lines"], { cwd: dir, env: { ...env, NODE_OPTIONS: `--require ${preload}` } })
