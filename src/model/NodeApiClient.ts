@@ -148,6 +148,7 @@ export const proxySettingsFromEnv: Effect.Effect<Proxy.ProxySettings> = Effect.m
   (pairs) => Proxy.settingsFrom(Proxy.envFrom(Object.fromEntries(pairs)))
 )
 
+/** @effect/platform-node's HttpClient over node:http and node:https with the agents above, made in the current scope. */
 export const makeHttpClient: Effect.Effect<HttpClient.HttpClient, never, Scope.Scope> = Effect.flatMap(
   Effect.flatMap(proxySettingsFromEnv, makeKeepAliveAgent),
   (agent) => Effect.provideService(NodeHttpClient.make, NodeHttpClient.HttpAgent, agent)
