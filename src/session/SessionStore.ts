@@ -38,6 +38,7 @@ import type { ParsedTranscript, TranscriptEntry } from "../domain/Transcript.js"
 import { isAssistant, promptText } from "../domain/TranscriptGuards.js"
 import type { Decode } from "./JsonlReader.js"
 import { probe } from "../platform/FileProbe.js"
+import * as Finalizer from "../platform/Finalizer.js"
 import * as Variables from "../platform/Variables.js"
 import { Credentials } from "../platform/Credentials.js"
 import { contains, view, decodeLine, emptyReport, entries as entriesOf, type Item, type Line, lines, parseJson, record, type Report, type Select } from "./JsonlReader.js"
@@ -332,7 +333,8 @@ const makeJsonl = (options: JsonlOptions) =>
       }
     }
 
-    yield* Effect.addFinalizer(() =>
+    // Finalizer.addFinalizer: closing descriptors needs nothing of the fiber (see Finalizer.ts).
+    yield* Finalizer.addFinalizer(() =>
       Effect.sync(() => {
         for (const open of openFiles.values()) closeFile(open)
         openFiles.clear()

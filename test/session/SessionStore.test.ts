@@ -1,8 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Chunk from "effect/Chunk"
 import * as Option from "effect/Option"
+import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -245,6 +248,28 @@ describe("SessionStore.layerJsonl", () => {
       expect((yield* store.load("s1")).map((entry) => entry.uuid)).toEqual(["u-0", "u-1"])
       expect(fs.readdirSync(path.join(home, "projects"))).toEqual([cwdSlug("/w/a")])
     }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+  })
+
+  // Linux's /proc/self/fd names what each descriptor of this process has open.
+  it.effect.skipIf(!fs.existsSync("/proc/self/fd"))("closing its scope closes the session files it keeps open", () => {
+    const home = tempDir()
+    const file = sessionFile(home, "/w/a", "s1")
+    const holding = () =>
+      fs.readdirSync("/proc/self/fd").filter((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`) === file
+        } catch {
+          return false // the listing's own descriptor, closed by now
+        }
+      }).length
+    return Effect.gen(function* () {
+      const scope = yield* Scope.make()
+      const store = Context.get(yield* Layer.buildWithScope(SessionStore.layerJsonlLive({ home }), scope), SessionStore)
+      yield* store.append(userEntry("s1", "/w/a", 0, "one"))
+      expect(holding()).toBe(1)
+      yield* Scope.close(scope, Exit.void)
+      expect(holding()).toBe(0)
+    })
   })
 
   it.scoped("keeps at most maxOpenFiles files open and reopens evicted ones", () => {
