@@ -156,17 +156,42 @@ interface Run {
   readonly transcript: Transcript["Type"]
 }
 
+/**
+ * The run started in a fiber of the current scope, its events put in a queue (the loop waits while `eventBuffer`
+ * events wait there); the scope's end interrupts the loop (its processes are ended).
+ */
+const started = (options: RunOptions) =>
+  Effect.gen(function* () {
+    const queue = yield* Queue.bounded<Take.Take<AgentEvent, never>>(eventBuffer)
+    const emit = (event: AgentEvent) => Queue.offer(queue, Take.of(event)).pipe(Effect.asVoid)
+    yield* loop(options, emit).pipe(
+      Effect.exit,
+      Effect.flatMap((exit) => Queue.offer(queue, Exit.isSuccess(exit) ? Take.end : Take.failCause(exit.cause))),
+      Effect.forkScoped
+    )
+    return queue
+  })
+
+/** The run's events, ending with its Result. A consumer that stops early interrupts the run. */
 export const run = (options: RunOptions) =>
-  Stream.unwrapScoped(
-    Effect.gen(function* () {
-      const queue = yield* Queue.bounded<Take.Take<AgentEvent, never>>(eventBuffer)
-      const emit = (event: AgentEvent) => Queue.offer(queue, Take.of(event)).pipe(Effect.asVoid)
-      yield* loop(options, emit).pipe(
-        Effect.exit,
-        Effect.flatMap((exit) => Queue.offer(queue, Exit.isSuccess(exit) ? Take.end : Take.failCause(exit.cause))),
-        Effect.forkScoped
+  Stream.unwrapScoped(Effect.map(started(options), (queue) => Stream.fromQueue(queue).pipe(Stream.flattenTake)))
+
+/**
+ * The run, each event handed to `onEvent` in order: `run`'s events without a Stream's machinery (for a consumer
+ * that only handles each event, as the CLI's printer does: about 5 M instructions of every `weft -p`). A failure of
+ * `onEvent` interrupts the run, as a stream consumer's would, and is this Effect's failure.
+ */
+export const runEach = <E, R>(options: RunOptions, onEvent: (event: AgentEvent) => Effect.Effect<void, E, R>) =>
+  Effect.scoped(
+    Effect.flatMap(started(options), (queue) => {
+      const next: Effect.Effect<void, E, R> = Effect.flatMap(Queue.take(queue), (take) =>
+        Take.match(take, {
+          onEnd: () => Effect.void,
+          onFailure: Effect.failCause,
+          onSuccess: (events) => Effect.zipRight(Effect.forEach(events, onEvent, { discard: true }), Effect.suspend(() => next))
+        })
       )
-      return Stream.fromQueue(queue).pipe(Stream.flattenTake)
+      return next
     })
   )
 

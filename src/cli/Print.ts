@@ -88,13 +88,20 @@ const renderVerbose = (event: AgentEvent): string | undefined => {
   }
 }
 
-/** Consumes the agent's stream, writes the output, and answers the Result (or undefined if none came). */
-export const print = <E, R>(events: Stream.Stream<AgentEvent, E, R>, options: PrintOptions) =>
+/**
+ * Consumes the agent's events, writes the output, and answers the Result (or undefined if none came). `each` runs
+ * the handler it is given on every event, in order: `Agent.runEach`, or `Stream.runForEach` over `Agent.run`'s
+ * stream (see `fromStream`).
+ */
+export const print = <E, R>(
+  each: (onEvent: (event: AgentEvent) => Effect.Effect<void, OutputClosed>) => Effect.Effect<void, E | OutputClosed, R>,
+  options: PrintOptions
+) =>
   Effect.gen(function* () {
     let sessionId = ""
     let result: Result | undefined
     const frames: Array<Frame> = []
-    yield* Stream.runForEach(events, (event) => {
+    yield* each((event) => {
       if (event._tag === "SessionStarted") sessionId = event.sessionId
       if (event._tag === "Result") result = event
       switch (options.outputFormat) {
@@ -124,3 +131,9 @@ export const print = <E, R>(events: Stream.Stream<AgentEvent, E, R>, options: Pr
     }
     return result
   })
+
+/** `print`'s `each` over a stream of events. */
+export const fromStream =
+  <E, R>(events: Stream.Stream<AgentEvent, E, R>) =>
+  (onEvent: (event: AgentEvent) => Effect.Effect<void, OutputClosed>) =>
+    Stream.runForEach(events, onEvent)

@@ -158,7 +158,7 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
         ...(options.systemPrompt === undefined ? {} : { customSystemPrompt: options.systemPrompt }),
         ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt })
       })
-      const events = Agent.run({
+      const runOptions: Agent.RunOptions = {
         prompt: userPrompt,
         cwd,
         systemPrompt,
@@ -173,8 +173,8 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
           : { history: start.resumed.history, resume: { leafUuid: start.resumed.leafUuid } }),
         ...(options.model === undefined ? {} : { model: options.model }),
         ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns })
-      })
-      return yield* print(events, {
+      }
+      return yield* print((onEvent) => Agent.runEach(runOptions, onEvent), {
         outputFormat: options.outputFormat,
         verbose: options.verbose,
         includePartialMessages: options.includePartialMessages,

@@ -369,3 +369,52 @@ describe("Agent.run", () => {
     }).pipe(Effect.provide(layers({ script, hooks })))
   })
 })
+
+describe("Agent.runEach", () => {
+  const options = { prompt: "hello", cwd: "/project", systemPrompt: "You are a test.", sessionId: "s-1", promptCaching: false }
+  const stable = (events: ReadonlyArray<AgentEvent>) =>
+    events.map((event) => ({
+      ...event,
+      ...("uuid" in event ? { uuid: "" } : {}),
+      ...(event._tag === "Result" ? { durationMs: 0, durationApiMs: 0 } : {})
+    }))
+
+  it.effect("hands over, in order, the events Agent.run streams", () => {
+    const script = [ScriptTurn.blocks([text("Echoing."), toolUse("Echo", { text: "ping" }, "t1")]), textTurn("Done.")]
+    return Effect.gen(function* () {
+      const streamed = yield* runAgent({ script }).pipe(Effect.provide(layers({ script })))
+      const handed: Array<AgentEvent> = []
+      yield* Agent.runEach(options, (event) => Effect.sync(() => void handed.push(event))).pipe(Effect.provide(layers({ script })))
+      expect(handed.length).toBeGreaterThan(5)
+      expect(stable(handed)).toEqual(stable(streamed))
+      expect(resultOf(handed)).toMatchObject({ subtype: "success", result: "Done.", numTurns: 2 })
+    })
+  })
+
+  it.effect("a handler that fails stops the run (its tool call interrupted) and is the failure", () => {
+    const script = [ScriptTurn.blocks([toolUse("Wait", {}, "w1")]), textTurn("never")]
+    return Effect.gen(function* () {
+      const running = yield* Deferred.make<void>()
+      const interrupted = yield* Deferred.make<void>()
+      const Wait = Tool.fromEffect({
+        name: "Wait",
+        description: "Waits for ever.",
+        input: Schema.Struct({}),
+        run: () =>
+          Deferred.succeed(running, undefined).pipe(
+            Effect.zipRight(Effect.never),
+            Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined))
+          )
+      })
+      const handed: Array<string> = []
+      // The handler fails on the turn that asked for the tool, once the loop (running ahead) has started it.
+      const failure = yield* Agent.runEach(options, (event) => {
+        handed.push(event._tag)
+        return event._tag === "AssistantTurn" ? Deferred.await(running).pipe(Effect.zipRight(Effect.fail("reader gone" as const))) : Effect.void
+      }).pipe(Effect.flip, Effect.provide(layers({ script, tools: [Wait] })))
+      expect(failure).toBe("reader gone")
+      expect(yield* Deferred.isDone(interrupted)).toBe(true)
+      expect(handed).not.toContain("Result")
+    })
+  })
+})
