@@ -6,7 +6,6 @@
  * The exit code is 0 when the result is a success, 1 otherwise.
  */
 import * as Effect from "effect/Effect"
-import * as Stream from "effect/Stream"
 import type { AgentEvent, Result } from "../domain/AgentEvent.js"
 import type { ToolResultBlock } from "../domain/Content.js"
 import * as Content from "../domain/ContentGuards.js"
@@ -90,8 +89,7 @@ const renderVerbose = (event: AgentEvent): string | undefined => {
 
 /**
  * Consumes the agent's events, writes the output, and answers the Result (or undefined if none came). `each` runs
- * the handler it is given on every event, in order: `Agent.runEach`, or `Stream.runForEach` over `Agent.run`'s
- * stream (see `fromStream`).
+ * the handler it is given on every event, in order: `Agent.runEach` (or `Stream.runForEach` over `Agent.run`).
  */
 export const print = <E, R>(
   each: (onEvent: (event: AgentEvent) => Effect.Effect<void, OutputClosed>) => Effect.Effect<void, E | OutputClosed, R>,
@@ -132,8 +130,3 @@ export const print = <E, R>(
     return result
   })
 
-/** `print`'s `each` over a stream of events. */
-export const fromStream =
-  <E, R>(events: Stream.Stream<AgentEvent, E, R>) =>
-  (onEvent: (event: AgentEvent) => Effect.Effect<void, OutputClosed>) =>
-    Stream.runForEach(events, onEvent)
