@@ -178,7 +178,7 @@ export const run = (options: RunOptions) =>
 
 /**
  * The run, each event handed to `onEvent` in order: `run`'s events without a Stream's machinery (for a consumer
- * that only handles each event, as the CLI's printer does: about 5 M instructions of every `weft -p`). A failure of
+ * that only handles each event, as the CLI's printer does: about 10 M instructions of every `weft -p`). A failure of
  * `onEvent` interrupts the run, as a stream consumer's would, and is this Effect's failure.
  */
 export const runEach = <E, R>(options: RunOptions, onEvent: (event: AgentEvent) => Effect.Effect<void, E, R>) =>

@@ -129,4 +129,3 @@ export const print = <E, R>(
     }
     return result
   })
-
