@@ -18,6 +18,7 @@ import { choice, commands, dashed, decodeOptions, list, type RawValues, text } f
 import { renderCommandHelp } from "./Help.js"
 import { type CliError, Outcome, RunError, UsageError } from "./Outcome.js"
 import * as Output from "./Output.js"
+import { isRecord } from "../domain/Json.js"
 
 const options = {
   scope: choice({
@@ -138,9 +139,6 @@ const locations: Effect.Effect<McpConfigFile.Locations> = Effect.gen(function* (
   const home = yield* Variables.home
   return { cwd: resolve(process.cwd()), home, weftHome: yield* Variables.weftHomeOf(home) }
 })
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 const validName = /^[A-Za-z0-9_-]+$/
 

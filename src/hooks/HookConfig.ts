@@ -17,6 +17,7 @@ import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { type EventName, isEventName } from "./HookEvent.js"
+import { isRecord } from "../domain/Json.js"
 
 /** Seconds a hook may run when its entry names no `timeout` (Claude Code's default). */
 export const defaultTimeoutSeconds = 60
@@ -82,9 +83,6 @@ export const takesMatcher = (event: EventName): boolean =>
   event !== "UserPromptSubmit" && event !== "Stop" && event !== "SubagentStop"
 
 const formatError = (error: ParseResult.ParseError) => ParseResult.TreeFormatter.formatErrorSync(error).replace(/\s+/g, " ")
-
-const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 /**
  * Decodes the `hooks` value of the merged settings. `disableAllHooks: true` turns every command hook off (the

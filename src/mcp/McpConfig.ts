@@ -20,6 +20,7 @@ import * as Effect from "effect/Effect"
 import { readSmallText } from "../platform/FileProbe.js"
 import * as Variables from "../platform/Variables.js"
 import { join, resolve } from "node:path"
+import { isRecord } from "../domain/Json.js"
 
 export type Scope = "dynamic" | "local" | "project" | "user"
 
@@ -94,9 +95,6 @@ export interface Loaded {
 
 /** weft's own file of user and local servers. */
 export const weftFile = (weftHome: string) => join(weftHome, "mcp.json")
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 const stringRecord = (value: unknown): Record<string, string> | undefined => {
   if (value === undefined) return {}

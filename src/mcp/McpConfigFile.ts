@@ -19,6 +19,7 @@ import * as Effect from "effect/Effect"
 import { chmodSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { readJsonFile, weftFile } from "./McpConfig.js"
+import { isRecord } from "../domain/Json.js"
 
 export type FileScope = "local" | "project" | "user"
 
@@ -54,9 +55,6 @@ export interface Locations {
   /** weft's home, for `mcp.json`. */
   readonly weftHome: string
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** The file a scope's servers are written to. */
 export const fileOf = (scope: FileScope, locations: Locations): string =>

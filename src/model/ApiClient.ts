@@ -44,6 +44,7 @@ import * as Variables from "../platform/Variables.js"
 import * as Models from "./Models.js"
 import * as Retry from "./Retry.js"
 import * as Sse from "./Sse.js"
+import { isRecord } from "../domain/Json.js"
 
 /** Why a request is about to be sent again, and when (Claude Code's `api_retry` system message carries the same). */
 export interface RetryNotice {
@@ -187,9 +188,6 @@ const headerLookup =
 
 const requestIdOf = (response: HttpClientResponse.HttpClientResponse): string | null =>
   response.headers["request-id"] ?? null
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** Maps an API error body (`{type: "error", error: {type, message}, request_id}`) and its status to an ApiError. */
 export const errorFromBody = (status: number, text: string, headerRequestId: string | null): ApiError => {

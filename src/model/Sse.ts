@@ -27,6 +27,7 @@ import * as Either from "effect/Either"
 import * as Stream from "effect/Stream"
 import type { StreamEvent, UnknownEvent } from "../domain/StreamEvent.js"
 import { ParseError } from "./ApiError.js"
+import { isRecord } from "../domain/Json.js"
 
 export interface Frame {
   readonly event: string | undefined
@@ -268,9 +269,6 @@ interface EventLike {
   readonly type: string
   readonly [key: string]: unknown
 }
-
-const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** Any object with a string `type` is a StreamEvent: unknown types are the union's `UnknownEvent`. */
 const isEventLike = (value: unknown): value is EventLike => isRecord(value) && typeof value["type"] === "string"

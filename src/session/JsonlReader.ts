@@ -10,6 +10,7 @@ import type * as ParseResult from "effect/ParseResult"
 import * as Stream from "effect/Stream"
 import { Buffer } from "node:buffer"
 import type { TranscriptEntry } from "../domain/Transcript.js"
+import { isRecord } from "../domain/Json.js"
 
 /** One line of the file, without its newline; `terminated` false for a last line the file does not end. */
 export interface Line {
@@ -164,9 +165,6 @@ const SKIPPED: Item = { _tag: "Skipped" }
 const TORN: Item = { _tag: "Torn" }
 const IGNORED: Item = { _tag: "Ignored" }
 const BLANK: Item = { _tag: "Blank" }
-
-const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 export const parseJson = (text: string): unknown => {
   try {

@@ -24,6 +24,7 @@ import * as Sse from "../model/Sse.js"
 import { PromptCache } from "./PromptCache.js"
 import type { CompiledTurn, Fault, Script, ScriptTurn } from "./Script.js"
 import { compile, errorBody, estimateTokens, faultFor, frame, turnEvents } from "./Script.js"
+import { isRecord } from "../domain/Json.js"
 
 export interface Options {
   readonly script?: Script
@@ -72,9 +73,6 @@ const now = (): number => performance.timeOrigin + performance.now()
 
 // A request body larger than this is refused with 413 (the real API's limit is 32 MB too).
 const maxRequestBytes = 32 * 1024 * 1024
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 const assistantTurns = (body: unknown): number => {
   if (!isRecord(body) || !Array.isArray(body["messages"])) return 0

@@ -11,6 +11,7 @@
  * are the mock's estimate (4 characters a token) of the blocks' JSON.
  */
 import { createHash, type Hash } from "node:crypto"
+import { isRecord } from "../domain/Json.js"
 
 // A type, not an interface: it is spread into a Usage, whose record index an interface does not satisfy.
 export type CacheUsage = {
@@ -25,9 +26,6 @@ export type CacheUsage = {
 
 /** How many blocks before a breakpoint the API looks for an entry to read. */
 export const lookbackBlocks = 20
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 interface Block {
   /** The block's JSON without its marker, with where it sits (a tool, the system prompt, a message's role). */

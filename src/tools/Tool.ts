@@ -16,6 +16,7 @@ import type { ToolResultContent } from "../domain/Content.js"
 import type { AgentEvent } from "../domain/AgentEvent.js"
 import type { ToolFailureKind } from "../domain/ToolFailure.js"
 import type { ToolTarget } from "../domain/ToolTarget.js"
+import { isRecord } from "../domain/Json.js"
 
 export type { ToolFailureKind, ToolTarget }
 
@@ -216,9 +217,6 @@ export type JsonSchemaToolOptions = {
   | { readonly result: (input: Readonly<Record<string, unknown>>, context: ToolContext) => Effect.Effect<ToolResult, ToolError> }
 )
 
-const isJsonObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-
 /**
  * A tool described by a JSON Schema of its own rather than an Effect Schema: its input is passed on as the model
  * sent it, checked only to be a JSON object; the tool's owner (an MCP server) validates the rest.
@@ -229,7 +227,7 @@ export const fromJsonSchema = (options: JsonSchemaToolOptions): AnyTool => ({
   readOnly: options.readOnly ?? false,
   inputJsonSchema: options.inputJsonSchema,
   prepare: (raw, context) =>
-    isJsonObject(raw)
+    isRecord(raw)
       ? Effect.succeed(
           "result" in options
             ? {
