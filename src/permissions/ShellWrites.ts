@@ -47,23 +47,33 @@ const gitSubcommand = (args: ReadonlyArray<Word>): string | undefined => {
   return ""
 }
 
+/**
+ * Walks the words of `args` up to `--` (or the end): `visit` gets each one's index, the word and its text (undefined
+ * when built at run time), and answers the index of the last word it took (its own, or its option's value's).
+ */
+const eachWordBeforeEnd = (args: ReadonlyArray<Word>, visit: (index: number, word: Word, text: string | undefined) => number): void => {
+  for (let index = 0; index < args.length; index++) {
+    const word = args[index]
+    if (word === undefined) return
+    const text = literal(word)
+    if (text === "--") return
+    index = visit(index, word, text)
+  }
+}
+
 const gitWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Word> => {
   const subcommand = gitSubcommand(args)
   // In a command taking diff options, a word built at run time may be `--output=...`; elsewhere (`git commit -m
   // "$(...)"`) it is left to the rule, as `--output` means nothing there.
   const takesDiffOptions = subcommand === undefined || gitDiffFamily.has(subcommand)
   const out: Array<Word> = []
-  for (let index = 0; index < args.length; index++) {
-    const word = args[index]
-    if (word === undefined) break
-    const text = literal(word)
-    if (text === "--") break
+  eachWordBeforeEnd(args, (index, word, text) => {
     if (text === undefined) {
       if (takesDiffOptions) out.push(unknownWord(word.source))
-      continue
+      return index
     }
-    if (outputOptionRe.test(text)) index = readOutput(args, index, word, text, out)
-  }
+    return outputOptionRe.test(text) ? readOutput(args, index, word, text, out) : index
+  })
   return out.map((target) => inGitDirectory(args, target))
 }
 
@@ -104,32 +114,22 @@ const sortValueLetters = "ktST"
 
 const sortWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Word> => {
   const out: Array<Word> = []
-  for (let index = 0; index < args.length; index++) {
-    const word = args[index]
-    if (word === undefined) break
-    const text = literal(word)
-    if (text === "--") break
-    if (text === undefined) continue
-    if (text.startsWith("--")) {
-      if (outputOptionRe.test(text)) index = readOutput(args, index, word, text, out)
-      continue
-    }
-    if (!text.startsWith("-") || text === "-") continue
+  eachWordBeforeEnd(args, (index, word, text) => {
+    if (text === undefined) return index
+    if (text.startsWith("--")) return outputOptionRe.test(text) ? readOutput(args, index, word, text, out) : index
+    if (!text.startsWith("-") || text === "-") return index
     for (let position = 1; position < text.length; position++) {
       const letter = text.charAt(position)
       if (letter === "o") {
         const rest = text.slice(position + 1)
         const value = rest !== "" ? wordOf(rest) : args[index + 1]
         if (value !== undefined) out.push(value)
-        if (rest === "") index++
-        break
+        return rest === "" ? index + 1 : index
       }
-      if (sortValueLetters.includes(letter)) {
-        if (position === text.length - 1) index++
-        break
-      }
+      if (sortValueLetters.includes(letter)) return position === text.length - 1 ? index + 1 : index
     }
-  }
+    return index
+  })
   return out
 }
 
