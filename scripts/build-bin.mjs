@@ -67,7 +67,7 @@ const effectStackProbePlugin = {
 }
 
 // effect/internal/logger.js reads process.stdout when it loads (to choose its pretty logger's colours), and reading
-// it makes Node create the stream: for a pipe, a socket and the stream machinery, about 14 M instructions that weft,
+// it makes Node create the stream: for a pipe, a socket and the stream machinery, 4-14 M instructions that weft,
 // which writes to the descriptors itself (src/cli/Output.ts), would otherwise spend on every start. The build makes
 // that read happen when a pretty logger is made instead (weft makes none). The build fails if the code is not found.
 const effectLoggerStdoutPlugin = {

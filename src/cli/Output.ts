@@ -6,7 +6,7 @@
  *
  * The text goes straight to file descriptors 1 and 2 (`fs.writeSync`), as Node.js itself writes to files, and to
  * terminals and pipes on Linux. Node's `process.stdout` stream is not made for that: making it costs every start
- * about 14 M instructions (a pipe's socket, the stream machinery; callgrind, scratchpad/bench/session.mjs). Where a
+ * 4-14 M instructions (a pipe's socket, the stream machinery; callgrind: startup-ab.mjs and phases.mjs). Where a
  * descriptor does not take a blocking write (EAGAIN: a pipe its reader made non-blocking), the rest of that output
  * goes through Node's stream, which waits for the pipe to drain; Node reports a closed pipe there as an 'error'
  * event, which would end the process with a stack trace if nobody listened: this module listens.
