@@ -10,7 +10,7 @@ const { setup } = useSessions()
 
 describe("weft -p: start-up", () => {
   it("a print run loads no Node.js module it does not use", async () => {
-    // Each of these was loaded once by a print run that never used it (see the README's start-up notes).
+    // Each of these was loaded once by a print run that never used it (see docs/performance.md).
     const unused = [
       "NativeModule module", // createRequire: and with it the ES module loader
       "NativeModule internal/modules/esm/loader",
