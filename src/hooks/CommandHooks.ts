@@ -67,12 +67,16 @@ const decodeOutput = Schema.decodeUnknownEither(HookOutput)
 
 const judge = (command: string, result: HookProcess.RunResult, timeoutSeconds: number): Judged => {
   switch (result.ending) {
-    case "notStarted":
-      return { command, result, problem: `could not be started: ${result.error ?? "unknown error"}` }
+    case "notStarted": {
+      // Stryker disable next-line StringLiteral: HookProcess always says why a hook did not start; the fallback is never read
+      const why = result.error ?? "unknown error"
+      return { command, result, problem: `could not be started: ${why}` }
+    }
     case "timedOut":
       return { command, result, problem: `did not answer within ${timeoutSeconds} s and was ended; weft went on without it` }
     case "flooded":
       return { command, result, problem: `printed more than ${HookProcess.maxOutputBytes} bytes and was ended; weft went on without it` }
+    // Stryker disable next-line ConditionalExpression,StringLiteral: this case only leaves the switch, as an unmatched ending would
     case "exited":
       break
   }
@@ -84,6 +88,7 @@ const judge = (command: string, result: HookProcess.RunResult, timeoutSeconds: n
     return { command, result, problem: `failed with exit code ${result.exitCode}${result.stderr.trim() === "" ? "" : `: ${result.stderr.trim()}`}` }
   }
   const stdout = result.stdout.trim()
+  // Stryker disable next-line ConditionalExpression,StringLiteral: a shortcut; empty stdout taken as plain text is "", which no outcome keeps
   if (stdout === "") return { command, result }
   if (!isJsonLike(stdout)) return { command, result, plain: cap(stdout) }
   let json: unknown
@@ -108,10 +113,12 @@ const activityOf = (event: EventName, hookName: string, judged: Judged, blocks: 
     hookName,
     hookEvent: event,
     command: judged.command,
-    ...(result.ending === "exited" && result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+    // HookProcess gives an exit code exactly when the hook exited.
+    ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
     stdout: suppress ? "" : result.stdout,
     stderr: result.stderr,
-    outcome: blocks(judged) ? "blocked" : judged.problem !== undefined || (result.exitCode !== 0 && judged.blockedBy === undefined) ? "error" : "success",
+    // Exit 2 on an event that cannot block is an error like any other code but 0.
+    outcome: blocks(judged) ? "blocked" : judged.problem !== undefined || judged.blockedBy !== undefined ? "error" : "success",
     ...(judged.problem !== undefined ? { note: judged.problem } : {})
   }
 }
@@ -120,6 +127,7 @@ const baseOutcome = (judged: ReadonlyArray<Judged>, activity: ReadonlyArray<Hook
   const stop = judged.find((j) => j.output?.continue === false)
   const messages = judged.flatMap((j) => (j.output?.systemMessage === undefined ? [] : [j.output.systemMessage]))
   return {
+    // Stryker disable next-line OptionalChaining: the hook found printed `continue: false`, so its output is there
     ...(stop === undefined ? {} : { stopRun: stop.output?.stopReason ?? `A hook (${stop.command}) stopped the run.` }),
     ...(messages.length > 0 ? { systemMessages: messages } : {}),
     ...(activity.length > 0 ? { activity } : {})
@@ -163,6 +171,7 @@ export const make = (options: Options): Effect.Effect<Interface> =>
       ? settings
       : HookConfig.decode(settings.hooks, { disableAllHooks: settings.disableAllHooks === true })
     const warn = options.onWarning ?? ((warning: string) => Effect.logWarning(`weft: settings: ${warning}`))
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: whether the results are kept or discarded, nothing reads them
     yield* Effect.forEach(config.warnings, warn, { discard: true })
     const projectDir = options.projectDir ?? process.cwd()
     const environment = options.environment ?? (options.env === undefined ? defaultEnvironment : Effect.succeed(options.env))
@@ -180,10 +189,17 @@ export const make = (options: Options): Effect.Effect<Interface> =>
     const runEvent = (event: EventName, target: string | undefined, input: object, blocks: Blocks) =>
       Effect.gen(function* () {
         const hooks = HookConfig.matching(config, event, target)
-        if (hooks.length === 0) return { judged: [], activity: [] }
+        // Stryker disable next-line ConditionalExpression: a shortcut (nothing to run, no environment to read); the run below gives the same empty lists
+        if (hooks.length === 0)
+          return {
+            // Stryker disable next-line ArrayDeclaration: a judged entry without a result decides nothing, on any event
+            judged: [],
+            activity: []
+          }
         const stdin = JSON.stringify(input)
         const env = { ...(yield* environment), CLAUDE_PROJECT_DIR: projectDir, WEFT_PROJECT_DIR: projectDir }
-        const hookName = HookConfig.takesMatcher(event) && target !== undefined ? `${event}:${target}` : event
+        // Events without a matcher (UserPromptSubmit, Stop, SubagentStop) have no target.
+        const hookName = target !== undefined ? `${event}:${target}` : event
         const judged = yield* Effect.forEach(
           hooks,
           (hook) =>
@@ -198,6 +214,7 @@ export const make = (options: Options): Effect.Effect<Interface> =>
 
     const blockedByDecision = (j: Judged) => j.output?.decision === "block"
     const exit2Blocks: Blocks = (j) => j.blockedBy !== undefined || blockedByDecision(j)
+    // Stryker disable next-line ArrowFunction: a blocker answering undefined is as falsy as false
     const nothingBlocks: Blocks = () => false
 
     const hooks: Interface = {
@@ -249,20 +266,22 @@ export const make = (options: Options): Effect.Effect<Interface> =>
             const decisions = judged.flatMap((j) => {
               const decision = decisionOf(j)
               if (decision === undefined) return []
+              // Stryker disable next-line OptionalChaining: only a hook that printed a decision gets here, so `j.output` is there (the `?.` after `hookSpecificOutput` is needed, and a bare `{"decision": "block"}` tests it)
               const reason = j.output?.hookSpecificOutput?.permissionDecisionReason ?? j.output?.reason
               return [{ decision, reason: reason === undefined ? undefined : cap(reason) }]
             })
             const top = decisions.find((d) => d.decision === "deny") ?? decisions.find((d) => d.decision === "ask") ?? decisions[0]
-            const updated = judged.find((j) => j.output?.hookSpecificOutput?.updatedInput !== undefined)
+            const updatedInput = judged.map((j) => j.output?.hookSpecificOutput?.updatedInput).find((input) => input !== undefined)
             return {
               ...baseOutcome(judged, activity),
               ...opt("blocked", joinedText(judged.map((j) => j.blockedBy))),
               ...opt("permissionDecision", top?.decision),
               ...opt(
                 "permissionDecisionReason",
+                // Stryker disable next-line OptionalChaining: `top` is undefined only when `decisions` is empty, and then the filter reads nothing
                 joinedText(decisions.filter((d) => d.decision === top?.decision).map((d) => d.reason))
               ),
-              ...opt("updatedInput", updated?.output?.hookSpecificOutput?.updatedInput),
+              ...opt("updatedInput", updatedInput),
               ...opt("additionalContext", contextOf(judged, false))
             }
           }
