@@ -3,7 +3,7 @@
  * Mutation testing of the security-critical modules: `npm run mutate [area...]` (scripts/mutate.mjs) runs Stryker once
  * per area below, each area's modules against its own unit tests; docs/testing.md has the scores. One run per area
  * keeps a mutant of a module-level constant (a protected name, a table entry) from re-running every other area's
- * tests. Incremental: a re-run tests only the mutants whose code or tests changed since test/mutation/<area>.json.
+ * tests. Incremental: a re-run tests only the mutants whose code or tests changed since reports/mutation/<area>.incremental.json.
  */
 
 /** @type {Record<string, { mutate: Array<string>, tests: Array<string> }>} */
@@ -29,7 +29,13 @@ export const areas = {
   },
   stream: {
     mutate: ["src/model/Sse.ts", "src/model/Retry.ts"],
-    tests: ["test/model/Sse.test.ts", "test/model/Retry.test.ts", "test/model/ApiClientRetry.test.ts"]
+    tests: [
+      "test/model/Sse.test.ts",
+      "test/model/Sse.frames.test.ts",
+      "test/model/Retry.test.ts",
+      "test/model/Retry.policy.test.ts",
+      "test/model/ApiClientRetry.test.ts"
+    ]
   }
 }
 
@@ -45,7 +51,7 @@ export default {
   mutate: area.mutate,
   coverageAnalysis: "perTest",
   incremental: true,
-  incrementalFile: `test/mutation/${name}.json`,
+  incrementalFile: `reports/mutation/${name}.incremental.json`,
   reporters: ["clear-text", "progress-append-only", "json"],
   jsonReporter: { fileName: `reports/mutation/${name}.json` },
   thresholds: { high: 90, low: 85, break: null },

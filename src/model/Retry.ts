@@ -126,6 +126,7 @@ export const decide = (attempt: Attempt, policy: RetryPolicy = defaultPolicy): D
   const maxRetries = attempt.timedOut === true ? Math.min(policy.maxRetries, policy.maxTimeoutRetries) : policy.maxRetries
   if (!isRetryable(attempt.status, attempt.header)) return { _tag: "GiveUp", reason: "not_retryable", maxRetries }
   const fromServer = serverDelayMillis(attempt.header, attempt.nowMillis)
+  // Stryker disable next-line ConditionalExpression: `undefined > n` is false anyway; the check narrows the type
   if (fromServer !== undefined && fromServer > policy.maxRetryAfterMillis) {
     return { _tag: "WaitTooLong", delayMillis: fromServer, retryAtMillis: attempt.nowMillis + fromServer }
   }

@@ -57,6 +57,7 @@ abstract class Scanner<A> {
   private carry: Array<string> = []
   private carryLength = 0
   /** The last chunk ended in CR: an LF starting the next one belongs to the same line end. */
+  // Stryker disable next-line BooleanLiteral: an LF that starts the stream ends an empty first line, which dispatches nothing: skipping it is the same
   private pendingCR = false
 
   // The frame being built.
@@ -64,6 +65,7 @@ abstract class Scanner<A> {
   private hasData = false
   private event: string | undefined = undefined
   /** The last `event:` value read, reused when the next one is the same. */
+  // Stryker disable next-line StringLiteral: a cache: it is reused only when the name read is equal to it, whatever it starts as
   private eventName = ""
   private lastEventId: string | undefined = undefined
 
@@ -103,23 +105,34 @@ abstract class Scanner<A> {
   }
 
   private take(): ReadonlyArray<A> {
+    // Stryker disable next-line ConditionalExpression: the shared empty array spares an allocation; a new empty one is the same
     if (this.out.length === 0) return empty
     const values = this.out
     this.out = []
     return values
   }
 
+  // After a failure nothing is pending: overflow() cleared the frame and the carry, and an event's failure is set after
+  // its frame was taken; at the end, all the utf8 decoder can still give is a replacement character, no line end. So
+  // the failure checks here spare work only, and so does skipping an empty rest or carry (an empty line dispatches,
+  // as the last line does anyway).
   private finish(): void {
+    // Stryker disable next-line ConditionalExpression: see above
     if (this.failure !== undefined) return
     const rest = this.utf8.decode()
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: see above (an empty rest only clears pendingCR)
     if (rest.length > 0) this.lines(rest)
+    // Stryker disable next-line ConditionalExpression: see above
     if (this.failure !== undefined) return
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: see above
     if (this.carry.length > 0) {
       const line = this.carry.join("")
+      // Stryker disable next-line ArrayDeclaration: nothing reads the carry after end()
       this.carry = []
       this.carryLength = 0
       this.line(line, 0, line.length)
     }
+    // Stryker disable next-line ConditionalExpression: see above
     if (this.failure === undefined) this.dispatch()
   }
 
@@ -133,16 +146,22 @@ abstract class Scanner<A> {
     // Next LF and CR at or after `pos`; -1 once there is none left in this chunk (never searched again).
     let nextLF = text.indexOf("\n", pos)
     let nextCR = text.indexOf("\r", pos)
+    // Stryker disable next-line EqualityOperator: a pass at pos === n only adds an empty piece to the carry, which changes no line
     while (pos < n) {
+      // The searches are redone only when needed: searching again when not needed finds the same line ends.
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: see above
       if (nextLF !== -1 && nextLF < pos) nextLF = text.indexOf("\n", pos)
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: see above
       if (nextCR !== -1 && nextCR < pos) nextCR = text.indexOf("\r", pos)
       const end = nextCR === -1 ? nextLF : nextLF === -1 ? nextCR : Math.min(nextLF, nextCR)
       if (end === -1) {
+        // Stryker disable next-line ConditionalExpression: text.slice(0) is text; the check spares a copy
         this.carry.push(pos === 0 ? text : text.slice(pos))
         this.carryLength += n - pos
         if (this.carryLength + this.data.length > this.maxFrameLength) this.overflow()
         break
       }
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty carry joined with the line is the line; the check spares a copy
       if (this.carry.length > 0) {
         this.carry.push(text.slice(pos, end))
         const line = this.carry.join("")
@@ -168,24 +187,39 @@ abstract class Scanner<A> {
   /** One line: `s[start, end)`, without its line end. */
   private line(s: string, start: number, end: number): void {
     if (start === end) return this.dispatch()
+    // Stryker disable next-line ConditionalExpression: a comment line read as a field has the name "", which is ignored anyway
     if (s.charCodeAt(start) === 0x3a) return // `:` comment
     // The two fields of every frame first, without slicing the field name. `s[end]` is the line end (or past
     // the string), never a space, so the one-space check cannot look into the next line.
+    // Stryker disable next-line ConditionalExpression,MethodExpression,BlockStatement: a shortcut: the general field reading below reads data lines the same
     if (s.startsWith("data:", start)) {
       return this.dataLine(s.slice(s.charCodeAt(start + 5) === 0x20 ? start + 6 : start + 5, end))
     }
+    // Stryker disable next-line ConditionalExpression,MethodExpression,BlockStatement: a shortcut: the general field reading below reads event lines the same
     if (s.startsWith("event:", start)) {
       const from = s.charCodeAt(start + 6) === 0x20 ? start + 7 : start + 6
       // Event names repeat (content_block_delta, ...): reuse the last one rather than slice a new string.
       const last = this.eventName
+      // Stryker disable next-line ConditionalExpression,ArithmeticOperator: slicing a name equal to the last one gives an equal string
       if (end - from !== last.length || !s.startsWith(last, from)) this.eventName = s.slice(from, end)
       this.event = this.eventName
       return
     }
     const colon = s.indexOf(":", start)
+    // `s[end]` is a line end or past the string (see above), so `colon` is never `end`.
+    // Stryker disable next-line EqualityOperator: see above
     const hasColon = colon !== -1 && colon < end
     const field = s.slice(start, hasColon ? colon : end)
-    const value = hasColon ? s.slice(s.charCodeAt(colon + 1) === 0x20 && colon + 1 < end ? colon + 2 : colon + 1, end) : ""
+    const value = hasColon
+      ? s.slice(
+          s.charCodeAt(colon + 1) === 0x20 &&
+            // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: `s[end]` is never a space (see above), so a space at colon + 1 is before `end`
+            colon + 1 < end
+            ? colon + 2
+            : colon + 1,
+          end
+        )
+      : ""
     switch (field) {
       case "data":
         return this.dataLine(value)
@@ -195,6 +229,7 @@ abstract class Scanner<A> {
       case "id":
         if (!value.includes("\u0000")) this.lastEventId = value
         return
+      // Stryker disable next-line ConditionalExpression: the last case: without it the switch ends and the method returns the same
       default:
         return // `retry` and unknown fields
     }
@@ -220,11 +255,15 @@ abstract class Scanner<A> {
     this.event = undefined
   }
 
+  // Clearing the frame frees its memory: once `failure` is set nothing reads it (push reads no more, finish returns).
   private overflow(): void {
     this.failure = `an SSE frame is longer than ${this.maxFrameLength} characters`
+    // Stryker disable next-line ArrayDeclaration: see above
     this.carry = []
     this.carryLength = 0
+    // Stryker disable next-line StringLiteral: see above
     this.data = ""
+    // Stryker disable next-line BooleanLiteral: see above
     this.hasData = false
   }
 }
@@ -275,10 +314,17 @@ const isEventLike = (value: unknown): value is EventLike => isRecord(value) && t
 
 const preview = (data: string): string => (data.length > 200 ? `${data.slice(0, 200)}…` : data)
 
+// Stryker disable next-line ArrowFunction,ConditionalExpression,LogicalOperator,EqualityOperator: fastDelta skips only the padding before the closing braces with it; a wrong answer makes it decline (JSON.parse then gives the same event) or stop at the opening quote, which is no brace
 const isJsonSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
 
+// Mutation testing: fastDelta is only a shortcut. Where it returns undefined, parseEvent reads the data with JSON.parse,
+// which gives the same event; so a mutant that only makes it return undefined more often (decline) changes no event.
+// Those are disabled below ("declines"); the agreement tests in Sse.test.ts kill the ones that let a wrong reading through.
+// Stryker disable next-line StringLiteral: declines: with an empty head no data has a digit at position 0
 const deltaHead = "{\"type\":\"content_block_delta\",\"index\":"
+// Stryker disable next-line StringLiteral: declines: the string would then start at the "," after the index, which JSON.parse rejects
 const textDeltaMiddle = ",\"delta\":{\"type\":\"text_delta\",\"text\":\""
+// Stryker disable next-line StringLiteral: declines: the string would then start at the "," after the index, which JSON.parse rejects
 const jsonDeltaMiddle = ",\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\""
 
 /**
@@ -289,33 +335,66 @@ const jsonDeltaMiddle = ",\"delta\":{\"type\":\"input_json_delta\",\"partial_jso
  * undefined and goes through JSON.parse; the result is the object JSON.parse would build (same keys, same
  * order), and nothing JSON.parse rejects gets through (the tests check both).
  */
+// Stryker disable next-line BlockStatement: declines (see above)
 const fastDelta = (data: string): StreamEvent | undefined => {
   // `lastIndexOf(x, 0) === 0` and `slice(...) === x` are prefix tests several times faster than startsWith in V8.
+  // Stryker disable next-line ConditionalExpression: declines
   if (data.lastIndexOf(deltaHead, 0) !== 0) return undefined
   const n = data.length
   let i = deltaHead.length
   const digits = i
   let index = 0
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,UpdateOperator,BlockStatement: declines (no digits, or too many, or not followed by the middle)
   for (; i < n; i++) {
     const c = data.charCodeAt(i)
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: declines (a digit not read as one leaves the middle unmatched)
     if (c < 0x30 || c > 0x39) break
     index = index * 10 + (c - 0x30)
   }
   // 1 to 9 digits, no leading zero (JSON has none, and 9 digits stay exact).
-  if (i === digits || i - digits > 9 || (i - digits > 1 && data.charCodeAt(digits) === 0x30)) return undefined
+  if (
+    // Stryker disable next-line ConditionalExpression: declines (the whole check true); no digits accepted is tested
+    i === digits ||
+    // Stryker disable next-line EqualityOperator,ArithmeticOperator: declines (9 digits, or every index); more than 15 digits are tested
+    i - digits > 9 ||
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,ArithmeticOperator: declines (more indexes); a leading zero accepted is tested
+    (i - digits > 1 && data.charCodeAt(digits) === 0x30)
+  ) return undefined
+  // Stryker disable next-line ConditionalExpression,MethodExpression,ArithmeticOperator: declines (a text delta then fails the input_json check)
   const isText = data.slice(i, i + textDeltaMiddle.length) === textDeltaMiddle
-  if (!isText && data.slice(i, i + jsonDeltaMiddle.length) !== jsonDeltaMiddle) return undefined
+  // Two mutants here stay, both declines: the whole check and its second half made true. Their `false` twins let a
+  // wrong reading through and are killed, so the line's ConditionalExpression mutants are not disabled.
+  if (
+    // Stryker disable next-line LogicalOperator: declines (|| is true for every text delta and fails the check)
+    !isText &&
+    // Stryker disable next-line MethodExpression,ArithmeticOperator: declines (the comparison is then always unequal)
+    data.slice(i, i + jsonDeltaMiddle.length) !== jsonDeltaMiddle
+  ) return undefined
   const start = i + (isText ? textDeltaMiddle.length : jsonDeltaMiddle.length)
   // From the end: `"` `}` spaces `}` spaces.
+  // Stryker disable next-line ArithmeticOperator: declines (no character at n)
   let end = n - 1
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,UpdateOperator: declines, or stops at the opening quote, which is no space
   while (end > start && isJsonSpace(data.charCodeAt(end))) end--
+  // Not disabled: made true it only declines, but made false it would read `"a"}x` (the tests kill that).
   if (data.charCodeAt(end) !== 0x7d) return undefined
   end--
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,UpdateOperator: declines, or stops at the opening quote, which is no space
   while (end > start && isJsonSpace(data.charCodeAt(end))) end--
-  if (data.charCodeAt(end) !== 0x7d || data.charCodeAt(end - 1) !== 0x22 || end - 1 < start) return undefined
+  // The quote and start checks are implied by JSON.parse below (the slice starts at the opening quote; a literal must end
+  // in a quote, or in whitespace that JSON.parse of the whole data allows as well), so their mutants decline or change nothing.
+  if (
+    data.charCodeAt(end) !== 0x7d ||
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: see above
+    data.charCodeAt(end - 1) !== 0x22 ||
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: see above
+    end - 1 < start
+  ) return undefined
   // The string literal alone goes through JSON.parse: it accepts exactly one valid JSON string (an inner
   // unescaped quote, a bad escape or a raw control character throws, and the caller falls back).
+  // Stryker disable next-line MethodExpression: declines (the whole data parses to an object, no string)
   const text: unknown = JSON.parse(data.slice(start - 1, end))
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: a literal that starts with a quote is a string, or JSON.parse throws
   if (typeof text !== "string") return undefined
   return isText
     ? { type: "content_block_delta", index, delta: { type: "text_delta", text } }
@@ -325,8 +404,10 @@ const fastDelta = (data: string): StreamEvent | undefined => {
 /** The event in a frame's data, or why there is none (a string, so the hot path allocates nothing extra). */
 const parseEvent = (event: string | undefined, data: string): StreamEvent | string => {
   let parsed: unknown
+  // Stryker disable next-line BlockStatement: declines (see fastDelta)
   try {
     const fast = fastDelta(data)
+    // Stryker disable next-line ConditionalExpression: made false it declines (see fastDelta); its twin made true, which returns no event, fails every test
     if (fast !== undefined) return fast
   } catch {
     // A bad escape: the full parse below reports it.
@@ -376,6 +457,7 @@ const transform = <A, E, R>(
     const scanner = make()
     type Step = Channel.Channel<Chunk.Chunk<A>, Chunk.Chunk<Uint8Array>, E | ParseError, E, unknown, unknown>
     const emitThen = (out: ReadonlyArray<A>, next: Step): Step =>
+      // Stryker disable next-line ConditionalExpression: an empty chunk written downstream is no element; the check spares it
       out.length === 0 ? next : Channel.zipRight(Channel.write(Chunk.unsafeFromArray(out)), next)
     const stopped = (out: ReadonlyArray<A>): Step | undefined => {
       const error = scanner.error
@@ -383,6 +465,7 @@ const transform = <A, E, R>(
     }
     const loop: Step = Channel.readWithCause({
       onInput: (input: Chunk.Chunk<Uint8Array>) => {
+        // Stryker disable next-line ConditionalExpression,BlockStatement: the loop below reads a chunk of one as well; this spares an array
         if (input.length === 1) {
           // The usual case (one network read per chunk): no copying into a combined array.
           const out = scanner.push(Chunk.unsafeGet(input, 0))

@@ -90,8 +90,10 @@ export const forShell = (
   policy: Policy = {}
 ): Env => {
   const withheld = carriesCredential(credentialValues)
+  // Stryker disable next-line StringLiteral: any value but "core" and "none" inherits everything, as "all" does
   const inherit = policy.inherit ?? "all"
   const core = anyOf(coreVariables)
+  // Stryker disable next-line ArrayDeclaration: the mutant's pattern only leaves out a variable named "Stryker was here"
   const excluded = anyOf(policy.exclude ?? [])
   const included = policy.includeOnly === undefined ? () => true : anyOf(policy.includeOnly)
   const env: Env = {}
@@ -133,7 +135,12 @@ export const forProcess = (
  */
 export const withGitSafety = (env: Env): Env => {
   const given = env["GIT_CONFIG_COUNT"]
-  const count = given === undefined || given.trim() === "" ? 0 : Number(given)
+  const count =
+    given === undefined ||
+    // Stryker disable next-line ConditionalExpression,MethodExpression,StringLiteral: Number() of a blank string is 0 too: the check only says so
+    given.trim() === ""
+      ? 0
+      : Number(given)
   // A count git would refuse makes every git command fail already: left as it is, not made valid.
   if (!Number.isSafeInteger(count) || count < 0) return env
   return {
@@ -177,11 +184,13 @@ export const makeFromSettings = (
 ): Effect.Effect<Interface, InvalidShellEnvironmentPolicy, Settings | Credentials.Credentials> =>
   Effect.gen(function* () {
     const value = (yield* Settings).value.shellEnvironmentPolicy
+    // Stryker disable next-line ConditionalExpression: decode(undefined) is the empty policy: the check only spares loading the Schema
     if (value === undefined) return yield* make(options)
     const { decode } = yield* Effect.promise(() => import("./ShellEnvironmentPolicy.js"))
     return yield* make({ ...options, policy: yield* decode(value) })
   })
 
+// Stryker disable next-line StringLiteral: the tag's key only has to differ from every other service's
 export class ChildEnvironment extends Context.Tag("weft/ChildEnvironment")<ChildEnvironment, Interface>() {
   /** This process's environment, with `policy` for shells. */
   static layerWith = (options: Options): Layer.Layer<ChildEnvironment, never, Credentials.Credentials> =>

@@ -63,11 +63,14 @@ const jsonEscaped = (value: string): string => JSON.stringify(value).slice(1, -1
 /** A redactor over fixed values: the pure core of `make`. */
 export const redactor = (values: ReadonlyArray<string>): ((text: string) => string) => {
   const searched = [...new Set(values)].filter((value) => value.length >= MIN_REDACTED_LENGTH).sort((a, b) => b.length - a.length)
+  // Stryker disable next-line ConditionalExpression: a shortcut: with no value, `first` below is empty and every text is returned as it is anyway
   if (searched.length === 0) return (text) => text
   const pattern = new RegExp(searched.map(escapeRegExp).join("|"), "g")
+  // Stryker disable next-line MethodExpression: a shorter prefix is only cheaper: text holding a whole value holds its prefix too
   const first = searched.map((value) => value.slice(0, MIN_REDACTED_LENGTH))
   return (text) => {
     // Most text holds no credential: a cheap check before the regular expression.
+    // Stryker disable next-line ConditionalExpression: only a shortcut: the replace below leaves text without a value unchanged too
     if (!first.some((prefix) => text.includes(prefix))) return text
     return text.replace(pattern, REDACTED)
   }
@@ -97,6 +100,7 @@ export const make = (initial: ReadonlyArray<string>): Interface => {
   return self
 }
 
+// Stryker disable next-line StringLiteral: the tag's key only has to differ from every other service's
 export class Credentials extends Context.Tag("weft/Credentials")<Credentials, Interface>() {
   /** weft's credentials from this process's environment. */
   static layer: Layer.Layer<Credentials> = Layer.sync(Credentials, () => make(valuesFromEnv(process.env)))

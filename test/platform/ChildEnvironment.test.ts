@@ -1,7 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import { ChildEnvironment, forProcess, forShell, make, namePattern, withGitSafety } from "../../src/platform/ChildEnvironment.js"
+import { Settings } from "../../src/context/Settings.js"
+import {
+  ChildEnvironment,
+  coreVariables,
+  forProcess,
+  forShell,
+  make,
+  makeFromSettings,
+  namePattern,
+  withGitSafety
+} from "../../src/platform/ChildEnvironment.js"
 import { Credentials, headerValues, REDACTED, valuesFromEnv } from "../../src/platform/Credentials.js"
 import * as ShellEnvironmentPolicy from "../../src/platform/ShellEnvironmentPolicy.js"
 
@@ -119,5 +129,206 @@ describe("ShellEnvironmentPolicy.decode", () => {
       const unknown = yield* Effect.either(ShellEnvironmentPolicy.decode({ include_only: ["A"] }))
       expect(Either.isLeft(unknown)).toBe(true)
     })
+  )
+})
+
+describe("ChildEnvironment: credentials withheld by name and by value", () => {
+  it("withholds each credential variable by its name alone, whatever its value", () => {
+    const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_AUTH_TOKEN: "t", ANTHROPIC_CUSTOM_HEADERS: "X: h", KEEP: "kept" }
+    expect(forShell(env, [])).toStrictEqual({ KEEP: "kept" })
+    expect(forProcess(env, [])).toStrictEqual({ KEEP: "kept" })
+  })
+
+  it("withholds any variable whose value contains a credential value, short values included", () => {
+    const env = { A: "x-secret-value-y", B: "abc", C: "zz", D: "unrelated" }
+    expect(forShell(env, ["secret-value", "b"])).toStrictEqual({ C: "zz", D: "unrelated" })
+    expect(forProcess(env, ["secret-value", "b"])).toStrictEqual({ C: "zz", D: "unrelated" })
+  })
+
+  it("ignores an empty credential value (it would match every variable)", () => {
+    const env = { PATH: "/bin", HOME: "/home/u", OTHER: "has-the-key" }
+    expect(forShell(env, ["", "the-key"])).toStrictEqual({ PATH: "/bin", HOME: "/home/u" })
+    expect(forProcess(env, [""])).toStrictEqual(env)
+  })
+
+  it("leaves out unset variables, and keeps empty ones", () => {
+    const env = { UNSET: undefined, EMPTY: "", SET: "1" }
+    expect(forShell(env, [])).toStrictEqual({ EMPTY: "", SET: "1" })
+    expect(forProcess(env, [])).toStrictEqual({ EMPTY: "", SET: "1" })
+  })
+
+  it("forProcess with no explicit variables is the parent without the credentials", () => {
+    expect(forProcess({ PATH: "/bin", ANTHROPIC_API_KEY: "k" }, ["k"])).toStrictEqual({ PATH: "/bin" })
+  })
+})
+
+describe("ChildEnvironment: the shell policy", () => {
+  const everyCore = { HOME: "h", LOGNAME: "l", LOGIN: "li", PATH: "p", SHELL: "s", USER: "u", USERNAME: "un", TMPDIR: "td", TEMP: "te", TMP: "tm", LANG: "la", LANGUAGE: "lg", LC_CTYPE: "lc", LC_ALL: "la2", TERM: "t", TZ: "z" }
+  const others = { EDITOR: "vi", LC: "not-lc", LANGX: "no", XTERM: "no", PATHS: "no", GITHUB_TOKEN: "ghp" }
+
+  it("inherit core keeps exactly the core variables, still without credentials", () => {
+    expect(forShell({ ...everyCore, ...others, ANTHROPIC_API_KEY: "k" }, [], { inherit: "core" })).toStrictEqual(everyCore)
+    expect(coreVariables).toContain("LC_*")
+  })
+
+  it("inherit core still applies exclude, includeOnly and set", () => {
+    expect(forShell({ ...everyCore, ...others }, [], { inherit: "core", exclude: ["L*"], includeOnly: ["*A*"], set: { X: "1" } })).toStrictEqual({
+      PATH: "p",
+      USERNAME: "un",
+      X: "1"
+    })
+  })
+
+  it("inherit all (and no policy) keeps everything but the credentials", () => {
+    const parent = { ...everyCore, ...others, ANTHROPIC_AUTH_TOKEN: "t" }
+    const expected = { ...everyCore, ...others }
+    expect(forShell(parent, [], { inherit: "all" })).toStrictEqual(expected)
+    expect(forShell(parent, [])).toStrictEqual(expected)
+    expect(forShell(parent, [], {})).toStrictEqual(expected)
+  })
+
+  it("inherit none keeps nothing from the parent, only set", () => {
+    expect(forShell({ ...everyCore }, [], { inherit: "none" })).toStrictEqual({})
+    expect(forShell({ ...everyCore }, [], { inherit: "none", includeOnly: ["*"], set: { A: "a" } })).toStrictEqual({ A: "a" })
+  })
+
+  it("exclude leaves out what any one of its patterns matches", () => {
+    expect(forShell({ AB: "1", CD: "2", EF: "3" }, [], { exclude: ["ab", "C?"] })).toStrictEqual({ EF: "3" })
+    expect(forShell({ AB: "1" }, [], { exclude: [] })).toStrictEqual({ AB: "1" })
+  })
+
+  it("includeOnly keeps what any one of its patterns matches; an empty list keeps nothing", () => {
+    expect(forShell({ AB: "1", CD: "2", EF: "3" }, [], { includeOnly: ["ab", "C?"] })).toStrictEqual({ AB: "1", CD: "2" })
+    expect(forShell({ AB: "1" }, [], { includeOnly: [] })).toStrictEqual({})
+  })
+
+  it("set overrides and adds, even a name exclude or includeOnly leaves out", () => {
+    expect(forShell({ A: "1", B: "2" }, [], { exclude: ["A"], includeOnly: ["B"], set: { A: "set", C: "3" } })).toStrictEqual({
+      B: "2",
+      A: "set",
+      C: "3"
+    })
+  })
+})
+
+describe("ChildEnvironment.namePattern", () => {
+  it("anchors the whole name", () => {
+    expect(namePattern("PATH")("PATH")).toBe(true)
+    expect(namePattern("PATH")("path")).toBe(true)
+    expect(namePattern("PATH")("MYPATH")).toBe(false)
+    expect(namePattern("PATH")("PATHS")).toBe(false)
+  })
+
+  it("* is any run of characters, none included; ? is exactly one", () => {
+    expect(namePattern("A*")("A")).toBe(true)
+    expect(namePattern("A*")("ABC")).toBe(true)
+    expect(namePattern("*C")("ABC")).toBe(true)
+    expect(namePattern("A?")("AB")).toBe(true)
+    expect(namePattern("A?")("A")).toBe(false)
+    expect(namePattern("A?")("ABC")).toBe(false)
+    expect(namePattern("A?C")("A.C")).toBe(true)
+  })
+
+  it("takes every other character literally", () => {
+    for (const literal of ["A.B", "A+B", "A^B", "A$B", "A{2}", "A(B)", "A|B", "A[B]", "A\\B", "PWD", "A\\dB"]) {
+      expect(namePattern(literal)(literal), literal).toBe(true)
+    }
+    expect(namePattern("A.B")("AxB")).toBe(false)
+    expect(namePattern("A+B")("AAB")).toBe(false)
+    expect(namePattern("A{2}")("AA")).toBe(false)
+    expect(namePattern("A(B)")("AB")).toBe(false)
+    expect(namePattern("A|B")("AZ")).toBe(false)
+    expect(namePattern("A|B")("ZB")).toBe(false)
+    expect(namePattern("A[B]")("AB")).toBe(false)
+    expect(namePattern("A\\dB")("A1B")).toBe(false)
+  })
+})
+
+describe("ChildEnvironment.withGitSafety: the count the environment already has", () => {
+  const ours = (n: number) => ({
+    GIT_CONFIG_COUNT: String(n + 1),
+    [`GIT_CONFIG_KEY_${n}`]: "safe.bareRepository",
+    [`GIT_CONFIG_VALUE_${n}`]: "explicit"
+  })
+
+  it("a blank or zero count is no entries: ours is entry 0", () => {
+    for (const given of ["", "  ", "0"]) expect(withGitSafety({ GIT_CONFIG_COUNT: given })).toStrictEqual(ours(0))
+    expect(withGitSafety({})).toStrictEqual(ours(0))
+  })
+
+  it("ours goes after the given entries", () => {
+    expect(withGitSafety({ GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "k", GIT_CONFIG_VALUE_0: "v" })).toStrictEqual({
+      GIT_CONFIG_KEY_0: "k",
+      GIT_CONFIG_VALUE_0: "v",
+      ...ours(1)
+    })
+    expect(withGitSafety({ GIT_CONFIG_COUNT: " 5 " })).toStrictEqual(ours(5))
+  })
+
+  it("a negative, fractional or non-numeric count is left as it is", () => {
+    for (const given of ["-1", "1.5", "two", "NaN", "Infinity", "1e400"]) {
+      expect(withGitSafety({ GIT_CONFIG_COUNT: given, A: "a" })).toStrictEqual({ GIT_CONFIG_COUNT: given, A: "a" })
+    }
+  })
+})
+
+describe("ChildEnvironment services", () => {
+  it.effect("shell applies the policy and git safety; process applies neither, but adds its explicit variables", () =>
+    Effect.gen(function* () {
+      const parent = { PATH: "/bin", EDITOR: "vi", ANTHROPIC_API_KEY: "k" }
+      const children = yield* make({ parent: () => parent, policy: { inherit: "core" } })
+      expect(yield* children.shell).toStrictEqual(withGitSafety({ PATH: "/bin" }))
+      expect(yield* children.process()).toStrictEqual({ PATH: "/bin", EDITOR: "vi" })
+      expect(yield* children.process({ EXTRA: "e" })).toStrictEqual({ PATH: "/bin", EDITOR: "vi", EXTRA: "e" })
+    }).pipe(Effect.provide(Credentials.fromValues([])))
+  )
+
+  it.effect("withholds the credentials known to the Credentials service, by value", () =>
+    Effect.gen(function* () {
+      const children = yield* make({ parent: () => ({ PATH: "/bin", COPY: "known-secret-1" }) })
+      expect(yield* children.shell).toStrictEqual(withGitSafety({ PATH: "/bin" }))
+      expect(yield* children.process()).toStrictEqual({ PATH: "/bin" })
+    }).pipe(Effect.provide(Credentials.fromValues(["known-secret-1"])))
+  )
+
+  it.effect("makeFromSettings uses the settings' shellEnvironmentPolicy", () =>
+    Effect.gen(function* () {
+      const children = yield* makeFromSettings({ parent: () => ({ PATH: "/bin", EDITOR: "vi" }) }).pipe(
+        Effect.provide(Settings.layerFromValue({ shellEnvironmentPolicy: { inherit: "none", set: { ONLY: "1" } } }))
+      )
+      expect(yield* children.shell).toStrictEqual(withGitSafety({ ONLY: "1" }))
+      const plain = yield* makeFromSettings({ parent: () => ({ PATH: "/bin", EDITOR: "vi" }) }).pipe(
+        Effect.provide(Settings.layerFromValue({}))
+      )
+      expect(yield* plain.shell).toStrictEqual(withGitSafety({ PATH: "/bin", EDITOR: "vi" }))
+    }).pipe(Effect.provide(Credentials.fromValues([])))
+  )
+
+  it.effect("makeFromSettings fails on an invalid policy", () =>
+    Effect.gen(function* () {
+      const error = yield* makeFromSettings({ parent: () => ({}) }).pipe(
+        Effect.provide(Settings.layerFromValue({ shellEnvironmentPolicy: { inherit: "some" } })),
+        Effect.flip
+      )
+      expect(error._tag).toBe("InvalidShellEnvironmentPolicy")
+    }).pipe(Effect.provide(Credentials.fromValues([])))
+  )
+
+  it.effect("the layers read this process's environment", () =>
+    Effect.gen(function* () {
+      const viaWith = yield* Effect.flatMap(ChildEnvironment, (children) => children.process()).pipe(
+        Effect.provide(ChildEnvironment.layerWith({ policy: { inherit: "none" } }))
+      )
+      expect(viaWith["PATH"]).toBe(process.env["PATH"])
+      const shell = yield* Effect.flatMap(ChildEnvironment, (children) => children.shell).pipe(
+        Effect.provide(ChildEnvironment.layerWith({ policy: { inherit: "none" } }))
+      )
+      expect(shell).toStrictEqual(withGitSafety({}))
+      const fromSettings = yield* Effect.flatMap(ChildEnvironment, (children) => children.shell).pipe(
+        Effect.provide(ChildEnvironment.layerFromSettings),
+        Effect.provide(Settings.layerFromValue({ shellEnvironmentPolicy: { inherit: "none", set: { S: "s" } } }))
+      )
+      expect(fromSettings).toStrictEqual(withGitSafety({ S: "s" }))
+    }).pipe(Effect.provide(Credentials.fromValues([])))
   )
 })
