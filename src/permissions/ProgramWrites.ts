@@ -15,7 +15,7 @@
  */
 import { baseName, literal, type SimpleCommand, type Word, wordOf } from "./ShellCommand.js"
 import { type OptionSpec, type Parsed, parseOptionsLeniently, type ParsedOption } from "./ShellOptions.js"
-import { gitGlobalValues } from "./ShellWrites.js"
+import { gitGlobalValues, inGitDirectory } from "./ShellWrites.js"
 
 /** A file (or directory tree) a command writes: `path` as written, undefined when it is known only at run time. */
 export interface Target {
@@ -56,17 +56,19 @@ const lastComponent = (path: string): string => {
 }
 
 /**
- * What lands in directory `directory` (a word) for the source `source`: `directory/basename(source)`. A source whose
- * name is not known (built at run time, a glob) or is `.` / `..` (`cp -r src/. dest`) puts unknown names there: the
- * directory itself is then written as a tree.
+ * What lands in directory `directory` (a word) for the source `source`: `directory/basename(source)`, or with
+ * `wholePath` (`cp --parents a/b/c dir`) `directory/source` as written (`dir/a/b/c`). A source whose name is not known
+ * (built at run time, a glob) or is `.` / `..` (`cp -r src/. dest`) puts unknown names there: the directory itself is
+ * then written as a tree.
  */
-const into = (directory: Word, source: Word | undefined, tree: boolean): Target => {
+const into = (directory: Word, source: Word | undefined, tree: boolean, wholePath = false): Target => {
   const dir = targetOf(directory, true)
   if (dir.path === undefined) return unknownTarget
   const name = source === undefined ? undefined : literal(source)
   const base = name === undefined ? undefined : lastComponent(name)
   if (base === undefined || base === "" || base === "." || base === "..") return { ...dir, tree: true }
-  return { path: `${dir.path.replace(/\/+$/, "")}/${base}`, tree, glob: dir.glob }
+  const written = wholePath && name !== undefined ? name.replace(/^\/+/, "") : base
+  return { path: `${dir.path.replace(/\/+$/, "")}/${written}`, tree, glob: dir.glob }
 }
 
 /**
@@ -75,11 +77,13 @@ const into = (directory: Word, source: Word | undefined, tree: boolean): Target 
  */
 const destinationTargets = (parsed: Parsed, tree: boolean, singleOperandIntoCwd: boolean): ReadonlyArray<Target> => {
   if (parsed.dynamic) return [unknownTarget]
+  // cp --parents puts each source under the directory by its whole path (`cp --parents .ssh/k ~` writes ~/.ssh/k).
+  const wholePath = has(parsed, "parents")
   const targetDirectories = valuesOf(parsed, "t", "target-directory")
   if (targetDirectories.length > 0) {
     const directory = targetDirectories[targetDirectories.length - 1]
     if (directory === undefined) return []
-    return parsed.operands.length === 0 ? [] : parsed.operands.map((source) => into(directory, source, tree))
+    return parsed.operands.length === 0 ? [] : parsed.operands.map((source) => into(directory, source, tree, wholePath))
   }
   const destination = parsed.operands[parsed.operands.length - 1]
   if (destination === undefined) return []
@@ -89,7 +93,7 @@ const destinationTargets = (parsed: Parsed, tree: boolean, singleOperandIntoCwd:
   }
   const sources = parsed.operands.slice(0, -1)
   if (has(parsed, "T", "no-target-directory")) return [targetOf(destination, tree)]
-  const asDirectory = sources.map((source) => into(destination, source, tree))
+  const asDirectory = sources.map((source) => into(destination, source, tree, wholePath))
   return sources.length === 1 ? [targetOf(destination, tree), ...asDirectory] : asDirectory
 }
 
@@ -101,7 +105,8 @@ const cpSpec: OptionSpec = { shortValues: "St", longValues: ["suffix", "target-d
 const mvSpec: OptionSpec = { shortValues: "St", longValues: ["suffix", "target-directory"], longOptionalValues: ["backup", "context", "update"], longFlags: ["no-target-directory"] }
 const lnSpec: OptionSpec = { shortValues: "St", longValues: ["suffix", "target-directory"], longOptionalValues: ["backup"], longFlags: ["no-target-directory", "symbolic"] }
 const installSpec: OptionSpec = {
-  shortValues: "gmoStC",
+  // -C is --compare, a flag (GNU and BSD): read as one taking a value, it hid the destination (`install -C x dest`).
+  shortValues: "gmoSt",
   longValues: ["group", "mode", "owner", "suffix", "target-directory", "strip-program"],
   longOptionalValues: ["backup", "context"],
   longFlags: ["directory", "no-target-directory"]
@@ -141,7 +146,7 @@ const patchWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
   if (has(parsed, "dry-run")) return []
   const directory = valuesOf(parsed, "d", "directory").at(-1)
   const inDirectory = (target: Target): Target =>
-    directory === undefined || target.path === undefined || target.path.startsWith("/") ? target : into(directory, wordOf(target.path), target.tree)
+    directory === undefined || target.path === undefined || target.path.startsWith("/") ? target : into(directory, wordOf(target.path), target.tree, true)
   const out: Array<Target> = [...optionTargets(parsed, false, "o", "output", "r", "reject-file").map(inDirectory)]
   const original = parsed.operands[0]
   if (original !== undefined) out.push(inDirectory(targetOf(original, false)))
@@ -169,11 +174,14 @@ const parseTar = (args: ReadonlyArray<Word>): Parsed => {
   let next = 1
   for (const letter of first) {
     if (tarSpec.shortValues?.includes(letter) === true) {
+      // Stryker disable next-line BooleanLiteral: nothing here reads `abbreviated` (it is for ShellOptions' strict callers).
       letters.push({ name: letter, value: args[next], abbreviated: false })
       next++
+    // Stryker disable next-line BooleanLiteral: nothing here reads `abbreviated` (it is for ShellOptions' strict callers).
     } else letters.push({ name: letter, value: undefined, abbreviated: false })
   }
   const rest = parseOptionsLeniently(args.slice(next), tarSpec)
+  // Stryker disable next-line ArithmeticOperator: tar's reading never reads `firstOperand` (kept right for the type's sake).
   return { ...rest, options: [...letters, ...rest.options], firstOperand: rest.firstOperand + next }
 }
 
@@ -227,7 +235,7 @@ const curlWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
   if (has(parsed, "K", "config", "J", "remote-header-name")) return [unknownTarget]
   const directory = valuesOf(parsed, "output-dir").at(-1)
   const inDirectory = (target: Target): Target =>
-    directory === undefined || target.path === undefined || target.path.startsWith("/") ? target : into(directory, wordOf(target.path), false)
+    directory === undefined || target.path === undefined || target.path.startsWith("/") ? target : into(directory, wordOf(target.path), false, true)
   const out: Array<Target> = [
     ...optionTargets(parsed, false, "o", "output").filter((target) => target.path !== "-").map(inDirectory),
     ...optionTargets(parsed, false, "D", "dump-header", "c", "cookie-jar", "trace", "trace-ascii", "stderr", "libcurl", "etag-save").filter((target) => target.path !== "-")
@@ -315,8 +323,11 @@ const ddWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> =>
     return text.startsWith("of=") ? [pathTarget(text.slice(3), false)] : []
   })
 
-/** `git config` setting a value writes the config file it names: --file, --global (~/.gitconfig), or the repository's. */
-const gitConfigWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
+/**
+ * `git config` setting a value writes the config file it names: --file (taken from the last `git -C dir`, as
+ * `inDirectory` places it), --global (~/.gitconfig), or the repository's.
+ */
+const gitConfigWrites = (args: ReadonlyArray<Word>, inDirectory: (file: Word) => Word): ReadonlyArray<Target> => {
   const parsed = parseOptionsLeniently(args, { shortValues: "f", longValues: ["file", "blob", "type", "default", "comment", "value"], longFlags: ["global", "system", "local", "worktree"] })
   const first = parsed.operands[0] === undefined ? undefined : literal(parsed.operands[0])
   const reads = ["l", "list", "get", "get-all", "get-regexp", "get-urlmatch", "get-color", "get-colorbool", "blob"]
@@ -324,7 +335,7 @@ const gitConfigWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
   // One operand (`git config user.name`) reads, except with an action that writes it (--unset, --remove-section...).
   const actions = ["unset", "unset-all", "remove-section", "rename-section", "replace-all", "add", "edit", "e"]
   if (parsed.operands.length < 2 && !has(parsed, ...actions) && first !== "set" && first !== "unset") return []
-  const files = optionTargets(parsed, false, "f", "file")
+  const files = valuesOf(parsed, "f", "file").flatMap((file) => (file === undefined ? [] : [targetOf(inDirectory(file), false)]))
   if (files.length > 0) return files
   if (has(parsed, "global")) return [pathTarget("~/.gitconfig", false)]
   if (has(parsed, "system")) return [pathTarget("/etc/gitconfig", false)]
@@ -349,6 +360,7 @@ const programs: Record<string, (args: ReadonlyArray<Word>) => ReadonlyArray<Targ
   },
   // The link created (`ln -s target name`, `ln -s target dir/`, `ln -s /x/y` makes ./y).
   ln: (args) => destinationTargets(parseOptionsLeniently(args, lnSpec), false, true),
+  // Stryker disable next-line ObjectLiteral,ArrayDeclaration,StringLiteral: every operand is written whatever the options; `--output-error` (its value only after `=`) reads as the lenient reader reads an option it does not know.
   tee: everyOperand({ longOptionalValues: ["output-error"] }),
   dd: ddWrites,
   touch: everyOperand({ shortValues: "drt", longValues: ["date", "reference", "time"] }),
@@ -384,7 +396,7 @@ const gitWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Target> => {
       continue
     }
     if (text.startsWith("-")) continue
-    return text === "config" ? gitConfigWrites(args.slice(index + 1)) : []
+    return text === "config" ? gitConfigWrites(args.slice(index + 1), (file) => inGitDirectory(args, file)) : []
   }
   return []
 }

@@ -13,6 +13,7 @@ const discarded = new Set(["/dev/null", "/dev/stdout", "/dev/stderr"])
 const valueOf = (word: Word, equals: number, next: Word | undefined): Word | undefined => {
   if (equals === -1) return next
   const text = literal(word)
+  // Stryker disable next-line ConditionalExpression: callers pass a word whose literal text they read, so `text` is never undefined here (the check is for the type).
   return text === undefined ? unknownWord(word.source) : wordOf(text.slice(equals + 1))
 }
 
@@ -39,11 +40,13 @@ const gitDiffFamily = new Set(["diff", "log", "show", "whatchanged", "diff-tree"
 const gitSubcommand = (args: ReadonlyArray<Word>): string | undefined => {
   for (let index = 0; index < args.length; index++) {
     const word = args[index]
+    // Stryker disable next-line ConditionalExpression: `word` is never undefined below args.length (the check is for the type).
     const text = word === undefined ? undefined : literal(word)
     if (text === undefined) return undefined
     if (!text.startsWith("-")) return text
     if (gitGlobalValues.has(text)) index++
   }
+  // Stryker disable next-line StringLiteral: no subcommand; any name outside gitDiffFamily answers the same.
   return ""
 }
 
@@ -52,8 +55,10 @@ const gitSubcommand = (args: ReadonlyArray<Word>): string | undefined => {
  * when built at run time), and answers the index of the last word it took (its own, or its option's value's).
  */
 const eachWordBeforeEnd = (args: ReadonlyArray<Word>, visit: (index: number, word: Word, text: string | undefined) => number): void => {
+  // Stryker disable next-line EqualityOperator: one step past the end reads no word, which ends the walk as the loop's end does.
   for (let index = 0; index < args.length; index++) {
     const word = args[index]
+    // Stryker disable next-line ConditionalExpression,BlockStatement: unreachable below args.length (the check is for the type).
     if (word === undefined) return
     const text = literal(word)
     if (text === "--") return
@@ -78,9 +83,11 @@ const gitWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Word> => {
 }
 
 /** `git -C dir ... --output=x` writes dir/x: a relative target is taken from the last `-C` (unknown if not static). */
-const inGitDirectory = (args: ReadonlyArray<Word>, target: Word): Word => {
+export const inGitDirectory = (args: ReadonlyArray<Word>, target: Word): Word => {
   let directory: string | undefined = ""
+  // Stryker disable next-line EqualityOperator: one step past the end reads no word, which ends the options as a non-option does.
   for (let index = 0; index < args.length; index++) {
+    // Stryker disable next-line StringLiteral: the fallback word is unreachable below args.length (for the type only).
     const text = literal(args[index] ?? unknownWord(""))
     if (text === undefined || !text.startsWith("-")) break
     if (text === "-C") {
@@ -99,8 +106,10 @@ const findWritingPredicates = new Set(["-fprint", "-fprint0", "-fprintf", "-fls"
 
 const findWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Word> => {
   const out: Array<Word> = []
+  // Stryker disable next-line EqualityOperator: one step past the end reads no word, which names no predicate.
   for (let index = 0; index < args.length; index++) {
     const word = args[index]
+    // Stryker disable next-line ConditionalExpression,StringLiteral: `word` is never undefined below args.length, and a word built at run time matches no predicate whatever it is read as.
     if (word !== undefined && findWritingPredicates.has(literal(word) ?? "")) {
       const target = args[index + 1]
       if (target !== undefined) out.push(target)
@@ -117,7 +126,9 @@ const sortWrites = (args: ReadonlyArray<Word>): ReadonlyArray<Word> => {
   eachWordBeforeEnd(args, (index, word, text) => {
     if (text === undefined) return index
     if (text.startsWith("--")) return outputOptionRe.test(text) ? readOutput(args, index, word, text, out) : index
+    // Stryker disable next-line ConditionalExpression,StringLiteral: `-` alone falls through the letter loop (no letters) to the same `return index`; the test names the case (an empty word, the StringLiteral mutant's, is no option either).
     if (!text.startsWith("-") || text === "-") return index
+    // Stryker disable next-line EqualityOperator: one step past the end reads the letter "", which "ktST".includes, answering `index` as the loop's end does.
     for (let position = 1; position < text.length; position++) {
       const letter = text.charAt(position)
       if (letter === "o") {
@@ -149,6 +160,7 @@ export const optionWrites = (command: SimpleCommand): ReadonlyArray<Word> => {
         return []
     }
   })()
+  // Stryker disable next-line StringLiteral: a word built at run time is no discarded path whatever text stands for it.
   return written.filter((word) => !discarded.has(literal(word) ?? ""))
 }
 

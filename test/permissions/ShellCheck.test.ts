@@ -102,3 +102,144 @@ describe("Permissions on parsed Bash", () => {
     expect(ShellCheck.validate("echo 'a")).toContain("unterminated quote")
   })
 })
+
+// ---------------------------------------------------------------------------------------------------------------
+// The verdict itself: what Permissions is given to decide on (reasons are only required to be there)
+
+type Rules = { allow?: Array<string | undefined>; ask?: Array<string | undefined>; deny?: Array<string | undefined> }
+const verdictOf = (command: string, rules: Rules = {}) =>
+  Effect.map(ShellCheck.check(command, { allow: rules.allow ?? [], ask: rules.ask ?? [], deny: rules.deny ?? [] }), (result) => {
+    if ("reason" in result) {
+      expect(result.reason).not.toBe("")
+      return { ...result, reason: "<reason>" }
+    }
+    return result
+  })
+
+describe("ShellCheck.check: the verdict", () => {
+  const directoryChanges: ReadonlyArray<readonly [string, ReadonlyArray<string | undefined>]> = [
+    ["cd src && ls", ["src"]],
+    ["cd", ["~"]],
+    ["cd -P dir", ["dir"]],
+    ["cd -LP@e dir", ["dir"]],
+    ["cd -P -L dir", ["dir"]],
+    ["cd -- dir", ["dir"]],
+    ["cd -P -- dir", ["dir"]],
+    ["cd -- -P", ["-P"]],
+    ["cd $X -P", [undefined]],
+    ["cd -P -- -L", ["-L"]],
+    ["cd -- -P dir", ["-P"]],
+    ["cd --", ["~"]],
+    ["cd -P", ["~"]],
+    ["cd -", []],
+    ["cd $D", [undefined]],
+    ["cd -- $D", [undefined]],
+    ["cd dir -P", ["dir"]],
+    ["cd -x dir", ["-x"]],
+    ["cd +1", ["+1"]],
+    ["cd a; ls; cd b", ["a", "b"]],
+    ["pushd dir", ["dir"]],
+    ["pushd -n dir", ["-n"]],
+    ["pushd", []],
+    ["pushd +1", []],
+    ["pushd -2", []],
+    ["pushd +12", []],
+    ["pushd a+1", ["a+1"]],
+    ["pushd +1x", ["+1x"]],
+    ["cd a-P", ["a-P"]],
+    ["cd -Px dir", ["-Px"]],
+    ["popd", []],
+    ["ls cd", []],
+    ["echo cd x", []]
+  ]
+  for (const [command, expected] of directoryChanges) {
+    it.effect(`${command}: directories ${JSON.stringify(expected)}`, () =>
+      Effect.gen(function* () {
+        const result = yield* ShellCheck.check(command, { allow: [], ask: [], deny: [] })
+        expect(result._tag === "NoRule" || result._tag === "Allow" ? result.directoryChanges : result._tag).toEqual(expected)
+      })
+    )
+  }
+
+  it.effect("an allowed line: its redirections' and options' targets, program writes granted", () =>
+    Effect.gen(function* () {
+      expect(yield* verdictOf("ls > out", { allow: ["ls:*"] })).toEqual({ _tag: "Allow", writes: ["out"], files: [], directoryChanges: [] })
+      expect(yield* verdictOf("git diff --output=x > y", { allow: ["git diff:*"] })).toEqual({ _tag: "Allow", writes: ["y", "x"], files: [], directoryChanges: [] })
+      expect(yield* verdictOf("git diff --output=/dev/null", { allow: ["git diff:*"] })).toEqual({ _tag: "Allow", writes: [], files: [], directoryChanges: [] })
+      expect(yield* verdictOf("ls > $F", { allow: ["ls:*"] })).toEqual({ _tag: "Allow", writes: [undefined], files: [], directoryChanges: [] })
+      expect(yield* verdictOf("cd sub && cp a b", { allow: ["cp:*", "cd:*"] })).toEqual({
+        _tag: "Allow",
+        writes: [],
+        files: [
+          { path: "b", tree: false, glob: false, granted: true },
+          { path: "b/a", tree: false, glob: false, granted: true }
+        ],
+        directoryChanges: ["sub"]
+      })
+    })
+  )
+
+  it.effect("a line no rule covers: each uncovered command's reading, writes, files granted only to covered commands", () =>
+    Effect.gen(function* () {
+      expect(yield* verdictOf("cp a b && mv c d && ls src > out", { allow: ["cp:*"] })).toEqual({
+        _tag: "NoRule",
+        uncovered: [
+          { source: "mv c d", readOnly: { _tag: "NotReadOnly", reason: expect.any(String) } },
+          { source: "ls src", readOnly: { _tag: "ReadOnly", paths: ["src"] } }
+        ],
+        writes: ["out"],
+        files: [
+          { path: "b", tree: false, glob: false, granted: true },
+          { path: "b/a", tree: false, glob: false, granted: true },
+          { path: "c", tree: true, glob: false, granted: false },
+          { path: "d", tree: true, glob: false, granted: false },
+          { path: "d/c", tree: true, glob: false, granted: false }
+        ],
+        directoryChanges: []
+      })
+      expect(yield* verdictOf("sort -o sorted in")).toEqual({
+        _tag: "NoRule",
+        uncovered: [{ source: "sort -o sorted in", readOnly: { _tag: "NotReadOnly", reason: expect.any(String) } }],
+        writes: ["sorted"],
+        files: [],
+        directoryChanges: []
+      })
+      expect(yield* verdictOf("cat a b")).toEqual({
+        _tag: "NoRule",
+        uncovered: [{ source: "cat a b", readOnly: { _tag: "ReadOnly", paths: ["a", "b"] } }],
+        writes: [],
+        files: [],
+        directoryChanges: []
+      })
+    })
+  )
+
+  it.effect("reads by a compound command's redirections are one more entry to check, only when there are some", () =>
+    Effect.gen(function* () {
+      const reading = yield* verdictOf("while read l; do echo; done < in.txt")
+      expect(reading._tag === "NoRule" ? reading.uncovered.map((entry) => entry.readOnly) : reading).toEqual([
+        { _tag: "NotReadOnly", reason: expect.any(String) },
+        { _tag: "ReadOnly", paths: [] },
+        { _tag: "ReadOnly", paths: ["in.txt"] }
+      ])
+      const unknown = yield* verdictOf("while read l; do echo; done < $F")
+      expect(unknown._tag === "NoRule" ? unknown.uncovered.map((entry) => entry.readOnly._tag) : unknown).toEqual(["NotReadOnly", "ReadOnly", "NotReadOnly"])
+      const plain = yield* verdictOf("while read l; do echo; done")
+      expect(plain._tag === "NoRule" ? plain.uncovered.map((entry) => entry.source) : plain).toEqual(["read l", "echo"])
+    })
+  )
+
+  it.effect("ask and deny: the unanalysable flag, and a deny rule that does not parse", () =>
+    Effect.gen(function* () {
+      expect(yield* verdictOf("eval x")).toEqual({ _tag: "Ask", reason: "<reason>", unanalysable: true })
+      expect(yield* verdictOf("rm x", { ask: ["rm:*"] })).toEqual({ _tag: "Ask", reason: "<reason>", unanalysable: false })
+      expect(yield* verdictOf("rm x", { deny: ["rm:*"] })).toEqual({ _tag: "Deny", reason: "<reason>" })
+      expect(yield* verdictOf("eval x", { deny: ["x '"] })).toEqual({ _tag: "Deny", reason: "<reason>" })
+      expect(yield* verdictOf("eval x", { deny: [undefined] })).toEqual({ _tag: "Deny", reason: "<reason>" })
+      expect((yield* verdictOf("ls", { deny: ["x '"] }))._tag).toBe("NoRule")
+      // An allow or ask rule that does not parse matches nothing.
+      expect((yield* verdictOf("ls > out", { allow: ["x '"] }))._tag).toBe("NoRule")
+      expect((yield* verdictOf("rm x", { ask: ["x '"] }))._tag).toBe("NoRule")
+    })
+  )
+})
