@@ -117,7 +117,7 @@ export const analyseSource = (parser: Parser, source: string): Analysis => {
 class Node {
   readonly children: Array<Node> = []
   readonly namedChildren: Array<Node> = []
-  private readonly fields = new Map<string, Node>()
+  private readonly fields = new Map<string, Array<Node>>()
 
   constructor(
     private readonly source: string,
@@ -143,11 +143,18 @@ class Node {
   add(child: Node, field: string | null): void {
     this.children.push(child)
     if (child.isNamed) this.namedChildren.push(child)
-    if (field !== null && !this.fields.has(field)) this.fields.set(field, child)
+    if (field === null) return
+    const named = this.fields.get(field)
+    if (named === undefined) this.fields.set(field, [child])
+    else named.push(child)
   }
 
   childForFieldName(field: string): Node | null {
-    return this.fields.get(field) ?? null
+    return this.fields.get(field)?.[0] ?? null
+  }
+
+  childrenForFieldName(field: string): ReadonlyArray<Node> {
+    return this.fields.get(field) ?? []
   }
 }
 
@@ -363,9 +370,15 @@ class Walker {
     const body = node.childForFieldName("body")
     const redirectNodes = node.namedChildren.filter((child) => child !== body && isRedirect(child))
     const redirects = redirectNodes.flatMap((child) => this.redirect(child, context, depth + 1))
+    // `rm 2>/dev/null -rf x`: the tree holds `-rf` and `x` as more destinations of the redirection; Bash reads them as
+    // the command's arguments. After a compound command (`{ ...; } > f b`) Bash refuses them.
+    const trailing = redirectNodes.flatMap(wordsAfterTarget)
     if (body === null) return
-    if (body.type === "command") this.command(body, context, redirects, depth + 1)
-    else this.walk(body, context, depth + 1)
+    if (body.type === "command") this.command(body, context, redirects, depth + 1, trailing.map(resolveWord))
+    else {
+      if (trailing.length > 0) this.reason("ParseError", "Words follow the redirection of a compound command, which Bash refuses.")
+      this.walk(body, context, depth + 1)
+    }
   }
 
   /** Records a redirection (and walks what it may run); returns the redirections it holds. */
@@ -421,7 +434,7 @@ class Walker {
     this.add(node.text, argv, [], [], context, depth)
   }
 
-  private command(node: Node, context: Context, outer: ReadonlyArray<Redirect>, depth: number): void {
+  private command(node: Node, context: Context, outer: ReadonlyArray<Redirect>, depth: number, trailing: ReadonlyArray<Word> = []): void {
     const assignments: Array<Assignment> = []
     const redirects: Array<Redirect> = [...outer]
     const argv: Array<Word> = []
@@ -431,6 +444,7 @@ class Walker {
         assignments.push(...assignmentOf(child))
       } else if (isRedirect(child)) {
         redirects.push(...this.redirect(child, context, depth + 1))
+        argv.push(...wordsAfterTarget(child).map(resolveWord))
       } else if (child.type === "comment") {
         continue
       } else if (child.type === "command_name") {
@@ -444,6 +458,7 @@ class Walker {
         argv.push(resolveWord(child))
       }
     }
+    argv.push(...trailing)
     this.add(node.text, argv, assignments, redirects, context, depth)
   }
 
@@ -508,6 +523,10 @@ const descriptorOf = (node: Node): number | undefined => {
 }
 
 const discardTargets = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2"])
+
+/** The words the tree puts after a file redirection's target (`> f b c`): Bash reads them as arguments. */
+const wordsAfterTarget = (node: Node): ReadonlyArray<Node> =>
+  node.type === "file_redirect" ? node.childrenForFieldName("destination").slice(1) : []
 
 const fileRedirect = (node: Node): Redirect => {
   const operator = operatorOf(node) ?? ">"

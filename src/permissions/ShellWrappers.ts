@@ -148,7 +148,7 @@ export const unwrap = (argv: ReadonlyArray<Word>): Unwrapped | undefined => {
   const first = argv[0]
   const name = first === undefined ? undefined : literal(first)
   if (name === undefined) return undefined
-  const spec = specs[name]
+  const spec = Object.hasOwn(specs, name) ? specs[name] : undefined
   if (spec === undefined) return undefined
   const rest = argv.slice(1)
   const parsed = parseOptions(rest, spec.options)

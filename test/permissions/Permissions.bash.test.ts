@@ -58,6 +58,17 @@ const bypasses: ReadonlyArray<Case> = [
   bash("xargs -0 rm < list", { settings: deny("Bash(rm:*)"), expect: "deny" }),
   bash("watch rm x", { settings: deny("Bash(rm:*)"), expect: "deny" }),
   bash("stdbuf -o0 rm x", { settings: deny("Bash(rm:*)"), expect: "deny" }),
+  // Words after a redirection's target are the command's arguments (`rm 2>/dev/null -rf x` runs `rm -rf x`).
+  bash("rm 2>/dev/null -rf x", { settings: deny("Bash(rm -rf:*)"), mode: "bypassPermissions", expect: "deny" }),
+  bash("sudo >/dev/null rm -rf x", { settings: deny("Bash(rm:*)"), mode: "bypassPermissions", expect: "deny" }),
+  bash("cp >/dev/null x .git/hooks/pre-commit", { mode: "bypassPermissions", expect: "ask" }),
+  bash("git diff >/dev/null --output=.git/hooks/pre-commit", { mode: "bypassPermissions", expect: "ask" }),
+  bash("echo a >/dev/null b c", { expect: "allow" }),
+  bash("{ ls; } >/dev/null rm x", { settings: deny("Bash(rm:*)"), mode: "bypassPermissions", expect: "deny" }),
+  // Command names that are properties of every object are no wrappers (the check must not break on them).
+  bash("toString rm x", { settings: deny("Bash(rm:*)"), mode: "bypassPermissions", expect: "allow" }),
+  bash("constructor x", { expect: "ask" }),
+  bash("__proto__ x", { expect: "ask" }),
   bash("setsid rm x", { settings: deny("Bash(rm:*)"), expect: "deny" }),
   bash("sudo npm test", { settings: allowRules("Bash(npm test)"), expect: "ask" }),
   bash("timeout 60 npm test", { settings: allowRules("Bash(npm test)"), expect: "allow" }),
