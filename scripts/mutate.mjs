@@ -1,6 +1,6 @@
-// Mutation testing of the security-critical modules: runs Stryker once per area of stryker.config.mjs (all of them,
+// Mutation testing of the security-critical modules: runs Stryker once per area of mutation-areas.mjs (all of them,
 // or those named), then prints each module's mutation score and fails if one is below 85%.
-// Usage: npm run mutate [-- permissions hooks secrets stream]
+// Usage: npm run mutate [-- paths writes bash hooks secrets stream]
 // Stryker needs Node.js 22 or later: on an older one this script runs itself again on Node.js 24 from the npm registry.
 import { spawnSync } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
@@ -21,8 +21,7 @@ if (Number(process.versions.node.split(".")[0]) < 22) {
   process.exit(run("npx", ["--yes", "--package=node@24", "--", "node", fileURLToPath(import.meta.url), ...process.argv.slice(2)]))
 }
 
-process.env["WEFT_MUTATE_AREA"] = "permissions" // any area: the config only needs one to load
-const { areas } = await import("../stryker.config.mjs")
+const { areas } = await import("./mutation-areas.mjs")
 const named = process.argv.slice(2)
 for (const name of named) if (!(name in areas)) throw new Error(`No area ${name}: the areas are ${Object.keys(areas).join(", ")}`)
 const chosen = named.length > 0 ? named : Object.keys(areas)

@@ -1,0 +1,53 @@
+// The areas of `npm run mutate` (scripts/mutate.mjs, stryker.config.mjs): each area's modules and the unit tests
+// written for them. Stryker runs once per area; a mutant of a module-level constant (a protected name, a table entry)
+// re-runs every test of its area, so small areas with their own tests keep those runs short.
+
+/** @type {Record<string, { mutate: Array<string>, tests: Array<string> }>} */
+export const areas = {
+  paths: {
+    mutate: ["src/permissions/Rules.ts", "src/permissions/PathGuard.ts"],
+    tests: ["test/permissions/Rules.test.ts", "test/permissions/PathGuard.test.ts"]
+  },
+  writes: {
+    mutate: [
+      "src/permissions/BashCheck.ts",
+      "src/permissions/ShellCheck.ts",
+      "src/permissions/ShellWrites.ts",
+      "src/permissions/ProgramWrites.ts"
+    ],
+    tests: [
+      "test/permissions/BashCheck.test.ts",
+      "test/permissions/ShellCheck.test.ts",
+      "test/permissions/ShellWrites.test.ts",
+      "test/permissions/ProgramWrites.test.ts"
+    ]
+  },
+  bash: {
+    mutate: ["src/permissions/ShellSyntax.ts", "src/permissions/ShellCommand.ts", "src/permissions/ShellWrappers.ts"],
+    tests: [
+      "test/permissions/ShellSyntax.test.ts",
+      "test/permissions/ShellCommand.test.ts",
+      "test/permissions/ShellRules.test.ts",
+      "test/permissions/ShellWrappers.test.ts",
+      "test/permissions/Permissions.bash.test.ts"
+    ]
+  },
+  hooks: {
+    mutate: ["src/hooks/CommandHooks.ts"],
+    tests: ["test/hooks/**/*.test.ts"]
+  },
+  secrets: {
+    mutate: ["src/platform/Credentials.ts", "src/platform/ChildEnvironment.ts"],
+    tests: ["test/platform/**/*.test.ts", "test/permissions/GitSafety.test.ts"]
+  },
+  stream: {
+    mutate: ["src/model/Sse.ts", "src/model/Retry.ts"],
+    tests: [
+      "test/model/Sse.test.ts",
+      "test/model/Sse.frames.test.ts",
+      "test/model/Retry.test.ts",
+      "test/model/Retry.policy.test.ts",
+      "test/model/ApiClientRetry.test.ts"
+    ]
+  }
+}
