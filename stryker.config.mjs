@@ -24,5 +24,6 @@ export default {
   thresholds: { high: 90, low: 85, break: null },
   concurrency: 2,
   tempDirName: ".stryker-tmp",
-  cleanTempDir: "always"
+  cleanTempDir: "always",
+  ignoreStatic: area.ignoreStatic === true && process.env["WEFT_MUTATE_STATIC"] !== "1"
 }
