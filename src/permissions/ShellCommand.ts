@@ -281,21 +281,21 @@ export const argvMatches = (argv: ReadonlyArray<Word>, words: ReadonlyArray<Rule
     const text = word === undefined ? undefined : literal(word)
     for (let j = m; j >= 0; j--) {
       const pattern = words[j]
-      if (pattern === undefined || word === undefined) {
+      if (word === undefined) {
+        current[j] = false
+      } else if (text === undefined && sense === "may") {
+        // May be any words, or none: it may take any number of the rule's words from j (none left included).
+        let any = false
+        for (let k = j; k <= m && !any; k++) any = next[k] === true
+        current[j] = any
+      } else if (pattern === undefined) {
         current[j] = false
       } else if (pattern._tag === "Rest") {
         // A lone `*` takes this word (and stays), or no more words.
         current[j] = next[j] === true || current[j + 1] === true
       } else if (text === undefined) {
-        if (sense === "must") {
-          // `~/x` as written matches a rule word `~/x`; nothing else known only at run time matches a fixed word.
-          current[j] = word.tilde && !word.glob && !word.brace && pattern._tag === "Literal" && word.value === pattern.text && next[j + 1] === true
-        } else {
-          // May be any words, or none: it may take any number of the rule's words from j.
-          let any = false
-          for (let k = j; k <= m && !any; k++) any = next[k] === true
-          current[j] = any
-        }
+        // `~/x` as written matches a rule word `~/x`; nothing else known only at run time matches a fixed word.
+        current[j] = word.tilde && !word.glob && !word.brace && pattern._tag === "Literal" && word.value === pattern.text && next[j + 1] === true
       } else {
         const matches = pattern._tag === "Literal" ? text === pattern.text : pattern.pattern.test(text)
         current[j] = matches && next[j + 1] === true

@@ -44,7 +44,8 @@ const specs: Record<string, WrapperSpec> = {
       shortFlags: "i0v",
       shortValues: "uCS",
       longFlags: ["ignore-environment", "null", "debug", "help", "version"],
-      longValues: ["unset", "chdir", "split-string", "block-signal", "default-signal", "ignore-signal"],
+      longValues: ["unset", "chdir", "split-string"],
+      // Optional values, given only with `=`: `env --block-signal rm x` runs `rm x`.
       longOptionalValues: ["block-signal", "default-signal", "ignore-signal", "list-signal-handling"],
       stopAtOperand: true
     },
@@ -63,10 +64,21 @@ const specs: Record<string, WrapperSpec> = {
       stopAtOperand: true
     },
     transparent: false,
+    // `-k` (--reset-timestamp) with a command runs it, ignoring cached credentials; alone it runs nothing.
     special: (options) =>
-      has(options, "s", "shell", "i", "login") ? "shell" : has(options, "l", "list", "v", "validate", "k", "K", "remove-timestamp", "reset-timestamp", "help", "version") ? "itself" : undefined
+      has(options, "s", "shell", "i", "login") ? "shell" : has(options, "l", "list", "v", "validate", "K", "remove-timestamp", "help", "version") ? "itself" : undefined
   },
-  doas: { options: { shortFlags: "Lns", shortValues: "Cu", stopAtOperand: true, abbreviations: false }, transparent: false, special: (options) => (has(options, "s") ? "shell" : has(options, "L") ? "itself" : undefined) },
+  doas: {
+    options: {
+      shortFlags: "Lns",
+      shortValues: "Cu",
+      stopAtOperand: true,
+      // Stryker disable next-line BooleanLiteral: it has no long option, so there is nothing to abbreviate either way
+      abbreviations: false
+    },
+    transparent: false,
+    special: (options) => (has(options, "s") ? "shell" : has(options, "L") ? "itself" : undefined)
+  },
   nice: { options: { shortValues: "n", longValues: ["adjustment"], longFlags: ["help", "version"], stopAtOperand: true }, transparent: true },
   nohup: { options: { longFlags: ["help", "version"], stopAtOperand: true }, transparent: true },
   timeout: {
@@ -80,7 +92,8 @@ const specs: Record<string, WrapperSpec> = {
       shortValues: "adEILnPs",
       shortOptionalValues: "eil",
       longFlags: ["null", "open-tty", "interactive", "no-run-if-empty", "verbose", "exit", "show-limits", "help", "version"],
-      longValues: ["arg-file", "delimiter", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"],
+      longValues: ["arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"],
+      // Optional values, given only with `=`: `xargs --max-lines rm` runs `rm`.
       longOptionalValues: ["eof", "replace", "max-lines"],
       stopAtOperand: true
     },
@@ -90,8 +103,9 @@ const specs: Record<string, WrapperSpec> = {
   },
   watch: {
     options: {
-      shortFlags: "bcCdeghprtwxq",
-      shortValues: "n",
+      shortFlags: "bcCdeghprtwx",
+      // -q is --equexit: it takes the number of cycles (`watch -x -q 3 rm x` runs `rm x`).
+      shortValues: "nq",
       longFlags: ["beep", "color", "no-color", "differences", "errexit", "chgexit", "no-title", "exec", "precise", "no-wrap", "no-linewrap", "help", "version"],
       longValues: ["interval", "equexit", "shotsdir"],
       longOptionalValues: ["differences"],
@@ -102,12 +116,33 @@ const specs: Record<string, WrapperSpec> = {
     special: (options) => (has(options, "x", "exec") ? undefined : "shell")
   },
   command: {
-    options: { shortFlags: "pvV", stopAtOperand: true, abbreviations: false },
+    options: {
+      shortFlags: "pvV",
+      stopAtOperand: true,
+      // Stryker disable next-line BooleanLiteral: it has no long option, so there is nothing to abbreviate either way
+      abbreviations: false
+    },
     transparent: true,
     special: (options) => (has(options, "v", "V") ? "itself" : undefined)
   },
-  builtin: { options: { stopAtOperand: true, abbreviations: false }, transparent: true },
-  exec: { options: { shortFlags: "cl", shortValues: "a", stopAtOperand: true, abbreviations: false }, transparent: true },
+  builtin: {
+    options: {
+      stopAtOperand: true,
+      // Stryker disable next-line BooleanLiteral: it has no long option, so there is nothing to abbreviate either way
+      abbreviations: false
+    },
+    transparent: true
+  },
+  exec: {
+    options: {
+      shortFlags: "cl",
+      shortValues: "a",
+      stopAtOperand: true,
+      // Stryker disable next-line BooleanLiteral: it has no long option, so there is nothing to abbreviate either way
+      abbreviations: false
+    },
+    transparent: true
+  },
   setsid: { options: { shortFlags: "cfw", longFlags: ["ctty", "fork", "wait", "help", "version"], stopAtOperand: true }, transparent: true },
   stdbuf: { options: { shortValues: "ioe", longValues: ["input", "output", "error"], longFlags: ["help", "version"], stopAtOperand: true }, transparent: true },
   time: { options: { shortFlags: "apqv", shortValues: "fo", longFlags: ["append", "portability", "quiet", "verbose", "help", "version"], longValues: ["format", "output"], stopAtOperand: true }, transparent: true },
@@ -135,7 +170,14 @@ const specs: Record<string, WrapperSpec> = {
     transparent: true,
     special: (options) => (has(options, "c", "command") ? "shell" : undefined)
   },
-  busybox: { options: { stopAtOperand: true, abbreviations: false }, transparent: true }
+  busybox: {
+    options: {
+      stopAtOperand: true,
+      // Stryker disable next-line BooleanLiteral: it has no long option, so there is nothing to abbreviate either way
+      abbreviations: false
+    },
+    transparent: true
+  }
 }
 
 /** The wrappers seen through. */
@@ -181,6 +223,11 @@ export const unwrap = (argv: ReadonlyArray<Word>): Unwrapped | undefined => {
     }
   }
   commandStart += spec.leadingOperands ?? 0
+  // `flock file -c command`: after the file, `-c` (or `--command`, exactly) hands the next word to a shell too.
+  const afterOperands = argv[commandStart]
+  if (name === "flock" && afterOperands !== undefined && ["-c", "--command"].includes(literal(afterOperands) ?? "")) {
+    return { _tag: "Unanalysable", kind: "ShellString", message: `\`${name}\` runs its command through a shell string, which is not analysed.` }
+  }
   if (commandStart >= argv.length) {
     if (spec.defaultCommand === undefined) return { _tag: "Itself" }
     const command = { source: spec.defaultCommand, value: spec.defaultCommand, glob: false, brace: false, tilde: false }
