@@ -23,7 +23,8 @@ export const areas = {
       "test/permissions/BashCheck.test.ts",
       "test/permissions/ShellCheck.test.ts",
       "test/permissions/ShellWrites.test.ts",
-      "test/permissions/ProgramWrites.test.ts"
+      "test/permissions/ProgramWrites.test.ts",
+      "test/permissions/ProgramWrites.grammar.test.ts"
     ],
     // The writing programs' option tables are 270 static mutants, three quarters of the area's run time (about an
     // hour on two cores); ProgramWrites.test.ts reads each program's options row by row.

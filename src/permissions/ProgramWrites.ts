@@ -177,8 +177,10 @@ const parseTar = (args: ReadonlyArray<Word>): Parsed => {
       // Stryker disable next-line BooleanLiteral: nothing here reads `abbreviated` (it is for ShellOptions' strict callers).
       letters.push({ name: letter, value: args[next], abbreviated: false })
       next++
-    // Stryker disable next-line BooleanLiteral: nothing here reads `abbreviated` (it is for ShellOptions' strict callers).
-    } else letters.push({ name: letter, value: undefined, abbreviated: false })
+    } else {
+      // Stryker disable next-line BooleanLiteral: nothing here reads `abbreviated` (it is for ShellOptions' strict callers).
+      letters.push({ name: letter, value: undefined, abbreviated: false })
+    }
   }
   const rest = parseOptionsLeniently(args.slice(next), tarSpec)
   // Stryker disable next-line ArithmeticOperator: tar's reading never reads `firstOperand` (kept right for the type's sake).
