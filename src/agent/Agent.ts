@@ -174,7 +174,7 @@ const started = (options: RunOptions) =>
 
 /** The run's events, ending with its Result. A consumer that stops early interrupts the run. */
 export const run = (options: RunOptions) =>
-  Stream.unwrapScoped(Effect.map(started(options), (queue) => Stream.fromQueue(queue).pipe(Stream.flattenTake)))
+  Stream.unwrap(Effect.map(started(options), (queue) => Stream.fromQueue(queue).pipe(Stream.flattenTake)))
 
 /**
  * The run, each event handed to `onEvent` in order: `run`'s events without a Stream's machinery (for a consumer
@@ -188,7 +188,7 @@ export const runEach = <E, R>(options: RunOptions, onEvent: (event: AgentEvent) 
         Take.match(take, {
           onEnd: () => Effect.void,
           onFailure: Effect.failCause,
-          onSuccess: (events) => Effect.zipRight(Effect.forEach(events, onEvent, { discard: true }), Effect.suspend(() => next))
+          onSuccess: (events) => Effect.andThen(Effect.forEach(events, onEvent, { discard: true }), Effect.suspend(() => next))
         })
       )
       return next
@@ -232,7 +232,7 @@ const loop = Effect.fn("Agent.loop")(function* (options: RunOptions, emit: (even
         body: (step) => Effect.tap(turn(run, step.state), (after) => Ref.set(latest, after.state))
       })
     ),
-    Effect.catchAllDefect((defect) =>
+    Effect.catchDefect((defect) =>
       Effect.map(Ref.get(latest), (state) =>
         finishWith(state, "error_during_execution", `Internal error: ${Cause.pretty(Cause.die(defect))}`, true)
       )
@@ -326,7 +326,7 @@ const turn = Effect.fn("Agent.turn")(function* (run: Run, before: RunState) {
 /** The turn's model request with the conversation of `state`, answered with `state` and the time it took counted. */
 const request = Effect.fn("Agent.request")(function* (run: Run, state: RunState) {
   const started = Date.now()
-  const response = yield* Effect.either(abortable(run, requestModel(run, Request.build(requestSettings(run), state.history))))
+  const response = yield* Effect.result(abortable(run, requestModel(run, Request.build(requestSettings(run), state.history))))
   return { _tag: "Sent" as const, response, state: { ...state, apiMs: state.apiMs + (Date.now() - started) } }
 })
 
@@ -396,7 +396,7 @@ const priced = (run: Run, response: AssistantMessage): { readonly model: string;
  */
 const compactStep = Effect.fn("Agent.compact")(function* (run: Run, state: RunState, preTokens: number) {
   const started = Date.now()
-  const outcome = yield* Effect.either(
+  const outcome = yield* Effect.result(
     Compaction.compact(
       {
         sessionId: run.sessionId,
@@ -441,7 +441,7 @@ const compactStep = Effect.fn("Agent.compact")(function* (run: Run, state: RunSt
 const abortable = <A, E, R>(run: Run, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | Aborted, R> =>
   Effect.raceFirst(
     effect,
-    Deferred.await(run.abort).pipe(Effect.zipRight(Effect.fail(new Aborted({ message: "Interrupted by the user." }))))
+    Deferred.await(run.abort).pipe(Effect.andThen(Effect.fail(new Aborted({ message: "Interrupted by the user." }))))
   )
 
 /**
@@ -536,7 +536,7 @@ const runTools = Effect.fn("Agent.runTools")(function* (
   const preset = new Map(incomplete.map((call) => [call.id, incompleteOutcome(call)]))
   const cancelled = yield* Ref.make<ReadonlyArray<CallOutcome>>([])
   const context = { sessionId: run.sessionId, cwd: run.options.cwd, emit: run.emit }
-  const executed = yield* Effect.either(
+  const executed = yield* Effect.result(
     abortable(run, executeTurn(uses, preset, context, (outcomes) => Ref.set(cancelled, outcomes)))
   )
   const outcomes = executed._tag === "Right" ? executed.right : yield* Ref.get(cancelled)

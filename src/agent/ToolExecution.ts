@@ -99,10 +99,10 @@ export const executeCall = Effect.fn("ToolExecution.executeCall")(function* (use
     failure: { kind, message }
   })
 
-  const tool = yield* Effect.either(registry.get(use.name))
+  const tool = yield* Effect.result(registry.get(use.name))
   if (tool._tag === "Left") return failed("unknown_tool", tool.left.message)
 
-  let prepared = yield* Effect.either(tool.right.prepare(use.input, toolContext))
+  let prepared = yield* Effect.result(tool.right.prepare(use.input, toolContext))
   if (prepared._tag === "Left") return failed("invalid_input", prepared.left.message)
 
   const pre = yield* hooks.preToolUse({ ...hookBase, toolInput: prepared.right.input })
@@ -121,7 +121,7 @@ export const executeCall = Effect.fn("ToolExecution.executeCall")(function* (use
   }
   // The whole input is replaced (not merged), then decoded and checked like the model's own.
   if (pre.updatedInput !== undefined) {
-    prepared = yield* Effect.either(tool.right.prepare(pre.updatedInput, toolContext))
+    prepared = yield* Effect.result(tool.right.prepare(pre.updatedInput, toolContext))
     if (prepared._tag === "Left") return failed("invalid_input", prepared.left.message)
   }
   let call = prepared.right
@@ -148,7 +148,7 @@ export const executeCall = Effect.fn("ToolExecution.executeCall")(function* (use
       }
       if (decision?.behavior === "allow") {
         if (decision.updatedInput === undefined) return allow
-        const again = yield* Effect.either(tool.right.prepare(decision.updatedInput, toolContext))
+        const again = yield* Effect.result(tool.right.prepare(decision.updatedInput, toolContext))
         if (again._tag === "Left") return deny(again.left.message)
         call = again.right
         const checked = yield* permissions.check(requestOf(call))
@@ -192,7 +192,7 @@ export const executeCall = Effect.fn("ToolExecution.executeCall")(function* (use
   let kind: ToolFailureKind | undefined
   if (Exit.isSuccess(exit)) result = exit.value
   else {
-    const failure = Cause.failureOption(exit.cause)
+    const failure = Cause.findErrorOption(exit.cause)
     if (Option.isNone(failure)) return yield* Effect.failCause(exit.cause)
     result = { _tag: "ToolResult", content: failure.value.message, isError: true }
     kind = failureKind(failure.value)

@@ -50,7 +50,7 @@ export interface Options {
   readonly version: string
 }
 
-export class Transcript extends Context.Tag("weft/agent/Transcript")<Transcript, Interface>() {
+export class Transcript extends Context.Service<Transcript, Interface>()("weft/agent/Transcript") {
   /** Records nothing (a throwaway run); uuids are still issued so events can be told apart. */
   static layerNone = Layer.succeed(Transcript, {
     user: () => Effect.sync(() => crypto.randomUUID()),
@@ -76,14 +76,14 @@ export class Transcript extends Context.Tag("weft/agent/Transcript")<Transcript,
             : failed
               ? Effect.void
               : store.append(item.entry).pipe(
-                  Effect.catchAll((error) => {
+                  Effect.catch((error) => {
                     failed = true
                     return Effect.logWarning(`weft: could not record the session (${error.message}); going on without recording it.`)
                   })
                 )
         ),
         Effect.forever,
-        Effect.forkDaemon
+        Effect.forkDetach
       )
       const flush = Effect.gen(function* () {
         const done = yield* Deferred.make<void>()
@@ -91,7 +91,7 @@ export class Transcript extends Context.Tag("weft/agent/Transcript")<Transcript,
         yield* Deferred.await(done)
       })
       // Finalizer.addFinalizer: the flush needs nothing of the fiber that closes the scope (see Finalizer.ts).
-      yield* Finalizer.addFinalizer(() => flush.pipe(Effect.zipRight(Fiber.interrupt(writer))))
+      yield* Finalizer.addFinalizer(() => flush.pipe(Effect.andThen(Fiber.interrupt(writer))))
 
       let parent: string | null = null
       // Entries held until the model's first answer (see the module doc).
@@ -149,7 +149,7 @@ export class Transcript extends Context.Tag("weft/agent/Transcript")<Transcript,
     })
 
   /** `make` as a layer: closing the layer flushes. */
-  static layer = (options: Options): Layer.Layer<Transcript, never, SessionStore> => Layer.scoped(Transcript, Transcript.make(options))
+  static layer = (options: Options): Layer.Layer<Transcript, never, SessionStore> => Layer.effect(Transcript, Transcript.make(options))
 }
 
 type Pending =

@@ -12,10 +12,10 @@
  *
  * Built-ins only (node:fs) and effect's Either: this runs before anything else is loaded.
  */
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as Path from "@effect/platform/Path"
+import type * as FileSystem from "effect/FileSystem"
+import type * as Path from "effect/Path"
 import type * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import { statSync } from "node:fs"
 import type { CliError, Outcome } from "./Outcome.js"
 
@@ -33,7 +33,7 @@ export interface OptionSpec<A> {
   readonly repeatable: boolean
   readonly description: string
   /** The values given (`""` for each time a flag was given), in order, to the value or what is wrong with them. */
-  readonly decode: (given: ReadonlyArray<string>) => Either.Either<A, string>
+  readonly decode: (given: ReadonlyArray<string>) => Result.Result<A, string>
 }
 
 interface Common {
@@ -45,17 +45,17 @@ interface Common {
 const base = (spec: Common) => ({ name: spec.name, aliases: spec.aliases ?? [], description: spec.description })
 
 /** A single value: given twice is an error. */
-const single = (given: ReadonlyArray<string>): Either.Either<string | undefined, string> =>
+const single = (given: ReadonlyArray<string>): Result.Result<string | undefined, string> =>
   given.length > 1
-    ? Either.left(`is given ${given.length} times (${given.map((value) => JSON.stringify(value)).join(", ")}): give it once`)
-    : Either.right(given[0])
+    ? Result.fail(`is given ${given.length} times (${given.map((value) => JSON.stringify(value)).join(", ")}): give it once`)
+    : Result.succeed(given[0])
 
 export const flag = (spec: Common): OptionSpec<boolean> => ({
   ...base(spec),
   placeholder: undefined,
   accepts: "no value",
   repeatable: false,
-  decode: (given) => Either.right(given.length > 0)
+  decode: (given) => Result.succeed(given.length > 0)
 })
 
 export const text = (
@@ -71,9 +71,9 @@ export const text = (
   accepts: spec.accepts,
   repeatable: false,
   decode: (given) =>
-    Either.flatMap(single(given), (value) => {
+    Result.flatMap(single(given), (value) => {
       const problem = value === undefined ? undefined : spec.check?.(value)
-      return problem === undefined ? Either.right(value) : Either.left(problem)
+      return problem === undefined ? Result.succeed(value) : Result.fail(problem)
     })
 })
 
@@ -94,12 +94,12 @@ export function choice<const C extends string>(spec: ChoiceSpec<C> & { readonly 
     accepts,
     repeatable: false,
     decode: (given) =>
-      Either.flatMap(single(given), (value) =>
+      Result.flatMap(single(given), (value) =>
         value === undefined
-          ? Either.right(spec.default)
+          ? Result.succeed(spec.default)
           : isChoice(value)
-            ? Either.right(value)
-            : Either.left(`must be ${accepts}, not ${JSON.stringify(value)}`)
+            ? Result.succeed(value)
+            : Result.fail(`must be ${accepts}, not ${JSON.stringify(value)}`)
       )
   }
 }
@@ -112,10 +112,10 @@ export const count = (spec: Common & { readonly placeholder: string; readonly mi
     accepts,
     repeatable: false,
     decode: (given) =>
-      Either.flatMap(single(given), (value) => {
-        if (value === undefined) return Either.right(undefined)
+      Result.flatMap(single(given), (value) => {
+        if (value === undefined) return Result.succeed(undefined)
         const number = /^[0-9]{1,9}$/.test(value.trim()) ? Number(value) : Number.NaN
-        return number >= spec.min ? Either.right(number) : Either.left(`must be ${accepts}, not ${JSON.stringify(value)}`)
+        return number >= spec.min ? Result.succeed(number) : Result.fail(`must be ${accepts}, not ${JSON.stringify(value)}`)
       })
   }
 }
@@ -138,9 +138,9 @@ export const list = (
     const values = spec.split === true ? splitToolRules(given) : given
     for (const value of values) {
       const problem = spec.check?.(value)
-      if (problem !== undefined) return Either.left(problem)
+      if (problem !== undefined) return Result.fail(problem)
     }
-    return Either.right(values)
+    return Result.succeed(values)
   }
 })
 
@@ -341,15 +341,15 @@ export type RawValues = Readonly<Record<string, ReadonlyArray<string>>>
 export const dashed = (name: string) => (name.length === 1 ? `-${name}` : `--${name}`)
 
 /** Decodes every option of `table` from `raw`: the values, or the first problem, naming its option. */
-export function decodeOptions<T extends Table>(table: T, raw: RawValues): Either.Either<Values<T>, string>
-export function decodeOptions(table: Table, raw: RawValues): Either.Either<Record<string, unknown>, string> {
+export function decodeOptions<T extends Table>(table: T, raw: RawValues): Result.Result<Values<T>, string>
+export function decodeOptions(table: Table, raw: RawValues): Result.Result<Record<string, unknown>, string> {
   const values: Record<string, unknown> = {}
   for (const [key, spec] of Object.entries(table)) {
     const decoded = spec.decode(raw[key] ?? [])
-    if (Either.isLeft(decoded)) return Either.left(`${dashed(spec.name)} ${decoded.left}.`)
+    if (Result.isFailure(decoded)) return Result.fail(`${dashed(spec.name)} ${decoded.left}.`)
     values[key] = decoded.right
   }
-  return Either.right(values)
+  return Result.succeed(values)
 }
 
 /** A command, `weft <name> ...`: its module is imported only when it runs. */

@@ -5,7 +5,7 @@
  * are handed to the command line of Commands.ts, generated from the same table; test/cli/CommandLine.test.ts checks
  * that the two read every invocation alike.
  */
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import { parseArgs, type ParseArgsConfig } from "node:util"
 import {
   type CommandSpec,
@@ -106,7 +106,7 @@ export const parse = (args: ReadonlyArray<string>): Invocation => {
 /** The invocation, from the raw values and positionals either parser gathered. */
 export const toInvocation = (raw: RawValues, positionals: ReadonlyArray<string>): Invocation => {
   const decoded = decodeOptions(printOptions, raw)
-  if (Either.isLeft(decoded)) return { _tag: "Invalid", message: decoded.left }
+  if (Result.isFailure(decoded)) return { _tag: "Invalid", message: decoded.left }
   if (!decoded.right.print) return { _tag: "Invalid", message: notACommand(positionals) }
   if (positionals.length > 1) {
     const [first, second] = positionals

@@ -8,7 +8,7 @@
  * started.
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import { resolve } from "node:path"
 import { McpClient, type ServerStatus } from "../mcp/McpClient.js"
 import * as McpConfig from "../mcp/McpConfig.js"
@@ -87,7 +87,7 @@ interface Parsed {
  * positional. For `add`, once the name and the command are read, what is not one of the options here is the
  * command's own argument (`weft mcp add files npx -y server` passes `-y` on).
  */
-const parse = (args: ReadonlyArray<string>, commandArgsAfter: number): Either.Either<Parsed, string> => {
+const parse = (args: ReadonlyArray<string>, commandArgsAfter: number): Result.Result<Parsed, string> => {
   const raw: Record<string, Array<string>> = {}
   const positional: Array<string> = []
   let help = false
@@ -115,7 +115,7 @@ const parse = (args: ReadonlyArray<string>, commandArgsAfter: number): Either.Ei
         positional.push(arg)
         continue
       }
-      return Either.left(`unknown option ${flag}${commandArgsAfter < Number.POSITIVE_INFINITY ? " (a server command's own options go after --)" : ""}`)
+      return Result.fail(`unknown option ${flag}${commandArgsAfter < Number.POSITIVE_INFINITY ? " (a server command's own options go after --)" : ""}`)
     }
     let value: string | undefined
     if (flag !== arg) value = arg.slice(equals + 1)
@@ -123,16 +123,16 @@ const parse = (args: ReadonlyArray<string>, commandArgsAfter: number): Either.Ei
       value = args[index]
       index++
     }
-    if (value === undefined) return Either.left(`${flag} needs a value`)
+    if (value === undefined) return Result.fail(`${flag} needs a value`)
     ;(raw[key] ??= []).push(value)
   }
-  return Either.right({ help, raw, positional })
+  return Result.succeed({ help, raw, positional })
 }
 
 const usageError = (message: string) => new UsageError({ message: `mcp: ${message}. See weft mcp --help.` })
 
 const decode = (raw: RawValues) =>
-  Either.mapLeft(decodeOptions(options, raw), (message) => usageError(message.replace(/\.$/, "")))
+  Result.mapLeft(decodeOptions(options, raw), (message) => usageError(message.replace(/\.$/, "")))
 
 /** This directory, the user's home and weft's ($HOME, $WEFT_HOME through Config, as the session reads them). */
 const locations: Effect.Effect<McpConfigFile.Locations> = Effect.gen(function* () {
@@ -378,7 +378,7 @@ export const main = (args: ReadonlyArray<string>): Effect.Effect<Outcome, CliErr
       yield* help()
       return Outcome.Succeeded()
     }
-    const parsed = yield* Either.mapLeft(parse(rest, sub === "add" ? 2 : Number.POSITIVE_INFINITY), usageError)
+    const parsed = yield* Result.mapLeft(parse(rest, sub === "add" ? 2 : Number.POSITIVE_INFINITY), usageError)
     if (parsed.help) {
       yield* help()
       return Outcome.Succeeded()

@@ -89,7 +89,7 @@ const writeDirect = (name: Name, text: string): "written" | "closed" | Buffer =>
 
 /** Writes `text` to stdout or stderr; fails with OutputClosed if its reader is gone. */
 export const writeTo = (name: Name, text: string): Effect.Effect<void, OutputClosed> =>
-  Effect.async<void, OutputClosed>((resume) => {
+  Effect.callback<void, OutputClosed>((resume) => {
     const fail = () => resume(Effect.fail(new OutputClosed({ message: `${name} was closed by its reader` })))
     if (closed.has(name)) return fail()
     const rest = streamed.has(name) ? text : writeDirect(name, text)

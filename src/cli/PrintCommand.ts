@@ -3,8 +3,8 @@
  * prints its stream (Print). Ctrl-C (SIGINT) or SIGTERM stops the run gracefully: work in flight is interrupted,
  * running processes are killed, and the output still ends with a result; a second signal stops at once.
  */
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as Path from "@effect/platform/Path"
+import type * as FileSystem from "effect/FileSystem"
+import type * as Path from "effect/Path"
 import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
@@ -188,7 +188,7 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
       Effect.scoped
     )
 
-    const fiber = yield* Effect.fork(printing)
+    const fiber = yield* Effect.forkChild(printing)
     const runtime = yield* Effect.runtime<never>()
     let signals = 0
     const onSignal = () => {
@@ -205,7 +205,7 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
       return exit.value === undefined || exit.value.isError ? Outcome.Failed() : Outcome.Succeeded()
     }
     // The reader of the output went away: the run has stopped (its processes killed, its transcript flushed).
-    const failure = Cause.failureOption(exit.cause)
+    const failure = Cause.findErrorOption(exit.cause)
     if (Option.isSome(failure) && failure.value._tag === "OutputClosed") return Outcome.OutputClosed()
     // An expected failure says what it is; anything else is a bug, shown whole.
     const message =

@@ -9,8 +9,8 @@
  *
  * A new service joins the session as one more `.add(...)` in `composition`, after the services it needs.
  */
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as Path from "@effect/platform/Path"
+import type * as FileSystem from "effect/FileSystem"
+import type * as Path from "effect/Path"
 import type * as ConfigError from "effect/ConfigError"
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"

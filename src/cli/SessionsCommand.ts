@@ -3,8 +3,8 @@
  * and first prompt — as a table to read, or (`--json`) as a JSON array for scripts. What `--resume <id>` takes.
  */
 import * as Effect from "effect/Effect"
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as Path from "@effect/platform/Path"
+import type * as FileSystem from "effect/FileSystem"
+import type * as Path from "effect/Path"
 import * as Credentials from "../platform/Credentials.js"
 import { type SessionInfo, SessionStore } from "../session/SessionStore.js"
 import { commands, flag } from "./CliOptions.js"

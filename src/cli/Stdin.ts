@@ -35,11 +35,11 @@ export interface ReadOptions {
 export const readAll = (stream: NodeJS.ReadableStream, options: ReadOptions): Effect.Effect<string | undefined, StdinError> =>
   Effect.gen(function* () {
     const started = yield* Deferred.make<void>()
-    const reading = Effect.async<string, StdinError>((resume) => {
+    const reading = Effect.callback<string, StdinError>((resume) => {
       const chunks: Array<Buffer> = []
       let size = 0
       const onData = (chunk: Buffer | string) => {
-        Deferred.unsafeDone(started, Effect.void)
+        Deferred.doneUnsafe(started, Effect.void)
         const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk
         size += bytes.length
         if (size > options.maxBytes) {
@@ -48,12 +48,12 @@ export const readAll = (stream: NodeJS.ReadableStream, options: ReadOptions): Ef
         } else chunks.push(bytes)
       }
       const onEnd = () => {
-        Deferred.unsafeDone(started, Effect.void)
+        Deferred.doneUnsafe(started, Effect.void)
         cleanup()
         resume(Effect.succeed(Buffer.concat(chunks).toString("utf8")))
       }
       const onError = (error: Error) => {
-        Deferred.unsafeDone(started, Effect.void)
+        Deferred.doneUnsafe(started, Effect.void)
         cleanup()
         resume(Effect.fail(unreadable(error)))
       }
@@ -65,7 +65,7 @@ export const readAll = (stream: NodeJS.ReadableStream, options: ReadOptions): Ef
       return Effect.sync(cleanup)
     })
     if (options.firstDataWithin === undefined) return yield* reading
-    const fiber = yield* Effect.fork(reading)
+    const fiber = yield* Effect.forkChild(reading)
     const came = yield* Deferred.await(started).pipe(Effect.timeout(options.firstDataWithin), Effect.option)
     if (Option.isNone(came)) {
       yield* Fiber.interrupt(fiber)

@@ -7,8 +7,8 @@
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as Path from "@effect/platform/Path"
+import type * as FileSystem from "effect/FileSystem"
+import type * as Path from "effect/Path"
 import * as Effect from "effect/Effect"
 import { type Invocation, parse } from "./CommandLine.js"
 import { type CliError, exitCode, Outcome, UsageError } from "./Outcome.js"
@@ -43,7 +43,7 @@ const dispatch = (invocation: Invocation): Effect.Effect<Outcome, CliError, File
 
 const program = dispatch(parse(process.argv.slice(2))).pipe(
   Effect.map(exitCode),
-  Effect.catchAll((error) => Output.stderr(`weft: ${error.message}\n`).pipe(Effect.ignore, Effect.as(exitCode(error)))),
+  Effect.catch((error) => Output.stderr(`weft: ${error.message}\n`).pipe(Effect.ignore, Effect.as(exitCode(error)))),
   // One layer after the other: `Layer.mergeAll` would build a third, around them.
   Effect.provide(NodePath.layer),
   Effect.provide(NodeFileSystem.layer)

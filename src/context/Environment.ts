@@ -8,8 +8,8 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as Path from "@effect/platform/Path"
+import * as FileSystem from "effect/FileSystem"
+import * as Path from "effect/Path"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as os from "node:os"
@@ -76,7 +76,7 @@ export const readGit = (cwd: string): Effect.Effect<GitInfo, never, FileSystem.F
     let gitDir = dotGit
     if (kind === "File") {
       const pointer = yield* Effect.option(fs.readFileString(dotGit))
-      const match = Option.flatMap(pointer, (text) => Option.fromNullable(/^gitdir:\s*(.+?)\s*$/m.exec(text)?.[1]))
+      const match = Option.flatMap(pointer, (text) => Option.fromNullishOr(/^gitdir:\s*(.+?)\s*$/m.exec(text)?.[1]))
       if (Option.isNone(match)) return notRepo
       gitDir = path.resolve(dir, match.value)
     }
@@ -102,7 +102,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, FileSyst
     }
   })
 
-export class Environment extends Context.Tag("weft/Environment")<Environment, Interface>() {
+export class Environment extends Context.Service<Environment, Interface>()("weft/Environment") {
   static layer = (options: Options): Layer.Layer<Environment, never, FileSystem.FileSystem | Path.Path> =>
     Layer.effect(Environment, make(options))
 

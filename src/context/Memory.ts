@@ -12,8 +12,8 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as Path from "@effect/platform/Path"
+import * as FileSystem from "effect/FileSystem"
+import * as Path from "effect/Path"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import { homedir } from "node:os"
@@ -166,7 +166,7 @@ export const load = (options: Options): Effect.Effect<ReadonlyArray<MemoryFile>,
     return files
   })
 
-export class Memory extends Context.Tag("weft/Memory")<Memory, Interface>() {
+export class Memory extends Context.Service<Memory, Interface>()("weft/Memory") {
   static layer = (options: Options): Layer.Layer<Memory, never, FileSystem.FileSystem | Path.Path> =>
     Layer.effect(
       Memory,

@@ -171,7 +171,7 @@ export const defaultManagedPaths: ReadonlyArray<string> = [
   "/etc/claude-code/managed-settings.json"
 ]
 
-export class Settings extends Context.Tag("weft/Settings")<Settings, Interface>() {
+export class Settings extends Context.Service<Settings, Interface>()("weft/Settings") {
   /** Loads every scope (see the module's comment). Never fails: problems become `warnings`. */
   static make = (options: LoadOptions): Effect.Effect<Interface> => load(options)
 

@@ -113,7 +113,7 @@ export const defaultPrompt = (options: Omit<BuildOptions, "customSystemPrompt" |
     doingTasks,
     ...(notes.length > 0 ? [`# Using the tools\n${notes.join("\n")}`] : []),
     environmentBlock(options.environment),
-    ...Option.toArray(Option.fromNullable(memorySection(options.memory)))
+    ...Option.toArray(Option.fromNullishOr(memorySection(options.memory)))
   ]
   return sections.join("\n\n")
 }

@@ -73,7 +73,7 @@ export const trust = (weftHome: string, projectDir: string): Effect.Effect<strin
     const file = trustFile(weftHome)
     const text = JSON.stringify({ projects: [...current, real] }, null, 2) + "\n"
     const temporary = `${file}.${process.pid}.tmp`
-    yield* Effect.async<void, TrustWriteError>((resume) => {
+    yield* Effect.callback<void, TrustWriteError>((resume) => {
       mkdir(dirname(file), { recursive: true }, (mkdirError) => {
         if (mkdirError !== null) return resume(Effect.fail(new TrustWriteError({ message: `cannot create ${dirname(file)}: ${mkdirError.message}` })))
         writeFile(temporary, text, { mode: 0o600 }, (writeError) => {

@@ -5,7 +5,7 @@
  * weft does not model (`version`, `gitBranch`, `userType`, ...) are kept by the record index, and an entry of
  * a type weft does not know is kept whole as an `UnknownEntry`.
  */
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { knownTypes } from "./TranscriptGuards.js"
@@ -100,17 +100,17 @@ export const TranscriptEntry = Schema.Union(KnownEntry, UnknownEntry)
  */
 export type TranscriptEntry = typeof TranscriptEntry.Type
 
-type Decoder = (input: unknown) => Either.Either<TranscriptEntry, ParseResult.ParseError>
+type Decoder = (input: unknown) => Result.Result<TranscriptEntry, ParseResult.ParseError>
 
 let decoders: { readonly byType: ReadonlyMap<string, Decoder>; readonly other: Decoder } | undefined
 
 /**
- * Decodes one parsed JSON line; `Either.left` for a line that is not an entry. The schema is picked by the entry's
+ * Decodes one parsed JSON line; `Result.left` for a line that is not an entry. The schema is picked by the entry's
  * `type` (the same answer as decoding the `TranscriptEntry` union, at a fraction of the cost: the union tries its
  * members). The decoders are compiled on first use: compiling them costs start-up that a run which only writes
  * entries never needs.
  */
-export const decodeEntry = (input: unknown): Either.Either<TranscriptEntry, ParseResult.ParseError> => {
+export const decodeEntry = (input: unknown): Result.Result<TranscriptEntry, ParseResult.ParseError> => {
   decoders ??= {
     byType: new Map<string, Decoder>([
       ["user", Schema.decodeUnknownEither(UserEntry)],
@@ -153,7 +153,7 @@ export const parseTranscript = (text: string): ParsedTranscript => {
       return undefined
     }
     const decoded = decodeEntry(json)
-    return Either.isRight(decoded) ? decoded.right : undefined
+    return Result.isSuccess(decoded) ? decoded.right : undefined
   }
   for (const line of lines) {
     if (line.trim() === "") continue

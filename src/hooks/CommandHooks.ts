@@ -16,7 +16,7 @@
  * Claude Code's cap.
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type { HookActivity } from "../domain/AgentEvent.js"
 import * as HookConfig from "./HookConfig.js"
@@ -98,7 +98,7 @@ const judge = (command: string, result: HookProcess.RunResult, timeoutSeconds: n
     return { command, result, problem: "printed output that looks like JSON but is not valid JSON; it was ignored" }
   }
   const output = decodeOutput(json)
-  if (Either.isLeft(output)) return { command, result, problem: "printed JSON that is not a hook answer; it was ignored" }
+  if (Result.isFailure(output)) return { command, result, problem: "printed JSON that is not a hook answer; it was ignored" }
   return { command, result, output: output.right }
 }
 

@@ -13,7 +13,7 @@
  * for tool events, `source` for SessionStart, `trigger` for PreCompact, `notification_type` for Notification,
  * `reason` for SessionEnd; the other events take no matcher.
  */
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { type EventName, isEventName } from "./HookEvent.js"
@@ -63,18 +63,18 @@ const nameList = /^[A-Za-z0-9_-]+(?:\|[A-Za-z0-9_-]+)+$/
 const all: (source: string) => Matcher = (source) => ({ source, test: () => true })
 
 /** Compiles a matcher; Left with the reason when it is not a valid regular expression. */
-export const compileMatcher = (source: string | undefined): Either.Either<Matcher, string> => {
-  if (source === undefined || source === "" || source === "*") return Either.right(all(source ?? ""))
-  if (plainName.test(source)) return Either.right({ source, test: (value) => value === source })
+export const compileMatcher = (source: string | undefined): Result.Result<Matcher, string> => {
+  if (source === undefined || source === "" || source === "*") return Result.succeed(all(source ?? ""))
+  if (plainName.test(source)) return Result.succeed({ source, test: (value) => value === source })
   if (nameList.test(source)) {
     const names = new Set(source.split("|"))
-    return Either.right({ source, test: (value) => value !== undefined && names.has(value) })
+    return Result.succeed({ source, test: (value) => value !== undefined && names.has(value) })
   }
   try {
     const regex = new RegExp(source)
-    return Either.right({ source, test: (value) => value !== undefined && regex.test(value) })
+    return Result.succeed({ source, test: (value) => value !== undefined && regex.test(value) })
   } catch (error) {
-    return Either.left(`its matcher ${JSON.stringify(source)} is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`)
+    return Result.fail(`its matcher ${JSON.stringify(source)} is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`)
   }
 }
 
@@ -106,12 +106,12 @@ export const decode = (hooks: unknown, options: { readonly disableAllHooks?: boo
     entries.forEach((entry: unknown, index) => {
       const where = `hooks.${event}[${index}]`
       const decoded = Schema.decodeUnknownEither(MatcherEntry)(entry)
-      if (Either.isLeft(decoded)) {
+      if (Result.isFailure(decoded)) {
         warnings.push(`${where}: ${formatError(decoded.left)}; ignored`)
         return
       }
       const matcher = compileMatcher(takesMatcher(event) ? decoded.right.matcher : undefined)
-      if (Either.isLeft(matcher)) {
+      if (Result.isFailure(matcher)) {
         warnings.push(`${where}: ${matcher.left}; ignored`)
         return
       }
@@ -123,7 +123,7 @@ export const decode = (hooks: unknown, options: { readonly disableAllHooks?: boo
           return
         }
         const command = Schema.decodeUnknownEither(CommandHookEntry)(hook)
-        if (Either.isLeft(command)) {
+        if (Result.isFailure(command)) {
           warnings.push(`${hookWhere}: ${formatError(command.left)}; ignored`)
           return
         }

@@ -93,12 +93,12 @@ interface Started {
 }
 
 const start = (options: RunOptions) =>
-  Effect.async<Started, string>((resume) => {
-    const exited = Deferred.unsafeMake<number>(FiberId.none)
-    const closed = Deferred.unsafeMake<void>(FiberId.none)
-    const flooded = Deferred.unsafeMake<void>(FiberId.none)
+  Effect.callback<Started, string>((resume) => {
+    const exited = Deferred.makeUnsafe<number>(FiberId.none)
+    const closed = Deferred.makeUnsafe<void>(FiberId.none)
+    const flooded = Deferred.makeUnsafe<void>(FiberId.none)
     const limit = options.maxOutputBytes ?? maxOutputBytes
-    const overflow = () => Deferred.unsafeDone(flooded, Effect.void)
+    const overflow = () => Deferred.doneUnsafe(flooded, Effect.void)
     const stdout = new Capture(limit, overflow)
     const stderr = new Capture(limit, overflow)
     let child: ChildProcess
@@ -118,10 +118,10 @@ const start = (options: RunOptions) =>
     child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk))
     // A hook that never reads its input, or exits before reading it all, closes the pipe under us: not an error.
     child.stdin?.on("error", () => {})
-    child.on("exit", (code, signal) => Deferred.unsafeDone(exited, Effect.succeed(exitCodeOf(code, signal))))
+    child.on("exit", (code, signal) => Deferred.doneUnsafe(exited, Effect.succeed(exitCodeOf(code, signal))))
     child.on("close", (code, signal) => {
-      Deferred.unsafeDone(exited, Effect.succeed(exitCodeOf(code, signal)))
-      Deferred.unsafeDone(closed, Effect.void)
+      Deferred.doneUnsafe(exited, Effect.succeed(exitCodeOf(code, signal)))
+      Deferred.doneUnsafe(closed, Effect.void)
     })
     child.once("spawn", () => {
       child.stdin?.end(options.stdin)
@@ -153,7 +153,7 @@ export const run = (options: RunOptions): Effect.Effect<RunResult> =>
     Effect.gen(function* () {
       const graceMs = options.graceMs ?? defaultGraceMs
       const startedAt = Date.now()
-      const started = yield* Effect.either(
+      const started = yield* Effect.result(
         Effect.acquireRelease(start(options), (started) => endAndDrain(started, graceMs))
       )
       if (started._tag === "Left") {

@@ -353,7 +353,7 @@ export const fromSettings = (
     })
   })
 
-export class Hooks extends Context.Tag("weft/Hooks")<Hooks, Interface>() {
+export class Hooks extends Context.Service<Hooks, Interface>()("weft/Hooks") {
   /** Runs no hook: every point continues unchanged. */
   static none: Interface = none
   static layerNone = Layer.succeed(Hooks, none)

@@ -163,11 +163,11 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 
 const loadConnection = Effect.promise(() => import("./McpConnection.js"))
 
-export class McpClient extends Context.Tag("weft/McpClient")<McpClient, Interface>() {
+export class McpClient extends Context.Service<McpClient, Interface>()("weft/McpClient") {
   /** Connects the servers (see the module's comment); released with the scope. */
   static make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> => make(options)
 
-  static layer = (options: Options): Layer.Layer<McpClient> => Layer.scoped(McpClient, make(options))
+  static layer = (options: Options): Layer.Layer<McpClient> => Layer.effect(McpClient, make(options))
 
   /** No servers. */
   static none: Interface = {
@@ -268,7 +268,7 @@ const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
       Effect.promise(() => connection.close()).pipe(
         Effect.timeout("2 seconds"),
         Effect.ignore,
-        Effect.zipRight(Effect.suspend(() => {
+        Effect.andThen(Effect.suspend(() => {
           const pid = connection.pid()
           return pid === undefined ? Effect.void : terminateGroup(pid, graceMs)
         }))
@@ -365,10 +365,10 @@ const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
         handle.inFlight = deferred
         yield* attempt(handle).pipe(
           // A defect (the client library failing to load, say) fails this server, never the session.
-          Effect.catchAllDefect((defect) => Effect.fail(notConnected(handle, messageOf(defect)))),
+          Effect.catchDefect((defect) => Effect.fail(notConnected(handle, messageOf(defect)))),
           Effect.tapError((error) => fail(handle, error.message.replace(`MCP server "${handle.server.name}": `, ""))),
           Effect.exit,
-          Effect.flatMap((exit) => Effect.sync(() => (handle.inFlight = undefined)).pipe(Effect.zipRight(Deferred.done(deferred, exit)))),
+          Effect.flatMap((exit) => Effect.sync(() => (handle.inFlight = undefined)).pipe(Effect.andThen(Deferred.done(deferred, exit)))),
           Effect.forkIn(layerScope)
         )
         return deferred

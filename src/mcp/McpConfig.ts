@@ -278,7 +278,7 @@ export const load = (options: LoadOptions): Effect.Effect<Loaded, McpConfigError
 
     // Claude Code's file first, then weft's own: the first definition of a name wins.
     for (const path of [join(home, ".claude.json"), weftFile(weftHome)]) {
-      const file = yield* Effect.either(readJsonFile(path))
+      const file = yield* Effect.result(readJsonFile(path))
       if (file._tag === "Left") {
         warnings.push(`${file.left.message} (its MCP servers are ignored)`)
         continue
@@ -296,7 +296,7 @@ export const load = (options: LoadOptions): Effect.Effect<Loaded, McpConfigError
     }
 
     const mcpJson = join(cwd, ".mcp.json")
-    const projectText = yield* Effect.either(readText(mcpJson))
+    const projectText = yield* Effect.result(readText(mcpJson))
     if (projectText._tag === "Left") {
       warnings.push(`${projectText.left.message} (its MCP servers are ignored)`)
     } else if (projectText.right !== undefined) {

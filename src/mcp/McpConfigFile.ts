@@ -103,7 +103,7 @@ export const entries = (
     const files = new Map<string, Record<string, unknown> | undefined>()
     for (const [scope, path, writable] of sources) {
       if (!files.has(path)) {
-        const read = yield* Effect.either(readObject(path))
+        const read = yield* Effect.result(readObject(path))
         if (read._tag === "Left") warnings.push(`${read.left.message} (its MCP servers are left out)`)
         files.set(path, read._tag === "Right" ? read.right : undefined)
       }

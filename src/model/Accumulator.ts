@@ -35,7 +35,7 @@
 import * as Cause from "effect/Cause"
 import * as Channel from "effect/Channel"
 import * as Chunk from "effect/Chunk"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import type { ContentBlock } from "../domain/Content.js"
 import type { AssistantMessage } from "../domain/Message.js"
@@ -155,15 +155,15 @@ export class Accumulator {
   }
 
   /** At the end of the events: the message, or the error that stopped it, or StreamAbortedError. */
-  result(): Either.Either<Completed, ApiError> {
-    if (this.failed !== undefined) return Either.left(this.failed)
-    if (this.completed !== undefined) return Either.right(this.completed)
+  result(): Result.Result<Completed, ApiError> {
+    if (this.failed !== undefined) return Result.fail(this.failed)
+    if (this.completed !== undefined) return Result.succeed(this.completed)
     if (this.message === undefined) {
-      return Either.left(new StreamAbortedError({ message: "stream ended before message_start", status: null, requestId: null }))
+      return Result.fail(new StreamAbortedError({ message: "stream ended before message_start", status: null, requestId: null }))
     }
     const open = this.blocks.find((state) => state.open)
     const count = this.blocks.length
-    return Either.left(
+    return Result.fail(
       new StreamAbortedError({
         message: `stream ended before message_stop after ${count} content block${count === 1 ? "" : "s"}${
           open === undefined ? "" : ` (block ${open.index}, ${open.type}, still open)`
@@ -396,7 +396,7 @@ export const fold = <E, R>(events: Stream.Stream<StreamEvent, E, R>): Stream.Str
     const accumulator = new Accumulator()
     type Step = Channel.Channel<Chunk.Chunk<Output>, Chunk.Chunk<StreamEvent>, E | ApiError, E, unknown, unknown>
     const emitThen = (out: Array<Output>, next: Step): Step =>
-      out.length === 0 ? next : Channel.zipRight(Channel.write(Chunk.unsafeFromArray(out)), next)
+      out.length === 0 ? next : Channel.zipRight(Channel.write(Chunk.fromArrayUnsafe(out)), next)
     const loop: Step = Channel.readWithCause({
       onInput: (input: Chunk.Chunk<StreamEvent>) => {
         const out: Array<Output> = []
@@ -407,7 +407,7 @@ export const fold = <E, R>(events: Stream.Stream<StreamEvent, E, R>): Stream.Str
           if (failure !== undefined) return emitThen(out, Channel.fail(failure))
           if (accumulator.isComplete()) {
             const result = accumulator.result()
-            if (Either.isRight(result)) out.push({ _tag: "Complete", ...result.right })
+            if (Result.isSuccess(result)) out.push({ _tag: "Complete", ...result.right })
             return emitThen(out, Channel.void)
           }
         }
@@ -415,7 +415,7 @@ export const fold = <E, R>(events: Stream.Stream<StreamEvent, E, R>): Stream.Str
       },
       onFailure: (cause: Cause.Cause<E>) => Channel.failCause(cause),
       onDone: () =>
-        Either.match(accumulator.result(), {
+        Result.match(accumulator.result(), {
           onLeft: (error): Step => Channel.fail(error),
           onRight: (completed): Step => Channel.write(Chunk.of<Output>({ _tag: "Complete", ...completed }))
         })

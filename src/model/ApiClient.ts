@@ -13,11 +13,11 @@
  * - The stream ends at `message_stop`, once the rest of the body has ended (at most 250 ms later: the connection
  *   then goes back to the agent for the next turn); interrupting the consumer aborts the HTTP request.
  */
-import * as HttpBody from "@effect/platform/HttpBody"
-import * as HttpClient from "@effect/platform/HttpClient"
-import type * as HttpClientError from "@effect/platform/HttpClientError"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as HttpBody from "effect/unstable/http/HttpBody"
+import * as HttpClient from "effect/unstable/http/HttpClient"
+import type * as HttpClientError from "effect/unstable/http/HttpClientError"
+import * as HttpClientRequest from "effect/unstable/http/HttpClientRequest"
+import type * as HttpClientResponse from "effect/unstable/http/HttpClientResponse"
 import * as Cause from "effect/Cause"
 import * as Channel from "effect/Channel"
 import * as Chunk from "effect/Chunk"
@@ -300,7 +300,7 @@ const eventStage = <E>(requestId: string | null, idle: Guard | undefined) => {
   const loop: Step = Channel.readWithCause({
     onInput: (chunk: Chunk.Chunk<StreamEvent>): Step => {
       if (idle !== undefined) idle.state.waitingSince = undefined
-      // The backing array (no copy for array-backed chunks): `Chunk.unsafeGet` per event costs a `dual` dispatch.
+      // The backing array (no copy for array-backed chunks): `Chunk.getUnsafe` per event costs a `dual` dispatch.
       const events = Chunk.toReadonlyArray(chunk)
       const length = events.length
       for (let i = 0; i < length; i++) {
@@ -374,14 +374,14 @@ const guardEvents = (
     const watchdog: Effect.Effect<void> = Effect.suspend(() => {
       const since = state.waitingSince
       const remaining = since === undefined ? idleMillis : since + idleMillis - clock.unsafeCurrentTimeMillis()
-      if (remaining > 0) return Effect.zipRight(Effect.sleep(Duration.millis(remaining)), watchdog)
+      if (remaining > 0) return Effect.andThen(Effect.sleep(Duration.millis(remaining)), watchdog)
       state.fired = true
       return abort
     })
     yield* Effect.forkScoped(watchdog)
     const scope = yield* Effect.scope
     const drainDeadline = Effect.asVoid(
-      Effect.forkIn(Effect.zipRight(Effect.sleep(Duration.millis(drainMillis)), abort), scope)
+      Effect.forkIn(Effect.andThen(Effect.sleep(Duration.millis(drainMillis)), abort), scope)
     )
     return Stream.pipeThroughChannel(events, eventStage<ApiError>(requestId, { state, clock, timeout, drainDeadline }))
   })
@@ -497,7 +497,7 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
       Effect.flatMap(Effect.scope, (parent) =>
         Effect.flatMap(Scope.fork(parent, ExecutionStrategy.sequential), (child) =>
           attemptIn(request).pipe(
-            Scope.extend(child),
+            Scope.provide(child),
             Effect.onExit((exit) => (Exit.isFailure(exit) ? Scope.close(child, exit) : Effect.void)),
             Effect.map((response): Sent => ({ response, abort: Scope.close(child, Exit.void) }))
           )
@@ -580,7 +580,7 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
       Effect.gen(function* () {
         const startedAt = yield* Clock.currentTimeMillis
         for (let retry = 0; ; retry++) {
-          const result = yield* Effect.either(attempt(request))
+          const result = yield* Effect.result(attempt(request))
           if (result._tag === "Right") return result.right
           const failure = result.left
           const now = yield* Clock.currentTimeMillis
@@ -658,7 +658,7 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
     })
 
     const stream = (request: MessagesRequest, options?: StreamOptions): Stream.Stream<StreamEvent, ApiError> =>
-      Stream.unwrapScoped(openStream(request, options))
+      Stream.unwrap(openStream(request, options))
 
     const countTokens = Effect.fn("ApiClient.countTokens")(function* (request: MessagesRequest) {
       if (!settings.hasCredentials) return yield* Effect.fail(missingCredentials)
@@ -748,7 +748,7 @@ export const configFromEnv: Effect.Effect<ApiClientConfig, ConfigError.ConfigErr
 /** The client configured from the environment (see `configFromEnv`), on the HttpClient in context. */
 export const makeFromEnv: Effect.Effect<Interface, ConfigError.ConfigError, HttpClient.HttpClient> = Effect.flatMap(configFromEnv, make)
 
-export class ApiClient extends Context.Tag("weft/ApiClient")<ApiClient, Interface>() {
+export class ApiClient extends Context.Service<ApiClient, Interface>()("weft/ApiClient") {
   /** From the environment (see `configFromEnv`); needs an HttpClient that streams bodies. */
   static layer: Layer.Layer<ApiClient, ConfigError.ConfigError, HttpClient.HttpClient> = Layer.effect(ApiClient, makeFromEnv)
 

@@ -4,7 +4,7 @@
  * brings its own HttpClient: fetch, undici, a test double) loads nothing from Node's HTTP stack. Requests go through
  * the proxies of HTTPS_PROXY / HTTP_PROXY unless NO_PROXY exempts their host (Proxy.ts).
  */
-import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClient from "effect/unstable/http/HttpClient"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type * as ConfigError from "effect/ConfigError"
 import * as Effect from "effect/Effect"
@@ -157,7 +157,7 @@ export const makeHttpClient: Effect.Effect<HttpClient.HttpClient, never, Scope.S
 )
 
 /** `makeHttpClient` as a layer. */
-export const layerHttpClient: Layer.Layer<HttpClient.HttpClient> = Layer.scoped(HttpClient.HttpClient, makeHttpClient)
+export const layerHttpClient: Layer.Layer<HttpClient.HttpClient> = Layer.effect(HttpClient.HttpClient, makeHttpClient)
 
 /**
  * The ApiClient from the environment (ApiClient's `configFromEnv`), over `makeHttpClient` made in the current scope.
@@ -169,4 +169,4 @@ export const make: Effect.Effect<Interface, ConfigError.ConfigError, Scope.Scope
 )
 
 /** `make` as a layer: what a program on Node provides for ApiClient. */
-export const layer: Layer.Layer<ApiClient, ConfigError.ConfigError> = Layer.scoped(ApiClient, make)
+export const layer: Layer.Layer<ApiClient, ConfigError.ConfigError> = Layer.effect(ApiClient, make)

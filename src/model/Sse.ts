@@ -23,7 +23,7 @@
 import * as Cause from "effect/Cause"
 import * as Channel from "effect/Channel"
 import * as Chunk from "effect/Chunk"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import type { StreamEvent, UnknownEvent } from "../domain/StreamEvent.js"
 import { ParseError } from "./ApiError.js"
@@ -431,9 +431,9 @@ const parseEvent = (event: string | undefined, data: string): StreamEvent | stri
  * none but the frame has an `event:` name, that name is the type). Unknown types pass through as they are.
  * Deliberately no Schema decoding here: this runs for every event, and the Accumulator checks what it uses.
  */
-export const toEvent = (frame: Frame): Either.Either<StreamEvent, ParseError> => {
+export const toEvent = (frame: Frame): Result.Result<StreamEvent, ParseError> => {
   const parsed = parseEvent(frame.event, frame.data)
-  return typeof parsed === "string" ? Either.left(parseError(parsed)) : Either.right(parsed)
+  return typeof parsed === "string" ? Result.fail(parseError(parsed)) : Result.succeed(parsed)
 }
 
 /**
@@ -458,7 +458,7 @@ const transform = <A, E, R>(
     type Step = Channel.Channel<Chunk.Chunk<A>, Chunk.Chunk<Uint8Array>, E | ParseError, E, unknown, unknown>
     const emitThen = (out: ReadonlyArray<A>, next: Step): Step =>
       // Stryker disable next-line ConditionalExpression: an empty chunk written downstream is no element; the check spares it
-      out.length === 0 ? next : Channel.zipRight(Channel.write(Chunk.unsafeFromArray(out)), next)
+      out.length === 0 ? next : Channel.zipRight(Channel.write(Chunk.fromArrayUnsafe(out)), next)
     const stopped = (out: ReadonlyArray<A>): Step | undefined => {
       const error = scanner.error
       return error === undefined ? undefined : emitThen(out, Channel.fail(parseError(error)))
@@ -468,7 +468,7 @@ const transform = <A, E, R>(
         // Stryker disable next-line ConditionalExpression,BlockStatement: the loop below reads a chunk of one as well; this spares an array
         if (input.length === 1) {
           // The usual case (one network read per chunk): no copying into a combined array.
-          const out = scanner.push(Chunk.unsafeGet(input, 0))
+          const out = scanner.push(Chunk.getUnsafe(input, 0))
           return stopped(out) ?? emitThen(out, loop)
         }
         const out: Array<A> = []

@@ -92,7 +92,7 @@ export interface Options {
   readonly shellDirectory?: Effect.Effect<string>
 }
 
-export class Permissions extends Context.Tag("weft/Permissions")<Permissions, Interface>() {
+export class Permissions extends Context.Service<Permissions, Interface>()("weft/Permissions") {
   /** The real permissions: rules from every settings scope and the CLI, the mode, the workspace (see above). */
   static make = (options: Options): Effect.Effect<Interface> => make(options)
 

@@ -29,7 +29,7 @@ export const unansweredReason = (request: PromptRequest): string =>
   `Permission to use ${request.toolName} was not granted: ${request.reason} Nobody can approve it in this session ` +
   "(non-interactive). Do not retry it; use another approach or tell the user what permission is needed."
 
-export class Prompter extends Context.Tag("weft/Prompter")<Prompter, Interface>() {
+export class Prompter extends Context.Service<Prompter, Interface>()("weft/Prompter") {
   /** Nobody answers: every ask is a denial. */
   static none: Interface = {
     ask: (request) => Effect.succeed({ _tag: "Deny", reason: unansweredReason(request) })

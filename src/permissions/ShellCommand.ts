@@ -164,7 +164,7 @@ export const analyze = Effect.fn("ShellCommand.analyze")(function* (command: str
   if (command.length > maxSourceLength) {
     return unanalysableOnly(command, "TooLong", `The command is longer than ${maxSourceLength} characters and was not analysed.`)
   }
-  const syntax = yield* Effect.either(
+  const syntax = yield* Effect.result(
     Effect.tryPromise({ try: () => import("./ShellSyntax.js").then((module) => module.loadParser()), catch: (cause) => cause })
   )
   if (syntax._tag === "Left") {

@@ -191,7 +191,7 @@ export const makeFromSettings = (
   })
 
 // Stryker disable next-line StringLiteral: the tag's key only has to differ from every other service's
-export class ChildEnvironment extends Context.Tag("weft/ChildEnvironment")<ChildEnvironment, Interface>() {
+export class ChildEnvironment extends Context.Service<ChildEnvironment, Interface>()("weft/ChildEnvironment") {
   /** This process's environment, with `policy` for shells. */
   static layerWith = (options: Options): Layer.Layer<ChildEnvironment, never, Credentials.Credentials> =>
     Layer.effect(ChildEnvironment, make(options))

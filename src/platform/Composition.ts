@@ -28,7 +28,7 @@ export interface Part<ROut, E, RIn> {
 export const service = <I, S, E, R>(tag: Context.Tag<I, S>, make: Effect.Effect<S, E, R>): Part<I, E, Exclude<R, Scope.Scope>> => {
   const scoped = Effect.flatMap(Effect.scope, (scope) => Effect.provideService(make, Scope.Scope, scope))
   return {
-    layer: Layer.scoped(tag, make),
+    layer: Layer.effect(tag, make),
     build: Effect.map(scoped, (value) => Context.make(tag, value))
   }
 }

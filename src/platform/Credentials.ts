@@ -101,7 +101,7 @@ export const make = (initial: ReadonlyArray<string>): Interface => {
 }
 
 // Stryker disable next-line StringLiteral: the tag's key only has to differ from every other service's
-export class Credentials extends Context.Tag("weft/Credentials")<Credentials, Interface>() {
+export class Credentials extends Context.Service<Credentials, Interface>()("weft/Credentials") {
   /** weft's credentials from this process's environment. */
   static layer: Layer.Layer<Credentials> = Layer.sync(Credentials, () => make(valuesFromEnv(process.env)))
   /** No credentials (nothing withheld by value, nothing redacted): for tests and hosts that hold none. */

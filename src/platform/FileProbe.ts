@@ -49,6 +49,6 @@ export const readSmallText = (
  * listing is the session store's project folders.
  */
 export const listNames = (path: string): Effect.Effect<ReadonlyArray<string>, NodeJS.ErrnoException> =>
-  Effect.async<ReadonlyArray<string>, NodeJS.ErrnoException>((resume) => {
+  Effect.callback<ReadonlyArray<string>, NodeJS.ErrnoException>((resume) => {
     readdir(path, (error, names) => resume(error !== null ? Effect.fail(error) : Effect.succeed(names)))
   })

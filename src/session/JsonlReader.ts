@@ -3,7 +3,7 @@
  * when its newline arrives), each line decoded into an entry or counted as left out. No file system here: the
  * bytes come from whoever streams the file, so a whole file is never held, only the line being read.
  */
-import type * as Either from "effect/Either"
+import type * as Either from "effect/Result"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as ParseResult from "effect/ParseResult"
@@ -132,7 +132,7 @@ export const lines = <E, R>(
 ): Stream.Stream<Line, E, R> =>
   Stream.suspend(() => {
     const splitter = makeSplitter(options.startOffset, options.select)
-    const tail = Stream.suspend(() => Stream.fromIterable(Option.toArray(Option.fromNullable(splitter.end()))))
+    const tail = Stream.suspend(() => Stream.fromIterable(Option.toArray(Option.fromNullishOr(splitter.end()))))
     return Stream.concat(Stream.mapConcat(bytes, splitter.push), tail)
   })
 
@@ -159,7 +159,7 @@ export type Item =
   | { readonly _tag: "Ignored" }
   | { readonly _tag: "Blank" }
 
-export type Decode = (input: unknown) => Either.Either<TranscriptEntry, ParseResult.ParseError>
+export type Decode = (input: unknown) => Result.Result<TranscriptEntry, ParseResult.ParseError>
 
 const SKIPPED: Item = { _tag: "Skipped" }
 const TORN: Item = { _tag: "Torn" }
@@ -222,7 +222,7 @@ export const entries = <E, R, E2, R2>(
     return Stream.concat(
       Stream.filterMap(items, (item) => {
         const entry = record(report, item)
-        return Option.fromNullable(entry)
+        return Option.fromNullishOr(entry)
       }),
       Stream.execute(Effect.suspend(() => onEnd(report)))
     )

@@ -28,8 +28,8 @@ import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as Path from "@effect/platform/Path"
+import * as FileSystem from "effect/FileSystem"
+import * as Path from "effect/Path"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import { randomUUID } from "node:crypto"
@@ -407,7 +407,7 @@ const makeJsonl = (options: JsonlOptions) =>
 
     /** Where an existing session's file is, if anywhere. */
     const locate = (sessionId: string): Effect.Effect<Option.Option<string>, SessionStoreError> =>
-      run(() => Option.fromNullable(locateNow(sessionId)))
+      run(() => Option.fromNullishOr(locateNow(sessionId)))
 
     /** The open file of `entry`'s session, opened (its folder made) on the session's first entry. */
     const openNow = (entry: TranscriptEntry): OpenSession => {
@@ -467,7 +467,7 @@ const makeJsonl = (options: JsonlOptions) =>
     }
 
     const syncFile = (open: OpenSession) =>
-      Effect.async<void, SessionStoreError>((resume) => {
+      Effect.callback<void, SessionStoreError>((resume) => {
         NodeFs.fsync(open.fd, (error) => resume(error === null ? Effect.void : Effect.fail(ioError("sync", open.file)(error))))
       })
 
@@ -505,7 +505,7 @@ const makeJsonl = (options: JsonlOptions) =>
       from = 0,
       select?: Select
     ): Stream.Stream<Line, SessionStoreError> =>
-      Stream.unwrapScoped(
+      Stream.unwrap(
         Effect.gen(function* () {
           const handle = yield* fs.open(file, { flag: "r" })
           if (from > 0) yield* handle.seek(BigInt(from), "start")
@@ -533,7 +533,7 @@ const makeJsonl = (options: JsonlOptions) =>
     ): Effect.Effect<Report, SessionStoreError> =>
       Effect.suspend(() => {
         const report = emptyReport()
-        return Stream.runForEachChunk(itemsOf(file, undefined, from), (chunk) =>
+        return Stream.runForEachArray(itemsOf(file, undefined, from), (chunk) =>
           Effect.sync(() => {
             for (const item of chunk) {
               const entry = record(report, item)
@@ -556,7 +556,7 @@ const makeJsonl = (options: JsonlOptions) =>
       Effect.gen(function* () {
         const { decodeEntry } = yield* transcripts
         const lines = fileLines(file, undefined, 0, select)
-        yield* Stream.runForEachChunk(to === undefined ? lines : Stream.takeWhile(lines, (line) => line.offset < to), (chunk) =>
+        yield* Stream.runForEachArray(to === undefined ? lines : Stream.takeWhile(lines, (line) => line.offset < to), (chunk) =>
           Effect.sync(() => {
             for (const line of chunk) {
               if (line.unread === true) continue
@@ -661,7 +661,7 @@ const makeJsonl = (options: JsonlOptions) =>
         const summary = newSummary()
         // Short lines (blank ones) are decoded, so that they are not counted.
         const select = (bytes: Uint8Array) => summary.cwd === undefined || bytes.length < 2 || mayCountBytes(bytes)
-        yield* Stream.runForEachChunk(fileLines(candidate.file, undefined, 0, select), (chunk) =>
+        yield* Stream.runForEachArray(fileLines(candidate.file, undefined, 0, select), (chunk) =>
           Effect.sync(() => {
             for (const line of chunk) scanLine(summary, line, decodeEntry)
           })
@@ -805,7 +805,7 @@ export const makeMemory = (): Interface => {
   })
 
   const latest = Effect.fn("SessionStore.latest")(function* (cwd: string) {
-    return Option.map(Option.fromNullable(infos(cwd)[0]), (info) => info.sessionId)
+    return Option.map(Option.fromNullishOr(infos(cwd)[0]), (info) => info.sessionId)
   })
 
   const fork = Effect.fn("SessionStore.fork")(function* (sessionId: string, newId?: string) {
@@ -826,7 +826,7 @@ export const makeMemory = (): Interface => {
 
 // ---------------------------------------------------------------------------------------------------------
 
-export class SessionStore extends Context.Tag("weft/SessionStore")<SessionStore, Interface>() {
+export class SessionStore extends Context.Service<SessionStore, Interface>()("weft/SessionStore") {
   /** JSONL files under `$WEFT_HOME/projects/<cwd-slug>/`; open files are closed when the scope ends. */
   static makeJsonl = (
     options: JsonlOptions = {}
@@ -836,7 +836,7 @@ export class SessionStore extends Context.Tag("weft/SessionStore")<SessionStore,
   static layerJsonl = (
     options: JsonlOptions = {}
   ): Layer.Layer<SessionStore, never, FileSystem.FileSystem | Path.Path | Credentials> =>
-    Layer.scoped(SessionStore, makeJsonl(options))
+    Layer.effect(SessionStore, makeJsonl(options))
 
   /** `layerJsonl` on Node's file system, redacting this process's credentials. */
   static layerJsonlLive = (options: JsonlOptions = {}): Layer.Layer<SessionStore> =>

@@ -19,7 +19,7 @@ import type { StreamEvent } from "../domain/StreamEvent.js"
 import { Accumulator } from "../model/Accumulator.js"
 import type { ApiClientConfig } from "../model/ApiClient.js"
 import { ApiClient } from "../model/ApiClient.js"
-import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClient from "effect/unstable/http/HttpClient"
 import * as Sse from "../model/Sse.js"
 import { PromptCache } from "./PromptCache.js"
 import type { CompiledTurn, Fault, Script, ScriptTurn } from "./Script.js"
@@ -374,12 +374,12 @@ export const make = (options: Options = {}): Effect.Effect<MockServer, never, Sc
       url,
       requests: Effect.sync(() => core.recorded.slice()),
       awaitClosed: (index) =>
-        Effect.async<ResponseOutcome>((resume) => {
+        Effect.callback<ResponseOutcome>((resume) => {
           const cancel = core.onClosed(index, (outcome) => resume(Effect.succeed(outcome)))
           return Effect.sync(cancel)
         }),
       awaitRequests: (count) =>
-        Effect.async<void>((resume) => {
+        Effect.callback<void>((resume) => {
           const check = (): void => {
             if (core.recorded.length < count) return
             core.arrivals.delete(check)
@@ -396,7 +396,7 @@ export class MockAnthropicServer extends Context.Tag("weft/testing/MockAnthropic
   MockAnthropicServer,
   MockServer
 >() {
-  static layer = (options: Options = {}): Layer.Layer<MockAnthropicServer> => Layer.scoped(MockAnthropicServer, make(options))
+  static layer = (options: Options = {}): Layer.Layer<MockAnthropicServer> => Layer.effect(MockAnthropicServer, make(options))
 
   /**
    * The server and an ApiClient pointed at it (no credentials needed: a non-default base URL). `config`
@@ -407,7 +407,7 @@ export class MockAnthropicServer extends Context.Tag("weft/testing/MockAnthropic
     config: Partial<ApiClientConfig> = {}
   ): Layer.Layer<MockAnthropicServer | ApiClient, never, HttpClient.HttpClient> => {
     const server = MockAnthropicServer.layer(options)
-    const client = Layer.unwrapEffect(
+    const client = Layer.unwrap(
       Effect.map(MockAnthropicServer, (mock) => ApiClient.layerConfig({ ...config, baseUrl: mock.url }))
     )
     return Layer.provideMerge(client, server)

@@ -96,7 +96,7 @@ const play = (compiled: CompiledTurn, request: MessagesRequest, model: string): 
   )
 }
 
-export class ScriptedModel extends Context.Tag("weft/testing/ScriptedModel")<ScriptedModel, Interface>() {
+export class ScriptedModel extends Context.Service<ScriptedModel, Interface>()("weft/testing/ScriptedModel") {
   /** Provides `ApiClient` (playing `script`) and `ScriptedModel` (what it received). */
   static layer = (script: Script, options: Options = {}): Layer.Layer<ApiClient | ScriptedModel> =>
     Layer.effectContext(

@@ -10,7 +10,7 @@
  * `touch`, a formatter with nothing to do, a stash and pop) still counts as unchanged; see `contentHash`.
  */
 import * as NodeCrypto from "node:crypto"
-import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as FileSystem from "effect/FileSystem"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -117,7 +117,7 @@ export const make: Effect.Effect<Interface> = Effect.gen(function* () {
 
   const get = Effect.fn("FileState.get")(function* (path: string) {
     const current = yield* Ref.get(records)
-    return Option.fromNullable(current.get(path))
+    return Option.fromNullishOr(current.get(path))
   })
 
   const check = Effect.fn("FileState.check")(function* (path: string, current: FileStamp) {
@@ -130,7 +130,7 @@ export const make: Effect.Effect<Interface> = Effect.gen(function* () {
   return { recordRead, recordWrite, check, get, clear: Ref.set(records, new Map()) }
 })
 
-export class FileState extends Context.Tag("weft/FileState")<FileState, Interface>() {
+export class FileState extends Context.Service<FileState, Interface>()("weft/FileState") {
   /** A fresh, empty record: provide one per session. */
   static layer: Layer.Layer<FileState> = Layer.effect(FileState, make)
 }

@@ -164,7 +164,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
     )
 
     const run: Interface["run"] = (command, { timeoutMs }) =>
-      Stream.unwrapScoped(
+      Stream.unwrap(
         Effect.gen(function* () {
           const current = yield* Ref.get(cwdRef)
           // The directory a command left the session in may have been removed since: say so, and start over.
@@ -234,7 +234,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
         graceMs,
         onOutput: (text) => entry.buffer.append(text)
       }).pipe(
-        Scope.extend(scope),
+        Scope.provide(scope),
         Effect.tapError(() => Scope.close(scope, Exit.void))
       )
       entry.pid = child.pid
@@ -291,7 +291,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
     } satisfies Interface
   })
 
-export class ShellSession extends Context.Tag("weft/ShellSession")<ShellSession, Interface>() {
+export class ShellSession extends Context.Service<ShellSession, Interface>()("weft/ShellSession") {
   /** One session's shell state; closing the layer's scope ends every background process. */
-  static layer = (options: Options): Layer.Layer<ShellSession, never, ChildEnvironment> => Layer.scoped(ShellSession, make(options))
+  static layer = (options: Options): Layer.Layer<ShellSession, never, ChildEnvironment> => Layer.effect(ShellSession, make(options))
 }

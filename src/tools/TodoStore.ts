@@ -17,7 +17,7 @@ export interface Interface {
   readonly changes: Stream.Stream<ReadonlyArray<Todo>>
 }
 
-export class TodoStore extends Context.Tag("weft/TodoStore")<TodoStore, Interface>() {
+export class TodoStore extends Context.Service<TodoStore, Interface>()("weft/TodoStore") {
   /** An empty list: make one per session. */
   static make: Effect.Effect<Interface> = Effect.gen(function* () {
     const ref = yield* SubscriptionRef.make<ReadonlyArray<Todo>>([])

@@ -6,7 +6,7 @@
  */
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as JSONSchema from "effect/JSONSchema"
+import * as JSONSchema from "effect/JsonSchema"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"

@@ -97,7 +97,7 @@ export const withExtraTools = (
   })
 }
 
-export class ToolRegistry extends Context.Tag("weft/ToolRegistry")<ToolRegistry, Interface>() {
+export class ToolRegistry extends Context.Service<ToolRegistry, Interface>()("weft/ToolRegistry") {
   /**
    * A registry of the given tools, each provided with what it needs from the current context; a later tool of
    * the same name replaces an earlier one.

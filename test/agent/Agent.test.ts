@@ -48,7 +48,7 @@ const hangingTool = (name: string, started: Deferred.Deferred<void>, interrupted
     input: Schema.Struct({}),
     run: () =>
       Deferred.succeed(started, undefined).pipe(
-        Effect.zipRight(Effect.never),
+        Effect.andThen(Effect.never),
         Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined))
       )
   })
@@ -306,7 +306,7 @@ describe("Agent.run", () => {
       const script = [ScriptTurn.blocks([toolUse("Hang", {}, "h1")]), textTurn("never")]
       const fiber = yield* runAgent({ script, options: { abort } }).pipe(
         Effect.provide(layers({ script, tools: [Hang] })),
-        Effect.fork
+        Effect.forkChild
       )
       yield* Deferred.await(started)
       yield* Deferred.succeed(abort, undefined)
@@ -405,7 +405,7 @@ describe("Agent.runEach", () => {
       // The handler fails on the turn that asked for the tool, once the loop (running ahead) has started it.
       const failure = yield* Agent.runEach(options, (event) => {
         handed.push(event._tag)
-        return event._tag === "AssistantTurn" ? Deferred.await(running).pipe(Effect.zipRight(Effect.fail("reader gone" as const))) : Effect.void
+        return event._tag === "AssistantTurn" ? Deferred.await(running).pipe(Effect.andThen(Effect.fail("reader gone" as const))) : Effect.void
       }).pipe(Effect.flip, Effect.provide(layers({ script, tools: [Wait] })))
       expect(failure).toBe("reader gone")
       expect(yield* Deferred.isDone(interrupted)).toBe(true)

@@ -17,7 +17,7 @@ const gatedStore = (gate: Deferred.Deferred<void>, attempts: { count: number }) 
     Effect.map(SessionStore, (inner) => ({
       ...inner,
       append: (entry: Parameters<typeof inner.append>[0]) =>
-        Effect.sync(() => void attempts.count++).pipe(Effect.zipRight(Deferred.await(gate)), Effect.zipRight(inner.append(entry)))
+        Effect.sync(() => void attempts.count++).pipe(Effect.andThen(Deferred.await(gate)), Effect.andThen(inner.append(entry)))
     }))
   ).pipe(Layer.provideMerge(SessionStore.layerMemory()))
 
@@ -43,7 +43,7 @@ describe("Transcript.layer", () => {
       expect(first).not.toBe(second)
       expect(yield* store.load("s-1").pipe(Effect.orElseSucceed(() => []))).toEqual([]) // nothing written yet
 
-      const flushed = yield* Effect.fork(transcript.flush)
+      const flushed = yield* Effect.forkChild(transcript.flush)
       yield* Effect.yieldNow()
       expect(flushed.unsafePoll()).toBeNull() // the store is still held
       yield* Deferred.succeed(gate, undefined)
@@ -101,7 +101,7 @@ describe("Transcript.layer", () => {
         ...Context.get(yield* Layer.build(SessionStore.layerMemory()), SessionStore),
         append: () =>
           Effect.sync(() => void attempts.count++).pipe(
-            Effect.zipRight(Effect.fail(new SessionStoreError({ message: "Cannot create /home/x: permission denied" })))
+            Effect.andThen(Effect.fail(new SessionStoreError({ message: "Cannot create /home/x: permission denied" })))
           )
       })
       const logger = Logger.make(({ message }) => void warnings.push(message))

@@ -4,7 +4,7 @@ import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { describe, expect, it } from "vitest"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import { choice, printOptions, splitToolRules } from "../../src/cli/CliOptions.js"
 import { type Invocation, parse } from "../../src/cli/CommandLine.js"
 import { cliWith } from "../../src/cli/Commands.js"
@@ -15,7 +15,7 @@ const viaEffectCli = (args: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     let seen: Invocation | undefined
     const cli = cliWith((invocation) => Effect.sync(() => void (seen = invocation)))
-    yield* Effect.either(cli(["node", "weft", ...args]))
+    yield* Effect.result(cli(["node", "weft", ...args]))
     return seen
   }).pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer)), Effect.runPromise)
 
@@ -97,9 +97,9 @@ describe("CommandLine.parse and the @effect/cli command, both generated from Cli
 
   it("a choice without a default is undefined when not given", () => {
     const mode = choice({ name: "mode", placeholder: "mode", choices: ["a", "b"], description: "A mode." })
-    expect(mode.decode([])).toEqual(Either.right(undefined))
-    expect(mode.decode(["b"])).toEqual(Either.right("b"))
-    expect(mode.decode(["c"])).toEqual(Either.left('must be one of a, b, not "c"'))
+    expect(mode.decode([])).toEqual(Result.succeed(undefined))
+    expect(mode.decode(["b"])).toEqual(Result.succeed("b"))
+    expect(mode.decode(["c"])).toEqual(Result.fail('must be one of a, b, not "c"'))
   })
 
   it("splits tool rules on commas and spaces outside parentheses", () => {

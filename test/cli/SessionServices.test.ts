@@ -70,7 +70,7 @@ describe("SessionServices", () => {
           additionalDirectories: ["extra"],
           removedTools: new Set(["WebFetch"]),
           deniedRules: ["WebFetch", "Bash(rm -rf /)"]
-        }).pipe(Scope.extend(scope))
+        }).pipe(Scope.provide(scope))
 
         const registry = Context.get(context, ToolRegistry)
         expect(registry.tools.map((tool) => tool.name)).toEqual(

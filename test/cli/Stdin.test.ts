@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
-import * as TestClock from "effect/TestClock"
+import * as TestClock from "effect/testing/TestClock"
 import { PassThrough } from "node:stream"
 import * as Stdin from "../../src/cli/Stdin.js"
 
@@ -17,7 +17,7 @@ describe("Stdin.readAll", () => {
   it.effect("gives up on a silent stream after firstDataWithin, and stops listening to it", () =>
     Effect.gen(function* () {
       const stream = new PassThrough()
-      const fiber = yield* Effect.fork(Stdin.readAll(stream, { maxBytes: 100, firstDataWithin: "3 seconds" }))
+      const fiber = yield* Effect.forkChild(Stdin.readAll(stream, { maxBytes: 100, firstDataWithin: "3 seconds" }))
       yield* TestClock.adjust("2999 millis")
       expect(fiber.unsafePoll()).toBeNull()
       yield* TestClock.adjust("1 millis")
@@ -29,7 +29,7 @@ describe("Stdin.readAll", () => {
   it.effect("once data came, waits for the end however long it takes", () =>
     Effect.gen(function* () {
       const stream = new PassThrough()
-      const fiber = yield* Effect.fork(Stdin.readAll(stream, { maxBytes: 100, firstDataWithin: "3 seconds" }))
+      const fiber = yield* Effect.forkChild(Stdin.readAll(stream, { maxBytes: 100, firstDataWithin: "3 seconds" }))
       stream.write("first ")
       yield* TestClock.adjust("1 minute")
       expect(fiber.unsafePoll()).toBeNull()

@@ -8,7 +8,7 @@ import type { ChildProcess } from "node:child_process"
 import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs"
 import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import { describe, expect, it } from "vitest"
 import { decodeEntry } from "../../src/domain/Transcript.js"
 import type { RecordedRequest } from "../../src/testing/MockAnthropicServer.js"
@@ -492,7 +492,7 @@ describe("kill -9 during a run, then --continue", { timeout: 300_000 }, () => {
     const text = readFileSync(file, "utf8")
     expect(text.endsWith("\n")).toBe(true)
     const entries = entriesOf(file)
-    for (const entry of entries) expect(Either.isRight(decodeEntry(entry))).toBe(true)
+    for (const entry of entries) expect(Result.isSuccess(decodeEntry(entry))).toBe(true)
 
     const continued = await runWeft([...args, "-c", "go on"], { cwd: dir, env })
     expect(continued.stderr).toBe("")

@@ -127,7 +127,7 @@ describe("McpClient with server-everything over stdio", () => {
   it.scopedLive("interrupting a long call cancels it; the server stays usable", () =>
     Effect.gen(function* () {
       const mcp = yield* McpClient.make({ servers: [everything()], cwd: tempDir() })
-      const fiber = yield* Effect.fork(mcp.callTool("everything", "trigger-long-running-operation", { duration: 60, steps: 60 }))
+      const fiber = yield* Effect.forkChild(mcp.callTool("everything", "trigger-long-running-operation", { duration: 60, steps: 60 }))
       yield* Fiber.interrupt(fiber)
       const echo = yield* mcp.callTool("everything", "echo", { message: "still here" })
       expect(JSON.stringify(echo.content)).toContain("still here")
@@ -150,7 +150,7 @@ describe("McpClient with server-everything over stdio", () => {
       const mcp = yield* McpClient.make({ servers: [everything("everything", { WEFT_TEST_MARK: mark })], cwd: tempDir() })
       const before = processesMarked(mark)
       expect(before.length).toBeGreaterThan(0)
-      const fiber = yield* Effect.fork(Effect.either(mcp.callTool("everything", "trigger-long-running-operation", { duration: 60, steps: 60 })))
+      const fiber = yield* Effect.forkChild(Effect.result(mcp.callTool("everything", "trigger-long-running-operation", { duration: 60, steps: 60 })))
       for (const pid of before) process.kill(pid, "SIGKILL")
       const outcome = yield* Fiber.join(fiber)
       expect(outcome._tag).toBe("Left")
@@ -214,7 +214,7 @@ describe("McpClient with server-everything over stdio", () => {
       expect(statuses.find((status) => status.name === "everything")?.status).toBe("connected")
       const broken = statuses.find((status) => status.name === "broken")
       expect(broken?.status).toBe("failed")
-      const call = yield* Effect.either(mcp.callTool("broken", "anything", {}))
+      const call = yield* Effect.result(mcp.callTool("broken", "anything", {}))
       expect(call._tag === "Left" && call.left.message).toMatch(/^MCP server "broken": /)
     })
   )
@@ -227,7 +227,7 @@ describe("McpClient with server-everything over stdio", () => {
  */
 const slowStreamServer = (getDelayMs: number) =>
   Effect.acquireRelease(
-    Effect.async<{ readonly url: string; readonly close: () => void }>((resume) => {
+    Effect.callback<{ readonly url: string; readonly close: () => void }>((resume) => {
       let stream: import("node:http").ServerResponse | undefined
       let pendingCall: { readonly id: unknown; readonly res: import("node:http").ServerResponse } | undefined
       const json = (res: import("node:http").ServerResponse, body: unknown) => {

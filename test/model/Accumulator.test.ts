@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as Content from "../../src/domain/Content.js"
@@ -60,13 +60,13 @@ const run = (events: ReadonlyArray<StreamEvent>) => {
 
 const complete = (events: ReadonlyArray<StreamEvent>): Accumulator.Completed => {
   const result = run(events)
-  if (Either.isLeft(result)) throw new Error(`expected a message, got ${result.left._tag}: ${result.left.message}`)
+  if (Result.isFailure(result)) throw new Error(`expected a message, got ${result.left._tag}: ${result.left.message}`)
   return result.right
 }
 
 const failure = (events: ReadonlyArray<StreamEvent>) => {
   const result = run(events)
-  if (Either.isRight(result)) throw new Error("expected an error")
+  if (Result.isSuccess(result)) throw new Error("expected an error")
   return result.left
 }
 
@@ -332,7 +332,7 @@ describe("Accumulator", () => {
     for (const event of [messageStart(), messageStop, textStart(0), { type: "error", error: { type: "api_error", message: "x" } }]) {
       accumulator.push(event)
     }
-    expect(Either.isRight(accumulator.result())).toBe(true)
+    expect(Result.isSuccess(accumulator.result())).toBe(true)
   })
 
   it("the stream ending before message_stop is a StreamAbortedError saying how far it got", () => {
@@ -387,8 +387,8 @@ describe("Accumulator", () => {
     accumulator.push(blockStop(1))
     accumulator.push(messageStop)
     const result = accumulator.result()
-    expect(Either.isRight(result)).toBe(true)
-    if (Either.isRight(result)) {
+    expect(Result.isSuccess(result)).toBe(true)
+    if (Result.isSuccess(result)) {
       const [first, second] = result.right.message.content
       expect(first).toMatchObject({ type: "text" })
       expect(first !== undefined && Content.isText(first) && first.text.length).toBe(20_000 * 6)

@@ -1,16 +1,16 @@
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpClient from "effect/unstable/http/HttpClient"
+import * as HttpClientRequest from "effect/unstable/http/HttpClientRequest"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import * as TestClock from "effect/TestClock"
+import * as TestClock from "effect/testing/TestClock"
 import * as Fs from "node:fs"
 import * as Http from "node:http"
 import * as Net from "node:net"
@@ -129,7 +129,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
           })
         ]
       })
-      const fiber = yield* Effect.fork(fold(client.stream(request)))
+      const fiber = yield* Effect.forkChild(fold(client.stream(request)))
       yield* server.awaitRequests(1)
       // The client is now asleep on the TestClock until t = 3 s (what retry-after said), not a backoff value.
       yield* eventually(Effect.map(TestClock.sleeps(), (sleeps) => Chunk.some(sleeps, (at) => at === 3000)))
@@ -149,7 +149,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
         { script: [ScriptTurn.blocks([text("never")], { faults: [Fault.status(500, { times: Infinity })] })] },
         { maxRetries: 2, initialBackoff: "100 millis" }
       )
-      const fiber = yield* Effect.fork(Effect.flip(collect(client)))
+      const fiber = yield* Effect.forkChild(Effect.flip(collect(client)))
       // A backoff sleep registered between `from` (the clock when the retry began) and `to`.
       const backoffBetween = (from: number, to: number) =>
         Effect.map(TestClock.sleeps(), (sleeps) => Chunk.findFirst(sleeps, (at) => at >= from && at <= to))
@@ -219,7 +219,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
   it.live("fails with ConnectionError after the retries when the connection is refused", () =>
     Effect.gen(function* () {
       // A port that was free a moment ago: nothing listens there now.
-      const port = yield* Effect.async<number>((resume) => {
+      const port = yield* Effect.callback<number>((resume) => {
         const probe = Net.createServer().listen(0, "127.0.0.1", () => {
           const address = probe.address()
           probe.close(() => resume(Effect.succeed(typeof address === "object" && address !== null ? address.port : 0)))
@@ -239,11 +239,11 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
         socket.resetAndDestroy()
       })
       yield* Effect.acquireRelease(
-        Effect.async<void>((resume) => {
+        Effect.callback<void>((resume) => {
           server.listen(0, "127.0.0.1", () => resume(Effect.void))
         }),
         () =>
-          Effect.async<void>((resume) => {
+          Effect.callback<void>((resume) => {
             server.close(() => resume(Effect.void))
           })
       )
@@ -275,8 +275,8 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       const { server, client } = yield* setup({
         script: [ScriptTurn.blocks([text("partial answer here")], { faults: [Fault.errorEvent(4)] })]
       })
-      const events = yield* Effect.either(collect(client))
-      expect(Either.isLeft(events) && events.left._tag).toBe("OverloadedError")
+      const events = yield* Effect.result(collect(client))
+      expect(Result.isFailure(events) && events.left._tag).toBe("OverloadedError")
       expect((yield* server.requests).length).toBe(1)
     }))
 
@@ -299,7 +299,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
         script: [ScriptTurn.blocks([text("one two three")], { faults: [Fault.stall(3)] })]
       })
       let received = 0
-      const fiber = yield* Effect.fork(Stream.runForEach(client.stream(request), () => Effect.sync(() => void (received += 1))))
+      const fiber = yield* Effect.forkChild(Stream.runForEach(client.stream(request), () => Effect.sync(() => void (received += 1))))
       yield* eventually(Effect.sync(() => received === 3))
       yield* Fiber.interrupt(fiber)
       expect(yield* server.awaitClosed(0)).toMatchObject({ completed: false })
@@ -382,14 +382,14 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
     const verbatim = (name: string, chunkBytes: number) =>
       Effect.gen(function* () {
         const { client } = yield* setup({ script: [ScriptTurn.raw(fixture(name))], rawChunkBytes: chunkBytes })
-        return yield* Effect.either(fold(client.stream(request)))
+        return yield* Effect.result(fold(client.stream(request)))
       })
 
     for (const chunkBytes of [1, 7, 1 << 20]) {
       it.scoped(`real-thinking-tool-use.0.sse in ${chunkBytes}-byte writes`, () =>
         Effect.gen(function* () {
           const result = yield* verbatim("real-thinking-tool-use.0.sse", chunkBytes)
-          const message: AssistantMessage = Either.getOrThrow(result)
+          const message: AssistantMessage = Result.getOrThrow(result)
           expect(message.stop_reason).toBe("tool_use")
           expect(message.content.map((block) => block.type)).toEqual(["thinking", "tool_use"])
         }))
@@ -397,32 +397,32 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
 
     it.scoped("real-parallel-tool-use.0.sse", () =>
       Effect.gen(function* () {
-        const message = Either.getOrThrow(yield* verbatim("real-parallel-tool-use.0.sse", 64))
+        const message = Result.getOrThrow(yield* verbatim("real-parallel-tool-use.0.sse", 64))
         expect(message.content.map((block) => block.type)).toEqual(["text", "tool_use", "tool_use"])
       }))
 
     it.scoped("composed-crlf-line-endings.sse", () =>
       Effect.gen(function* () {
-        const message = Either.getOrThrow(yield* verbatim("composed-crlf-line-endings.sse", 5))
+        const message = Result.getOrThrow(yield* verbatim("composed-crlf-line-endings.sse", 5))
         expect(message.stop_reason).toBe("end_turn")
       }))
 
     it.scoped("real-web-search-citations.0.sse", () =>
       Effect.gen(function* () {
-        const message = Either.getOrThrow(yield* verbatim("real-web-search-citations.0.sse", 4096))
+        const message = Result.getOrThrow(yield* verbatim("real-web-search-citations.0.sse", 4096))
         expect(message.content.some((block) => block.type === "web_search_tool_result")).toBe(true)
       }))
 
     it.scoped("composed-error-midstream-overloaded.sse fails with OverloadedError", () =>
       Effect.gen(function* () {
         const result = yield* verbatim("composed-error-midstream-overloaded.sse", 13)
-        expect(Either.isLeft(result) && result.left._tag).toBe("OverloadedError")
+        expect(Result.isFailure(result) && result.left._tag).toBe("OverloadedError")
       }))
 
     it.scoped("composed-truncated-mid-block.sse fails with StreamAbortedError", () =>
       Effect.gen(function* () {
         const result = yield* verbatim("composed-truncated-mid-block.sse", 64)
-        expect(Either.isLeft(result) && result.left._tag).toBe("StreamAbortedError")
+        expect(Result.isFailure(result) && result.left._tag).toBe("StreamAbortedError")
       }))
   })
 })

@@ -4,7 +4,7 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Stream from "effect/Stream"
-import * as TestClock from "effect/TestClock"
+import * as TestClock from "effect/testing/TestClock"
 import type { MessagesRequest } from "../../src/domain/Request.js"
 import type { RetryNotice } from "../../src/model/ApiClient.js"
 import { configFromEnv } from "../../src/model/ApiClient.js"
@@ -52,7 +52,7 @@ describe("ApiClient retries", () => {
         script: [ScriptTurn.blocks([text("after the wait")], { faults: [Fault.status(529, { headers: { "retry-after": "90" }, times: 2 })] })]
       }, { responseTimeout: never })
       const { notices, onRetry } = recorder()
-      const fiber = yield* Effect.fork(Stream.runCollect(client.stream(request, { onRetry })))
+      const fiber = yield* Effect.forkChild(Stream.runCollect(client.stream(request, { onRetry })))
       const { exit, wakeUps } = yield* drive(fiber)
       expect(exit._tag).toBe("Success")
       expect(wakeUps).toEqual([90_000, 180_000])
@@ -70,7 +70,7 @@ describe("ApiClient retries", () => {
         script: [ScriptTurn.blocks([text("never")], { faults: [Fault.status(429, { times: Infinity })] })]
       }, { responseTimeout: never })
       const { notices, onRetry } = recorder()
-      const fiber = yield* Effect.fork(Effect.flip(Stream.runDrain(client.stream(request, { onRetry }))))
+      const fiber = yield* Effect.forkChild(Effect.flip(Stream.runDrain(client.stream(request, { onRetry }))))
       const { exit } = yield* drive(fiber)
       expect((yield* server.requests).length).toBe(11)
       const delays = notices.map((notice) => notice.delayMillis)
@@ -102,7 +102,7 @@ describe("ApiClient retries", () => {
         { responseTimeout: "20 seconds", idleTimeout: "1 second" }
       )
       const { notices, onRetry } = recorder()
-      const fiber = yield* Effect.fork(Effect.flip(Stream.runDrain(client.stream(request, { onRetry }))))
+      const fiber = yield* Effect.forkChild(Effect.flip(Stream.runDrain(client.stream(request, { onRetry }))))
       const earliestSleep = Effect.map(TestClock.sleeps(), (sleeps) => Chunk.toReadonlyArray(sleeps)[0])
       for (let attempt = 1; attempt <= 3; attempt++) {
         // The request reached the server, which says nothing: 20 s later the attempt times out.

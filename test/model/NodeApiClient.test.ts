@@ -18,7 +18,7 @@ describe("NodeApiClient.makeHttpClient", () => {
       )
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
       const scope = yield* Scope.make()
-      const client = yield* NodeApiClient.makeHttpClient.pipe(Scope.extend(scope))
+      const client = yield* NodeApiClient.makeHttpClient.pipe(Scope.provide(scope))
       for (let i = 0; i < 2; i++) {
         const text = yield* client.get(url).pipe(Effect.flatMap((response) => response.text), Effect.scoped)
         expect(text).toBe("ok")

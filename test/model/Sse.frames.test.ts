@@ -8,7 +8,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import { ParseError } from "../../src/model/ApiError.js"
 import * as Sse from "../../src/model/Sse.js"
@@ -238,7 +238,7 @@ describe("Sse.Decoder frame bound", () => {
 describe("Sse.toEvent error messages", () => {
   const messageOf = (data: string, event?: string) => {
     const result = Sse.toEvent(frame(data, event))
-    return Either.isLeft(result) ? result.left.message : "no error"
+    return Result.isFailure(result) ? result.left.message : "no error"
   }
 
   it("quote a frame's data up to 200 characters, and name the frame's event", () => {
@@ -263,33 +263,33 @@ describe("Sse.toEvent error messages", () => {
 describe("Sse.toEvent hot deltas", () => {
   it("read the index and the text of text and input_json deltas", () => {
     const text = '{"type":"content_block_delta","index":42,"delta":{"type":"text_delta","text":"a\\"b\\\\c\\u00e9"}}'
-    expect(Sse.toEvent(frame(text))).toEqual(Either.right({ type: "content_block_delta", index: 42, delta: { type: "text_delta", text: 'a"b\\cé' } }))
+    expect(Sse.toEvent(frame(text))).toEqual(Result.succeed({ type: "content_block_delta", index: 42, delta: { type: "text_delta", text: 'a"b\\cé' } }))
     const json = '{"type":"content_block_delta","index":7,"delta":{"type":"input_json_delta","partial_json":"{\\"k\\": 1"}}'
     expect(Sse.toEvent(frame(json))).toEqual(
-      Either.right({ type: "content_block_delta", index: 7, delta: { type: "input_json_delta", partial_json: '{"k": 1' } })
+      Result.succeed({ type: "content_block_delta", index: 7, delta: { type: "input_json_delta", partial_json: '{"k": 1' } })
     )
   })
 
   it("an index too long to be read exactly digit by digit is JSON.parse's number", () => {
     const data = '{"type":"content_block_delta","index":12345678901234567890,"delta":{"type":"text_delta","text":"a"}}'
     const result = Sse.toEvent(frame(data))
-    expect(Either.isRight(result) && result.right).toStrictEqual(JSON.parse(data))
+    expect(Result.isSuccess(result) && result.right).toStrictEqual(JSON.parse(data))
   })
 
   it("another delta whose string starts where partial_json's would is not read as an input_json delta", () => {
     // `,"delta":{"type":"thinking_delta","thinking":"ABCD\"` puts an escaped quote where partial_json's opening quote is.
     const data = '{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"ABCD\\"hello"}}'
-    expect(Sse.toEvent(frame(data))).toEqual(Either.right(JSON.parse(data)))
+    expect(Sse.toEvent(frame(data))).toEqual(Result.succeed(JSON.parse(data)))
     expect(Sse.toEvent(frame(data))).toEqual(
-      Either.right({ type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: 'ABCD"hello' } })
+      Result.succeed({ type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: 'ABCD"hello' } })
     )
   })
 
   it("another event type of the same length is not read as a delta", () => {
     const data = '{"type":"content_block_delte","index":0,"delta":{"type":"text_delta","text":"a"}}'
-    expect(Sse.toEvent(frame(data))).toEqual(Either.right(JSON.parse(data)))
+    expect(Sse.toEvent(frame(data))).toEqual(Result.succeed(JSON.parse(data)))
     const other = '{"type":"content_block_delta","index":0,"delta":{"type":"text_delte","text":"a"}}'
-    expect(Sse.toEvent(frame(other))).toEqual(Either.right(JSON.parse(other)))
+    expect(Sse.toEvent(frame(other))).toEqual(Result.succeed(JSON.parse(other)))
   })
 })
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import { ParseError } from "../../src/model/ApiError.js"
 import * as Sse from "../../src/model/Sse.js"
@@ -140,24 +140,24 @@ describe("Sse.Decoder", () => {
 
 describe("Sse.toEvent", () => {
   it("parses the data of a frame", () => {
-    expect(Sse.toEvent(frame("{\"type\":\"message_stop\"}", "message_stop"))).toEqual(Either.right({ type: "message_stop" }))
+    expect(Sse.toEvent(frame("{\"type\":\"message_stop\"}", "message_stop"))).toEqual(Result.succeed({ type: "message_stop" }))
   })
 
   it("passes unknown event types through whole", () => {
     expect(Sse.toEvent(frame("{\"type\":\"future_event\",\"foo\":[1]}"))).toEqual(
-      Either.right({ type: "future_event", foo: [1] })
+      Result.succeed({ type: "future_event", foo: [1] })
     )
   })
 
   it("takes the event name as the type when the data has none", () => {
-    expect(Sse.toEvent(frame("{\"a\":1}", "custom"))).toEqual(Either.right({ a: 1, type: "custom" }))
+    expect(Sse.toEvent(frame("{\"a\":1}", "custom"))).toEqual(Result.succeed({ a: 1, type: "custom" }))
   })
 
   it("fails with a ParseError (no status, no request id) on bad JSON or a non-event", () => {
     for (const bad of [frame("{\"type\":", "x"), frame(""), frame("[1]", "x"), frame("\"s\"", "x"), frame("{\"a\":1}"), frame("{\"type\":1}", "e")]) {
       const result = Sse.toEvent(bad)
-      expect(Either.isLeft(result)).toBe(true)
-      if (Either.isLeft(result)) {
+      expect(Result.isFailure(result)).toBe(true)
+      if (Result.isFailure(result)) {
         expect(result.left).toBeInstanceOf(ParseError)
         expect(result.left.status).toBeNull()
         expect(result.left.requestId).toBeNull()
@@ -175,12 +175,12 @@ describe("Sse.toEvent on the hot deltas (read without a full JSON.parse)", () =>
     try {
       expected = JSON.parse(data)
     } catch {
-      expect(Either.isLeft(result), data).toBe(true)
+      expect(Result.isFailure(result), data).toBe(true)
       return
     }
     const isEvent = typeof expected === "object" && expected !== null && "type" in expected && typeof expected.type === "string"
-    expect(Either.isRight(result), data).toBe(isEvent)
-    if (Either.isRight(result)) {
+    expect(Result.isSuccess(result), data).toBe(isEvent)
+    if (Result.isSuccess(result)) {
       expect(result.right, data).toStrictEqual(expected)
       expect(JSON.stringify(result.right), data).toBe(JSON.stringify(expected))
     }

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
@@ -36,7 +36,7 @@ const files = Fs.readdirSync(fixtures)
 interface Outcome {
   /** The events emitted (as `Event` outputs) before the end. */
   readonly events: ReadonlyArray<StreamEvent>
-  readonly result: Either.Either<Accumulator.Completed, ApiError>
+  readonly result: Result.Result<Accumulator.Completed, ApiError>
 }
 
 const fold = (chunks: ReadonlyArray<Uint8Array>): Effect.Effect<Outcome> =>
@@ -51,11 +51,11 @@ const fold = (chunks: ReadonlyArray<Uint8Array>): Effect.Effect<Outcome> =>
           else completed = { message: output.message, incompleteToolInputs: output.incompleteToolInputs }
         })
       ),
-      Effect.either
+      Effect.result
     )
-    if (Either.isLeft(run)) return { events, result: Either.left(run.left) }
+    if (Result.isFailure(run)) return { events, result: Result.fail(run.left) }
     if (completed === undefined) throw new Error("the fold ended without a Complete")
-    return { events, result: Either.right(completed) }
+    return { events, result: Result.succeed(completed) }
   })
 
 const bytesOf = (name: string): Uint8Array => new Uint8Array(Fs.readFileSync(Path.join(fixtures, name)))
@@ -69,14 +69,14 @@ const oneByteChunks = (bytes: Uint8Array): Array<Uint8Array> => {
 const decodeMessage = Schema.decodeUnknownSync(AssistantMessage)
 
 const completed = (outcome: Outcome): Accumulator.Completed => {
-  if (Either.isLeft(outcome.result)) throw new Error(`expected a message, got ${outcome.result.left._tag}: ${outcome.result.left.message}`)
+  if (Result.isFailure(outcome.result)) throw new Error(`expected a message, got ${outcome.result.left._tag}: ${outcome.result.left.message}`)
   // Whatever the fold built is a valid assistant message for the domain schema.
   expect(decodeMessage(outcome.result.right.message)).toEqual(outcome.result.right.message)
   return outcome.result.right
 }
 
 const failed = (outcome: Outcome): ApiError => {
-  if (Either.isRight(outcome.result)) throw new Error("expected an error, got a message")
+  if (Result.isSuccess(outcome.result)) throw new Error("expected an error, got a message")
   expect(outcome.result.left.status).toBeNull()
   expect(outcome.result.left.requestId).toBeNull()
   return outcome.result.left

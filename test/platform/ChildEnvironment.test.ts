@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import { Settings } from "../../src/context/Settings.js"
 import {
   ChildEnvironment,
@@ -124,10 +124,10 @@ describe("ShellEnvironmentPolicy.decode", () => {
         exclude: ["*KEY*"],
         set: { A: "1" }
       })
-      const bad = yield* Effect.either(ShellEnvironmentPolicy.decode({ inherit: "some" }))
-      expect(Either.isLeft(bad) && bad.left.message).toMatch(/shellEnvironmentPolicy/)
-      const unknown = yield* Effect.either(ShellEnvironmentPolicy.decode({ include_only: ["A"] }))
-      expect(Either.isLeft(unknown)).toBe(true)
+      const bad = yield* Effect.result(ShellEnvironmentPolicy.decode({ inherit: "some" }))
+      expect(Result.isFailure(bad) && bad.left.message).toMatch(/shellEnvironmentPolicy/)
+      const unknown = yield* Effect.result(ShellEnvironmentPolicy.decode({ include_only: ["A"] }))
+      expect(Result.isFailure(unknown)).toBe(true)
     })
   )
 })

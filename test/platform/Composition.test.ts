@@ -42,7 +42,7 @@ describe("Composition", () => {
         const composition = parts(log)
         const scope = yield* Scope.make()
         const context = yield* (form === "layer" ? Layer.build(composition.layer) : composition.build).pipe(
-          Scope.extend(scope)
+          Scope.provide(scope)
         )
         expect([Context.get(context, First).value, Context.get(context, Second).value, Context.get(context, Third).value]).toEqual([1, 2, 3])
         expect(log).toEqual(["open second", "open third"])

@@ -12,9 +12,9 @@ describe("Finalizer.addFinalizer", () => {
     Effect.gen(function* () {
       const log: Array<string> = []
       const scope = yield* Scope.make()
-      yield* Finalizer.addFinalizer(() => Effect.sync(() => void log.push("first"))).pipe(Scope.extend(scope))
-      yield* Effect.addFinalizer(() => Effect.sync(() => void log.push("second"))).pipe(Scope.extend(scope))
-      yield* Finalizer.addFinalizer(() => Effect.sync(() => void log.push("third"))).pipe(Scope.extend(scope))
+      yield* Finalizer.addFinalizer(() => Effect.sync(() => void log.push("first"))).pipe(Scope.provide(scope))
+      yield* Effect.addFinalizer(() => Effect.sync(() => void log.push("second"))).pipe(Scope.provide(scope))
+      yield* Finalizer.addFinalizer(() => Effect.sync(() => void log.push("third"))).pipe(Scope.provide(scope))
       expect(log).toEqual([])
       yield* Scope.close(scope, Exit.void)
       yield* Scope.close(scope, Exit.void)
@@ -27,7 +27,7 @@ describe("Finalizer.addFinalizer", () => {
       const items: Array<string> = []
       const closed: Array<string> = []
       const scope = yield* Scope.make()
-      yield* Finalizer.addFinalizer(() => Effect.forEach([...items], (item) => Effect.sync(() => void closed.push(item)))).pipe(Scope.extend(scope))
+      yield* Finalizer.addFinalizer(() => Effect.forEach([...items], (item) => Effect.sync(() => void closed.push(item)))).pipe(Scope.provide(scope))
       items.push("a", "b")
       yield* Scope.close(scope, Exit.void)
       expect(closed).toEqual(["a", "b"])
@@ -39,10 +39,10 @@ describe("Finalizer.addFinalizer", () => {
       const gate = yield* Deferred.make<void>()
       const log: Array<string> = []
       const scope = yield* Scope.make()
-      yield* Finalizer.addFinalizer(() => Effect.zipRight(Deferred.await(gate), Effect.sync(() => void log.push("done")))).pipe(
-        Scope.extend(scope)
+      yield* Finalizer.addFinalizer(() => Effect.andThen(Deferred.await(gate), Effect.sync(() => void log.push("done")))).pipe(
+        Scope.provide(scope)
       )
-      const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
+      const closing = yield* Effect.forkChild(Scope.close(scope, Exit.void))
       yield* Effect.yieldNow()
       yield* Fiber.interruptFork(closing)
       yield* Effect.yieldNow()
@@ -61,7 +61,7 @@ describe("Finalizer.addFinalizer", () => {
       yield* Effect.gen(function* () {
         yield* Finalizer.addFinalizer(() => Effect.flatMap(FiberRef.get(ref), (value) => Effect.sync(() => void seen.push(`cheap: ${value}`))))
         yield* Effect.addFinalizer(() => Effect.flatMap(FiberRef.get(ref), (value) => Effect.sync(() => void seen.push(`effect: ${value}`))))
-      }).pipe(Effect.locally(ref, "adding"), Scope.extend(scope))
+      }).pipe(Effect.locally(ref, "adding"), Scope.provide(scope))
       yield* Scope.close(scope, Exit.void)
       expect(seen).toEqual(["effect: adding", "cheap: closing"])
     })

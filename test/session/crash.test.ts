@@ -4,7 +4,7 @@
  * acknowledged must load.
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import { build } from "esbuild"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -69,7 +69,7 @@ describe("SessionStore.layerJsonl under kill -9", () => {
 
       const text = fs.readFileSync(path.join(home, "projects", cwdSlug(cwd), `${sessionId}.jsonl`), "utf8")
       const complete = text.split("\n").slice(0, -1)
-      for (const line of complete) expect(Either.isRight(decodeEntry(JSON.parse(line)))).toBe(true)
+      for (const line of complete) expect(Result.isSuccess(decodeEntry(JSON.parse(line)))).toBe(true)
 
       const loaded = await Effect.runPromise(
         Effect.flatMap(SessionStore, (store) => store.loadDetailed(sessionId)).pipe(

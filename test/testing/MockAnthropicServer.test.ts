@@ -16,7 +16,7 @@ interface Reply {
 
 /** A plain node:http POST (the server under test, not the client, is what these tests look at). */
 const post = (url: string, body: unknown, path = "/v1/messages") =>
-  Effect.async<Reply, Error>((resume) => {
+  Effect.callback<Reply, Error>((resume) => {
     const request = Http.request(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json" } }, (response) => {
       let text = ""
       response.setEncoding("utf8")
@@ -148,7 +148,7 @@ describe("MockAnthropicServer", () => {
         startMockAnthropicServer({ script: [ScriptTurn.blocks([text("stalls")], { faults: [Fault.stall(2)] })] })
       )
       // Read until the stall: the response stays open.
-      const headersSeen = yield* Effect.async<Http.ClientRequest>((resume) => {
+      const headersSeen = yield* Effect.callback<Http.ClientRequest>((resume) => {
         const request = Http.request(`${server.url}/v1/messages`, { method: "POST" }, (response) => {
           response.once("data", () => resume(Effect.succeed(request)))
           response.on("error", () => {})
@@ -159,7 +159,7 @@ describe("MockAnthropicServer", () => {
       expect(server.requests().length).toBe(1)
       yield* Effect.promise(() => server.close())
       // Closed means closed: a new connection is refused.
-      const refused = yield* Effect.either(post(server.url, conversation(0)))
+      const refused = yield* Effect.result(post(server.url, conversation(0)))
       expect(refused._tag).toBe("Left")
       headersSeen.destroy()
     }))

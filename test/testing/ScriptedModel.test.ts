@@ -3,7 +3,7 @@ import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Stream from "effect/Stream"
-import * as TestClock from "effect/TestClock"
+import * as TestClock from "effect/testing/TestClock"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import type { MessagesRequest } from "../../src/domain/Request.js"
@@ -26,7 +26,7 @@ describe("ScriptedModel", () => {
     Effect.gen(function* () {
       const client = yield* ApiClient
       const first = yield* Stream.runCollect(client.stream(request("one")))
-      const start = Chunk.unsafeHead(first)
+      const start = Chunk.headUnsafe(first)
       expect(start).toMatchObject({ type: "message_start", message: { id: "msg_scripted_1", model: "claude-test" } })
       expect(Chunk.toArray(first).some((event) => event.type === "content_block_start" && event["content_block"] !== undefined && JSON.stringify(event).includes("toolu_scripted_1"))).toBe(true)
       const second = yield* types(client, request("two"))
@@ -48,7 +48,7 @@ describe("ScriptedModel", () => {
   it.effect("waits the per-event delay on Effect's clock", () =>
     Effect.gen(function* () {
       const client = yield* ApiClient
-      const fiber = yield* Effect.fork(types(client, request("slow")))
+      const fiber = yield* Effect.forkChild(types(client, request("slow")))
       // 8 events (start, block start, 3 deltas, block stop, delta, stop) at 1 s each.
       yield* TestClock.adjust("7 seconds")
       expect(fiber.unsafePoll()).toBeNull()

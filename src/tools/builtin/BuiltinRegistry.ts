@@ -4,8 +4,8 @@
  * model reads one file initializes the Read tool's module alone, not the other ten tools' Schemas, search engines
  * and HTML converter (about 10 M instructions of every `weft -p` start; scratchpad/bench/session.mjs).
  */
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as HttpClient from "@effect/platform/HttpClient"
+import * as FileSystem from "effect/FileSystem"
+import * as HttpClient from "effect/unstable/http/HttpClient"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -102,4 +102,4 @@ export const make = (
 
 /** A ToolRegistry of every built-in tool, with its services (children get this process's environment without its credentials). */
 export const layer = (options: Options) =>
-  Layer.scoped(ToolRegistry, make(options)).pipe(Layer.provide([NodeFileSystem.layer, ChildEnvironment.layerNode]))
+  Layer.effect(ToolRegistry, make(options)).pipe(Layer.provide([NodeFileSystem.layer, ChildEnvironment.layerNode]))

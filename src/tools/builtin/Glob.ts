@@ -82,7 +82,7 @@ const globUnder = (root: string, rest: string, limit: number): Effect.Effect<Glo
         // Dot entries are the matcher's call (only where the pattern spells the dot).
         { hidden: true }
       ).pipe(
-        Effect.zipRight(
+        Effect.andThen(
           loop(() => {
             const path = found[dated.length]
             if (path === undefined) return false

@@ -7,8 +7,8 @@
  *
  * Also home to the small helpers Write, Edit and NotebookEdit share (path resolution, numbering, error text).
  */
-import * as FileSystem from "@effect/platform/FileSystem"
-import type { PlatformError } from "@effect/platform/Error"
+import * as FileSystem from "effect/FileSystem"
+import type { PlatformError } from "effect/PlatformError"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as NodeOs from "node:os"
@@ -408,7 +408,7 @@ export const ReadTool = Tool.fromEffect({
     const absolute = resolveFilePath(input.file_path, context.cwd)
     const note = relativePathNote(input.file_path, absolute)
     const info = yield* fs.stat(absolute).pipe(
-      Effect.catchAll((error) =>
+      Effect.catch((error) =>
         error._tag === "SystemError" && error.reason === "NotFound"
           ? Effect.flatMap(fileNotFoundMessage(fs, absolute, context.cwd), (message) =>
               Effect.fail(Tool.fail(toolName, message, "not_found"))

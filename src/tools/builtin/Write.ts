@@ -10,8 +10,8 @@
  * Also exports the pieces Edit and NotebookEdit share: `writeFileAtomic`, `requireFreshRead`, `createFile`,
  * `readTextFile`, `recordWritten`.
  */
-import { SystemError } from "@effect/platform/Error"
-import * as FileSystem from "@effect/platform/FileSystem"
+import { SystemError } from "effect/PlatformError"
+import * as FileSystem from "effect/FileSystem"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
@@ -54,8 +54,8 @@ export const writeFileAtomic = (
       yield* file.sync
     })
   ).pipe(
-    Effect.zipRight(mode === undefined ? Effect.void : fs.chmod(temp, mode & 0o7777)),
-    Effect.zipRight(fs.rename(temp, target))
+    Effect.andThen(mode === undefined ? Effect.void : fs.chmod(temp, mode & 0o7777)),
+    Effect.andThen(fs.rename(temp, target))
   )
   return write.pipe(Effect.onError(() => Effect.ignore(fs.remove(temp))))
 }

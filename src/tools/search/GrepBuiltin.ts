@@ -10,7 +10,7 @@
  * can match a newline, of matching lines otherwise (`rg -c -U`).
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import { Overrides } from "./Gitignore.js"
 import { typeMatcher, FILE_TYPES } from "./FileTypes.js"
 import { Collector, type FileFindings, GrepFailed, type GrepQuery, type Line, MAX_FILE_BYTES } from "./GrepOutput.js"
@@ -32,10 +32,10 @@ interface Matcher {
   readonly countMatches: boolean
 }
 
-const makeMatcher = (query: GrepQuery): Either.Either<Matcher, GrepFailed> =>
+const makeMatcher = (query: GrepQuery): Result.Result<Matcher, GrepFailed> =>
   translateRegex(query.pattern, { multiline: query.multiline, dotAll: query.multiline, ignoreCase: query.ignoreCase }).pipe(
-    Either.mapLeft((message) => new GrepFailed({ message })),
-    Either.map((translated) => {
+    Result.mapLeft((message) => new GrepFailed({ message })),
+    Result.map((translated) => {
       const literal = translated.flags === "u" ? literalOf(query.pattern) : undefined
       return {
         bytes: literal !== undefined && literal.length > 0 ? Buffer.from(literal, "utf8") : undefined,
@@ -191,7 +191,7 @@ export const search = (query: GrepQuery): Effect.Effect<Collector, GrepFailed, S
       const collector = new Collector(query)
       const scratch = Buffer.allocUnsafe(SCRATCH_BYTES)
       return collect.pipe(
-        Effect.zipRight(
+        Effect.andThen(
           Effect.suspend(() => {
             if (query.mode !== "files_with_matches") candidates.sort(comparePaths)
             let index = 0

@@ -131,7 +131,7 @@ export const search = (query: GrepQuery, executable: string): Effect.Effect<Coll
       )
       const parse = makeParser(query, collector)
       const separator = query.mode === "files_with_matches" ? "\0" : "\n"
-      const outcome = yield* Effect.async<{ readonly code: number | null; readonly stopped: boolean; readonly stderr: string }, GrepFailed>(
+      const outcome = yield* Effect.callback<{ readonly code: number | null; readonly stopped: boolean; readonly stderr: string }, GrepFailed>(
         (resume) => {
           let pending = ""
           let stopped = false

@@ -12,7 +12,7 @@
  * (`a(?i)b`, `(?i:..)`) and the class set operations `&&`, `--`, `~~`. Left as JavaScript has them (ripgrep refuses
  * them): look-around and back-references.
  */
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 
 export interface RegexOptions {
   /** rg -U: a match may span lines, and `\A`/`\z` are the ends of the file. Otherwise each line is searched alone. */
@@ -585,11 +585,11 @@ const classSource = (negated: boolean, items: ReadonlyArray<ClassItem>): string 
 }
 
 /** Translates a ripgrep pattern, or explains why it is not valid (the message is for the model). */
-export const translateRegex = (pattern: string, options: RegexOptions): Either.Either<TranslatedRegex, string> => {
+export const translateRegex = (pattern: string, options: RegexOptions): Result.Result<TranslatedRegex, string> => {
   try {
     const translated = new Translator(pattern, options).translate()
     new RegExp(translated.source, translated.flags)
-    return Either.right(translated)
+    return Result.succeed(translated)
   } catch (error) {
     const reason =
       error instanceof RegexError
@@ -597,6 +597,6 @@ export const translateRegex = (pattern: string, options: RegexOptions): Either.E
         : error instanceof SyntaxError
           ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, "")
           : String(error)
-    return Either.left(`regex parse error in ${JSON.stringify(pattern)}: ${reason}`)
+    return Result.fail(`regex parse error in ${JSON.stringify(pattern)}: ${reason}`)
   }
 }

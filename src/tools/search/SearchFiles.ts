@@ -183,7 +183,7 @@ export const fromTree = (files: Readonly<Record<string, string>>, mtimes: Readon
   }
 }
 
-export class SearchFiles extends Context.Tag("weft/SearchFiles")<SearchFiles, Interface>() {
+export class SearchFiles extends Context.Service<SearchFiles, Interface>()("weft/SearchFiles") {
   /** The disk (Node's fs). */
   static layer: Layer.Layer<SearchFiles> = Layer.succeed(SearchFiles, node)
   /** A tree in memory (see `fromTree`). */

@@ -18,7 +18,7 @@ import { SearchFiles, type Interface as SearchFilesInterface } from "./SearchFil
 /** How long a slice of synchronous file system work may hold the event loop. */
 const SLICE_MS = 8
 
-const yieldToEventLoop: Effect.Effect<void> = Effect.async<void>((resume) => {
+const yieldToEventLoop: Effect.Effect<void> = Effect.callback<void>((resume) => {
   const handle = setImmediate(() => resume(Effect.void))
   return Effect.sync(() => clearImmediate(handle))
 })
@@ -33,7 +33,7 @@ export const loop = (step: () => boolean): Effect.Effect<void> =>
     do {
       if (!step()) return Effect.void
     } while (performance.now() < deadline)
-    return Effect.zipRight(yieldToEventLoop, Effect.suspend(go))
+    return Effect.andThen(yieldToEventLoop, Effect.suspend(go))
   })
 
 export interface WalkOptions {

@@ -20,7 +20,7 @@ const AFTER_KILL_MS = 2_000
 
 /** A sleep on the real clock: process deadlines must pass even under a test clock. */
 export const sleepLive = (ms: number): Effect.Effect<void> =>
-  Effect.async<void>((resume) => {
+  Effect.callback<void>((resume) => {
     const handle = setTimeout(() => resume(Effect.void), ms)
     return Effect.sync(() => clearTimeout(handle))
   })
@@ -97,7 +97,7 @@ const waitGone = (pgid: number, ms: number): Effect.Effect<boolean> =>
   Effect.suspend(function poll(remaining: number = ms): Effect.Effect<boolean> {
     if (!groupAlive(pgid)) return Effect.succeed(true)
     if (remaining <= 0) return Effect.succeed(false)
-    return Effect.zipRight(sleepLive(POLL_MS), Effect.suspend(() => poll(remaining - POLL_MS)))
+    return Effect.andThen(sleepLive(POLL_MS), Effect.suspend(() => poll(remaining - POLL_MS)))
   })
 
 /** Ends a process group: SIGTERM, then SIGKILL to whatever is left after `graceMs`. */
@@ -157,7 +157,7 @@ export const start = (options: StartOptions): Effect.Effect<ShellProcess, ToolFa
     const exited = yield* Deferred.make<ShellExit>()
     const closed = yield* Deferred.make<void>()
     const child = yield* Effect.acquireRelease(
-      Effect.async<ChildProcess, ToolFailed>((resume) => {
+      Effect.callback<ChildProcess, ToolFailed>((resume) => {
         let child: ChildProcess
         try {
           child = spawn(options.shell, ["-c", options.script, options.shell, ...(options.args ?? [])], {
@@ -175,12 +175,12 @@ export const start = (options: StartOptions): Effect.Effect<ShellProcess, ToolFa
         const stderr = new StringDecoder("utf8")
         child.stdout?.on("data", (chunk: Buffer) => options.onOutput(stdout.write(chunk)))
         child.stderr?.on("data", (chunk: Buffer) => options.onOutput(stderr.write(chunk)))
-        child.on("exit", (code, signal) => Deferred.unsafeDone(exited, Effect.succeed(exitOf(code, signal))))
+        child.on("exit", (code, signal) => Deferred.doneUnsafe(exited, Effect.succeed(exitOf(code, signal))))
         child.on("close", (code, signal) => {
           const rest = stdout.end() + stderr.end()
           if (rest !== "") options.onOutput(rest)
-          Deferred.unsafeDone(exited, Effect.succeed(exitOf(code, signal)))
-          Deferred.unsafeDone(closed, Effect.void)
+          Deferred.doneUnsafe(exited, Effect.succeed(exitOf(code, signal)))
+          Deferred.doneUnsafe(closed, Effect.void)
         })
         child.once("spawn", () => resume(Effect.succeed(child)))
         child.once("error", (error) => {

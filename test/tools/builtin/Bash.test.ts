@@ -146,7 +146,7 @@ describe("Bash", () => {
     const root = tree()
     const pids = nodePath.join(root, "pids")
     return Effect.gen(function* () {
-      const fiber = yield* Effect.fork(
+      const fiber = yield* Effect.forkChild(
         bash(
           {
             command: `echo $$ > pids; bash -c 'sleep 1000 & echo $! >> "$0"; trap "" TERM; echo $$ >> "$0"; sleep 1000' "$PWD/pids"`

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as nodePath from "node:path"
@@ -42,7 +42,7 @@ const bothFail = (input: Record<string, unknown>) =>
     const rg = yield* run("rg", input)
     expect(Exit.isFailure(rg), `rg accepted ${JSON.stringify(input)}`).toBe(true)
     if (Exit.isSuccess(builtin)) return yield* Effect.die(new Error(`the built-in engine accepted ${JSON.stringify(input)}: ${builtin.value}`))
-    return Option.match(Cause.failureOption(builtin.cause), { onNone: () => "(no failure)", onSome: (error) => error.message })
+    return Option.match(Cause.findErrorOption(builtin.cause), { onNone: () => "(no failure)", onSome: (error) => error.message })
   })
 
 const p = (relative: string) => nodePath.join(root, relative)
@@ -122,7 +122,7 @@ describe("translateRegex", () => {
     translateRegex(pattern, { multiline, dotAll: multiline, ignoreCase: false })
   const matches = (pattern: string, text: string, multiline = false) => {
     const translated = translate(pattern, multiline)
-    if (Either.isLeft(translated)) throw new Error(translated.left)
+    if (Result.isFailure(translated)) throw new Error(translated.left)
     return new RegExp(translated.right.source, translated.right.flags).test(text)
   }
 
@@ -146,12 +146,12 @@ describe("translateRegex", () => {
 
   it("(?U) swaps greediness", () => {
     const translated = translate("(?U)a+b*?")
-    expect(Either.isRight(translated) && translated.right.source).toBe("a+?b*")
+    expect(Result.isSuccess(translated) && translated.right.source).toBe("a+?b*")
   })
 
   it("says whether a match can hold a newline (what rg -c -U counts by)", () => {
     const canMatchNewline = (pattern: string) =>
-      Either.getOrThrow(translateRegex(pattern, { multiline: true, dotAll: true, ignoreCase: false })).canMatchNewline
+      Result.getOrThrow(translateRegex(pattern, { multiline: true, dotAll: true, ignoreCase: false })).canMatchNewline
     expect(canMatchNewline("a b")).toBe(false)
     expect(canMatchNewline("a[^\\n]b\\S")).toBe(false)
     expect(canMatchNewline("a\\nb")).toBe(true)
@@ -161,8 +161,8 @@ describe("translateRegex", () => {
   })
 
   it("refuses what JavaScript cannot say, saying so", () => {
-    expect(translate("a(?i)b")).toEqual(Either.left(expect.stringMatching(/inline flags like \(\?i\) are supported only at the start/)))
-    expect(translate("[a-z&&b]")).toEqual(Either.left(expect.stringMatching(/set operations \(&&\) are not supported/)))
-    expect(translate("\\p{NoSuchScript}")).toEqual(Either.left(expect.stringMatching(/unrecognized Unicode class name/)))
+    expect(translate("a(?i)b")).toEqual(Result.fail(expect.stringMatching(/inline flags like \(\?i\) are supported only at the start/)))
+    expect(translate("[a-z&&b]")).toEqual(Result.fail(expect.stringMatching(/set operations \(&&\) are not supported/)))
+    expect(translate("\\p{NoSuchScript}")).toEqual(Result.fail(expect.stringMatching(/unrecognized Unicode class name/)))
   })
 })

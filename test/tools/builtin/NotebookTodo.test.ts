@@ -154,7 +154,7 @@ describe("TodoWrite", () => {
         Stream.tap(() => Deferred.succeed(subscribed, undefined)),
         Stream.take(2),
         Stream.runCollect,
-        Effect.fork
+        Effect.forkChild
       )
       yield* Deferred.await(subscribed)
       yield* store.set(todos)

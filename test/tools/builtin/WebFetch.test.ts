@@ -29,7 +29,7 @@ const server = Effect.gen(function* () {
   const hangReceived = yield* Deferred.make<void>()
   const hangClosed = yield* Deferred.make<void>()
   const http = yield* Effect.acquireRelease(
-    Effect.async<NodeHttp.Server>((resume) => {
+    Effect.callback<NodeHttp.Server>((resume) => {
       const instance = NodeHttp.createServer((request, response) => {
         const port = (instance.address() as AddressInfo).port
         switch (request.url) {
@@ -68,7 +68,7 @@ const server = Effect.gen(function* () {
       instance.listen(0, "127.0.0.1", () => resume(Effect.succeed(instance)))
     }),
     (instance) =>
-      Effect.async<void>((resume) => {
+      Effect.callback<void>((resume) => {
         instance.closeAllConnections()
         instance.close(() => resume(Effect.void))
       })
@@ -193,7 +193,7 @@ describe("WebFetch", () => {
   it.scoped("interrupting the call aborts the request", () =>
     Effect.gen(function* () {
       const { base, hangReceived, hangClosed } = yield* server
-      const fiber = yield* Effect.fork(fetchWith(WebFetchTool, `${base}/hang`))
+      const fiber = yield* Effect.forkChild(fetchWith(WebFetchTool, `${base}/hang`))
       yield* Deferred.await(hangReceived)
       yield* Fiber.interrupt(fiber)
       yield* Deferred.await(hangClosed)

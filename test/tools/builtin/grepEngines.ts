@@ -77,7 +77,7 @@ const live = (engine: Engine, input: Record<string, unknown>, root: string): Eff
   )
 
 const messageOf = (exit: Outcome): string =>
-  Exit.isFailure(exit) ? Option.match(Cause.failureOption(exit.cause), { onNone: () => String(exit.cause), onSome: (error) => error.message }) : ""
+  Exit.isFailure(exit) ? Option.match(Cause.findErrorOption(exit.cause), { onNone: () => String(exit.cause), onSome: (error) => error.message }) : ""
 
 /** Runs Grep in `root` with the engine forced (WEFT_GREP_ENGINE, restored afterwards); the call's Exit. */
 export const runGrep = (engine: Engine, input: Record<string, unknown>, root: string): Effect.Effect<Outcome> => {

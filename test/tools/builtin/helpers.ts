@@ -1,5 +1,5 @@
 /** Shared test helpers for the file tools: run a tool on raw input, temp dirs, a byte-counting FileSystem. */
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as FileSystem from "effect/FileSystem"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
