@@ -1,7 +1,6 @@
 // Mutation testing of the security-critical modules: runs Stryker once per area of mutation-areas.mjs (all of them,
 // or those named), then prints each module's mutation score and fails if one is below 85%.
 // Usage: npm run mutate [-- paths writes bash hooks secrets stream]
-// Stryker needs Node.js 22 or later: on an older one this script runs itself again on Node.js 24 from the npm registry.
 import { spawnSync } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
@@ -14,11 +13,6 @@ const run = (command, args, env = {}) => {
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } })
   if (result.error !== undefined) throw result.error
   return result.status ?? 1
-}
-
-if (Number(process.versions.node.split(".")[0]) < 22) {
-  console.error(`Node.js ${process.version} is too old for Stryker: running on Node.js 24 from the npm registry`)
-  process.exit(run("npx", ["--yes", "--package=node@24", "--", "node", fileURLToPath(import.meta.url), ...process.argv.slice(2)]))
 }
 
 const { areas } = await import("./mutation-areas.mjs")

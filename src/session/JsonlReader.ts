@@ -3,10 +3,9 @@
  * when its newline arrives), each line decoded into an entry or counted as left out. No file system here: the
  * bytes come from whoever streams the file, so a whole file is never held, only the line being read.
  */
-import type * as Either from "effect/Result"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type * as ParseResult from "effect/ParseResult"
+import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import { Buffer } from "node:buffer"
 import type { TranscriptEntry } from "../domain/Transcript.js"
@@ -133,7 +132,7 @@ export const lines = <E, R>(
   Stream.suspend(() => {
     const splitter = makeSplitter(options.startOffset, options.select)
     const tail = Stream.suspend(() => Stream.fromIterable(Option.toArray(Option.fromNullishOr(splitter.end()))))
-    return Stream.concat(Stream.mapConcat(bytes, splitter.push), tail)
+    return Stream.concat(Stream.flattenIterable(Stream.map(bytes, splitter.push)), tail)
   })
 
 /** A line's bytes as a Buffer (a view, not a copy), to search them natively without decoding them. */
@@ -159,7 +158,8 @@ export type Item =
   | { readonly _tag: "Ignored" }
   | { readonly _tag: "Blank" }
 
-export type Decode = (input: unknown) => Result.Result<TranscriptEntry, ParseResult.ParseError>
+/** Decodes a parsed line; why a value is no entry is never looked at, so any failure type will do. */
+export type Decode = (input: unknown) => Result.Result<TranscriptEntry, unknown>
 
 const SKIPPED: Item = { _tag: "Skipped" }
 const TORN: Item = { _tag: "Torn" }
@@ -182,7 +182,7 @@ export const decodeLine =
     if (line.unread === true || !/\S/.test(line.text)) return BLANK
     const json = parseJson(line.text)
     const decoded = json === undefined ? undefined : decode(json)
-    if (decoded !== undefined && decoded._tag === "Right") return { _tag: "Entry", entry: decoded.right }
+    if (decoded !== undefined && Result.isSuccess(decoded)) return { _tag: "Entry", entry: decoded.success }
     if (!line.terminated) return TORN
     if (isRecord(json) && typeof json["type"] === "string" && !("uuid" in json)) return IGNORED
     return SKIPPED
@@ -222,8 +222,8 @@ export const entries = <E, R, E2, R2>(
     return Stream.concat(
       Stream.filterMap(items, (item) => {
         const entry = record(report, item)
-        return Option.fromNullishOr(entry)
+        return entry === undefined ? Result.failVoid : Result.succeed(entry)
       }),
-      Stream.execute(Effect.suspend(() => onEnd(report)))
+      Stream.fromEffectDrain(Effect.suspend(() => onEnd(report)))
     )
   })

@@ -19,7 +19,7 @@ import type { StreamEvent } from "../domain/StreamEvent.js"
 import { Accumulator } from "../model/Accumulator.js"
 import type { ApiClientConfig } from "../model/ApiClient.js"
 import { ApiClient } from "../model/ApiClient.js"
-import type * as HttpClient from "effect/unstable/http/HttpClient"
+import type * as HttpClient from "effect/http/HttpClient"
 import * as Sse from "../model/Sse.js"
 import { PromptCache } from "./PromptCache.js"
 import type { CompiledTurn, Fault, Script, ScriptTurn } from "./Script.js"
@@ -89,7 +89,7 @@ const foldMessage = (events: ReadonlyArray<StreamEvent>): AssistantMessage | str
   const accumulator = new Accumulator()
   for (const event of events) accumulator.push(event)
   const result = accumulator.result()
-  return result._tag === "Left" ? result.left.message : result.right.message
+  return result._tag === "Failure" ? result.failure.message : result.success.message
 }
 
 const headerRecord = (headers: Http.IncomingHttpHeaders): Record<string, string> => {
@@ -270,14 +270,14 @@ class Core {
     if (fault?._tag === "NoResponse") return
 
     const streaming = record.body["stream"] === true
-    const delayMillis = turn.options.delay === undefined ? 0 : Duration.toMillis(Duration.decode(turn.options.delay))
+    const delayMillis = turn.options.delay === undefined ? 0 : Duration.toMillis(Duration.fromInputUnsafe(turn.options.delay))
     const body = record.body
     const cacheUsage = turn._tag === "Blocks" ? this.promptCache?.use(body) : undefined
     const events = (): ReadonlyArray<StreamEvent> =>
       turn._tag === "Raw"
         ? Sse.decode(new TextEncoder().encode(turn.body)).flatMap((f) => {
             const event = Sse.toEvent(f)
-            return event._tag === "Right" ? [event.right] : []
+            return event._tag === "Success" ? [event.success] : []
           })
         : turnEvents(compiled, {
             model: modelOf(body),
@@ -392,10 +392,9 @@ export const make = (options: Options = {}): Effect.Effect<MockServer, never, Sc
     })
   )
 
-export class MockAnthropicServer extends Context.Tag("weft/testing/MockAnthropicServer")<
-  MockAnthropicServer,
-  MockServer
->() {
+export class MockAnthropicServer extends Context.Service<MockAnthropicServer, MockServer>()(
+  "weft/testing/MockAnthropicServer"
+) {
   static layer = (options: Options = {}): Layer.Layer<MockAnthropicServer> => Layer.effect(MockAnthropicServer, make(options))
 
   /**

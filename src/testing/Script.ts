@@ -139,7 +139,7 @@ export const Fault = {
 
 interface TurnOptions {
   /** Pause before each event (Effect's clock in ScriptedModel, real time in MockAnthropicServer). */
-  readonly delay?: Duration.DurationInput
+  readonly delay?: Duration.Input
   /** Faults for the first attempts of this turn, in order (see `Fault`). */
   readonly faults?: ReadonlyArray<PlannedFault>
 }

@@ -43,8 +43,8 @@ const rawEvents = (body: string): Effect.Effect<ReadonlyArray<StreamEvent>, Pars
     const events: Array<StreamEvent> = []
     for (const frame of Sse.decode(new TextEncoder().encode(body))) {
       const event = Sse.toEvent(frame)
-      if (event._tag === "Left") return Effect.fail(event.left)
-      events.push(event.right)
+      if (event._tag === "Failure") return Effect.fail(event.failure)
+      events.push(event.success)
     }
     return Effect.succeed(events)
   })
@@ -70,7 +70,7 @@ const play = (compiled: CompiledTurn, request: MessagesRequest, model: string): 
       const sent = fault === undefined ? all : all.slice(0, fault.afterEvents)
       let events: Stream.Stream<StreamEvent, ApiError> = Stream.fromIterable(sent)
       if (turn.options.delay !== undefined) {
-        const delay = Duration.decode(turn.options.delay)
+        const delay = Duration.fromInputUnsafe(turn.options.delay)
         events = Stream.mapEffect(events, (event) => Effect.as(Effect.sleep(delay), event))
       }
       switch (fault?._tag) {
