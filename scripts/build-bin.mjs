@@ -10,7 +10,6 @@
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { readFile } from "node:fs/promises"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
@@ -44,56 +43,6 @@ const lazyBuiltinsPlugin = {
         contents: `let loaded\nconst load = () => (loaded ??= require(${JSON.stringify(`node:${args.path}`)}))\nmodule.exports = { ${getters.join(",\n")} }\n`,
         loader: "js"
       }
-    })
-  }
-}
-
-// effect/Utils.js decides at load whether V8 keeps a function's name in stack traces by formatting one
-// (`new Error().stack`); formatting a stack makes V8 index the lines of the whole 600 KB bundle, about 7 M
-// instructions of every start (callgrind). On V8 the answer is yes, so the build writes it in. The build fails
-// if the probe is not found, rather than quietly dropping the saving.
-const effectStackProbePlugin = {
-  name: "effect-stack-probe",
-  setup(build) {
-    build.onLoad({ filter: /[\\/]effect[\\/]dist[\\/]esm[\\/]Utils\.js$/ }, async (args) => {
-      const source = await readFile(args.path, "utf8")
-      const probe = 'standard.effect_internal_function(() => new Error().stack)?.includes("effect_internal_function") === true'
-      if (!source.includes(probe)) {
-        throw new Error(`${args.path} no longer has the stack probe scripts/build-bin.mjs replaces: update or drop the plugin`)
-      }
-      return { contents: source.replace(probe, "true"), loader: "js" }
-    })
-  }
-}
-
-// effect/internal/logger.js reads process.stdout when it loads (to choose its pretty logger's colours), and reading
-// it makes Node create the stream: for a pipe, a socket and the stream machinery, 4-14 M instructions that weft,
-// which writes to the descriptors itself (src/cli/Output.ts), would otherwise spend on every start. The build makes
-// that read happen when a pretty logger is made instead (weft makes none). The build fails if the code is not found.
-const effectLoggerStdoutPlugin = {
-  name: "effect-logger-stdout",
-  setup(build) {
-    build.onLoad({ filter: /[\\/]effect[\\/]dist[\\/]esm[\\/]internal[\\/]logger\.js$/ }, async (args) => {
-      const source = await readFile(args.path, "utf8")
-      const replacements = [
-        [
-          'const hasProcessStdout = typeof process === "object" && process !== null && typeof process.stdout === "object" && process.stdout !== null;',
-          'const hasProcessStdout = typeof process === "object" && process !== null;'
-        ],
-        [
-          "const processStdoutIsTTY = hasProcessStdout && process.stdout.isTTY === true;",
-          "const processStdoutIsTTY = () => hasProcessStdout && typeof process.stdout === \"object\" && process.stdout !== null && process.stdout.isTTY === true;"
-        ],
-        ["processStdoutIsTTY || isBrowser", "processStdoutIsTTY() || isBrowser"]
-      ]
-      let patched = source
-      for (const [from, to] of replacements) {
-        if (patched.split(from).length !== 2) {
-          throw new Error(`${args.path} no longer reads process.stdout as scripts/build-bin.mjs expects: update or drop the plugin`)
-        }
-        patched = patched.replace(from, to)
-      }
-      return { contents: patched, loader: "js" }
     })
   }
 }
@@ -148,7 +97,7 @@ await build({
   ...common,
   entryPoints: [join(root, "src/cli/main.ts")],
   outfile: app,
-  plugins: [lazyBuiltinsPlugin, effectStackProbePlugin, effectLoggerStdoutPlugin, mcpConnectionPlugin, await builtinDefinitionsPlugin(), ...shellParserPlugins],
+  plugins: [lazyBuiltinsPlugin, mcpConnectionPlugin, await builtinDefinitionsPlugin(), ...shellParserPlugins],
   define: shellParserDefine
 })
 copyShellParser(out)

@@ -14,7 +14,7 @@ describe("the library's names", () => {
   for (const [name, module] of Object.entries(services)) {
     it(`${name}: the Tag is ${name}.${name}, and each of its layers is also ${name}.<layer>`, () => {
       const tag: unknown = Reflect.get(module, name)
-      if (!Context.isTag(tag)) throw new Error(`${name}.${name} is not a Tag`)
+      if (!Context.isKey(tag)) throw new Error(`${name}.${name} is not a Tag`)
       const statics = Object.keys(tag).filter((key) => key.startsWith("layer"))
       expect(statics.length).toBeGreaterThan(0)
       for (const key of statics) expect(Reflect.get(module, key), `${name}.${key}`).toBe(Reflect.get(tag, key))

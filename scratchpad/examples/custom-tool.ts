@@ -20,7 +20,7 @@ import { Script, ScriptedModel, ScriptTurn } from "weft/testing"
 export const WordCount = Tool.fromEffect({
   name: "WordCount",
   description: "Counts the words of a text.",
-  input: Schema.Struct({ text: Schema.String.annotations({ description: "The text to count" }) }),
+  input: Schema.Struct({ text: Schema.String.annotate({ description: "The text to count" }) }),
   readOnly: true,
   run: ({ text }) => Effect.succeed(Tool.result(String(text.split(/\s+/).filter((word) => word !== "").length)))
 })
@@ -65,7 +65,7 @@ export const main = (useRealModel = hasRealModel) => Effect.gen(function* () {
         console.log("tool results:", JSON.stringify(event.message.content))
       })
     ),
-    Stream.runFold("", (last, event) => (event._tag === "Result" ? event.result : last)),
+    Stream.runFold(() => "", (last, event) => (event._tag === "Result" ? event.result : last)),
     Effect.provide(agentLayer(dir, file, useRealModel)),
     Effect.ensuring(Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
   )

@@ -81,7 +81,7 @@ export const main = (useRealModel = hasRealModel) =>
           }
         })
       ),
-      Stream.runFold("", (last, event) => (event._tag === "Result" ? event.result : last)),
+      Stream.runFold(() => "", (last, event) => (event._tag === "Result" ? event.result : last)),
       Effect.provide(agentLayer(dir, useRealModel)),
       Effect.ensuring(Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
     )

@@ -17,10 +17,10 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
+import * as Pull from "effect/Pull"
 import * as Queue from "effect/Queue"
 import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
-import * as Take from "effect/Take"
 import type { AgentEvent, PermissionDenial, Result, ResultSubtype } from "../domain/AgentEvent.js"
 import type { ContentBlock, ToolUseBlock } from "../domain/Content.js"
 import * as Content from "../domain/ContentGuards.js"
@@ -149,11 +149,11 @@ interface Run {
   readonly abort: Deferred.Deferred<void>
   readonly startedAt: number
   readonly emit: (event: AgentEvent) => Effect.Effect<void>
-  readonly api: ApiClient["Type"]
-  readonly registry: ToolRegistry["Type"]
-  readonly permissions: Permissions["Type"]
-  readonly hooks: Hooks["Type"]
-  readonly transcript: Transcript["Type"]
+  readonly api: ApiClient["Service"]
+  readonly registry: ToolRegistry["Service"]
+  readonly permissions: Permissions["Service"]
+  readonly hooks: Hooks["Service"]
+  readonly transcript: Transcript["Service"]
 }
 
 /**
@@ -162,11 +162,12 @@ interface Run {
  */
 const started = (options: RunOptions) =>
   Effect.gen(function* () {
-    const queue = yield* Queue.bounded<Take.Take<AgentEvent, never>>(eventBuffer)
-    const emit = (event: AgentEvent) => Queue.offer(queue, Take.of(event)).pipe(Effect.asVoid)
+    // The queue itself carries the end (Done) or the loop's failure, after the events still waiting in it.
+    const queue = yield* Queue.bounded<AgentEvent, Cause.Done>(eventBuffer)
+    const emit = (event: AgentEvent) => Queue.offer(queue, event).pipe(Effect.asVoid)
     yield* loop(options, emit).pipe(
       Effect.exit,
-      Effect.flatMap((exit) => Queue.offer(queue, Exit.isSuccess(exit) ? Take.end : Take.failCause(exit.cause))),
+      Effect.flatMap((exit) => (Exit.isSuccess(exit) ? Queue.end(queue) : Queue.failCause(queue, exit.cause))),
       Effect.forkScoped
     )
     return queue
@@ -174,7 +175,7 @@ const started = (options: RunOptions) =>
 
 /** The run's events, ending with its Result. A consumer that stops early interrupts the run. */
 export const run = (options: RunOptions) =>
-  Stream.unwrap(Effect.map(started(options), (queue) => Stream.fromQueue(queue).pipe(Stream.flattenTake)))
+  Stream.unwrap(Effect.map(started(options), Stream.fromQueue))
 
 /**
  * The run, each event handed to `onEvent` in order: `run`'s events without a Stream's machinery (for a consumer
@@ -184,13 +185,13 @@ export const run = (options: RunOptions) =>
 export const runEach = <E, R>(options: RunOptions, onEvent: (event: AgentEvent) => Effect.Effect<void, E, R>) =>
   Effect.scoped(
     Effect.flatMap(started(options), (queue) => {
-      const next: Effect.Effect<void, E, R> = Effect.flatMap(Queue.take(queue), (take) =>
-        Take.match(take, {
-          onEnd: () => Effect.void,
-          onFailure: Effect.failCause,
-          onSuccess: (events) => Effect.andThen(Effect.forEach(events, onEvent, { discard: true }), Effect.suspend(() => next))
-        })
-      )
+      // Taking ends with Done once the loop's events are all handed out.
+      const take: Pull.Pull<ReadonlyArray<AgentEvent>> = Queue.takeAll(queue)
+      const next: Effect.Effect<void, E, R> = Pull.matchEffect(take, {
+        onDone: () => Effect.void,
+        onFailure: Effect.failCause,
+        onSuccess: (events) => Effect.andThen(Effect.forEach(events, onEvent, { discard: true }), Effect.suspend(() => next))
+      })
       return next
     })
   )
@@ -225,13 +226,15 @@ const loop = Effect.fn("Agent.loop")(function* (options: RunOptions, emit: (even
   }
   // The state as of the last step, for the Result of a run that ends in a defect.
   const latest = yield* Ref.make(initial)
-  const next = yield* start(run, initial).pipe(
-    Effect.flatMap((first) =>
-      Effect.iterate(first, {
-        while: (step) => step._tag === "Continue",
-        body: (step) => Effect.tap(turn(run, step.state), (after) => Ref.set(latest, after.state))
-      })
-    ),
+  const steps = Effect.gen(function* () {
+    let step = yield* start(run, initial)
+    while (step._tag === "Continue") {
+      step = yield* turn(run, step.state)
+      yield* Ref.set(latest, step.state)
+    }
+    return step
+  })
+  const next = yield* steps.pipe(
     Effect.catchDefect((defect) =>
       Effect.map(Ref.get(latest), (state) =>
         finishWith(state, "error_during_execution", `Internal error: ${Cause.pretty(Cause.die(defect))}`, true)
@@ -305,22 +308,22 @@ const turn = Effect.fn("Agent.turn")(function* (run: Run, before: RunState) {
   const ready = yield* compactIfNearFull(run, before)
   if (ready._tag === "Finish") return ready
   const first = yield* request(run, { ...ready.state, turns: ready.state.turns + 1 })
-  const sent = first.response._tag === "Left" && isPromptTooLong(first.response.left)
-    ? yield* retryCompacted(run, first.state, first.response.left)
+  const sent = first.response._tag === "Failure" && isPromptTooLong(first.response.failure)
+    ? yield* retryCompacted(run, first.state, first.response.failure)
     : first
   if (sent._tag !== "Sent") return sent
   const { response, state } = sent
-  if (response._tag === "Left") {
-    const error = response.left
+  if (response._tag === "Failure") {
+    const error = response.failure
     return error._tag === "Aborted"
       ? interrupted(state)
       : finishWith(state, "error_during_execution", `API error: ${error.message}`, true)
   }
-  const answered = yield* recordResponse(run, state, response.right.message)
-  const uses = response.right.message.content.filter(Content.isToolUse)
+  const answered = yield* recordResponse(run, state, response.success.message)
+  const uses = response.success.message.content.filter(Content.isToolUse)
   return uses.length === 0
-    ? yield* stopOrContinue(run, answered, response.right.message)
-    : yield* runTools(run, answered, uses, response.right.incompleteToolInputs)
+    ? yield* stopOrContinue(run, answered, response.success.message)
+    : yield* runTools(run, answered, uses, response.success.incompleteToolInputs)
 })
 
 /** The turn's model request with the conversation of `state`, answered with `state` and the time it took counted. */
@@ -351,11 +354,11 @@ const retryCompacted = Effect.fn("Agent.retryCompacted")(function* (
     )
   }
   const again = yield* request(run, compacted.state)
-  if (again.response._tag === "Left" && isPromptTooLong(again.response.left)) {
+  if (again.response._tag === "Failure" && isPromptTooLong(again.response.failure)) {
     return finishWith(
       again.state,
       "error_during_execution",
-      `API error: ${again.response.left.message} (the conversation was compacted and the request was still too long)`,
+      `API error: ${again.response.failure.message} (the conversation was compacted and the request was still too long)`,
       true
     )
   }
@@ -422,8 +425,8 @@ const compactStep = Effect.fn("Agent.compact")(function* (run: Run, state: RunSt
     const { model, costUSD } = priced(run, response)
     return SessionState.addResponse(state.totals, model, response.usage, costUSD)
   }
-  if (outcome._tag === "Left") {
-    const error = outcome.left
+  if (outcome._tag === "Failure") {
+    const error = outcome.failure
     if (error._tag === "Aborted") return interrupted({ ...state, apiMs })
     const failed: RunState = {
       ...state,
@@ -432,16 +435,20 @@ const compactStep = Effect.fn("Agent.compact")(function* (run: Run, state: RunSt
     }
     return { _tag: "Failed" as const, message: error.message, state: failed }
   }
-  if (outcome.right._tag === "Stopped") return finishWith({ ...state, apiMs }, "success", outcome.right.reason, false)
-  const { response, history } = outcome.right
+  if (outcome.success._tag === "Stopped") return finishWith({ ...state, apiMs }, "success", outcome.success.reason, false)
+  const { response, history } = outcome.success
   return proceed({ ...state, apiMs, history, contextTokens: undefined, totals: withCostOf(response) })
 })
 
-/** Runs `effect` unless `abort` completes first, which interrupts it and fails with Aborted. */
+/**
+ * Runs `effect` unless `abort` completes first, which interrupts it and fails with Aborted. The abort is raced first:
+ * the race starts its contenders in order and stops at the first that ends, so an abort already given ends the step
+ * before `effect` starts (a quick effect would otherwise win).
+ */
 const abortable = <A, E, R>(run: Run, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | Aborted, R> =>
   Effect.raceFirst(
-    effect,
-    Deferred.await(run.abort).pipe(Effect.andThen(Effect.fail(new Aborted({ message: "Interrupted by the user." }))))
+    Deferred.await(run.abort).pipe(Effect.andThen(Effect.fail(new Aborted({ message: "Interrupted by the user." })))),
+    effect
   )
 
 /**
@@ -465,13 +472,13 @@ const requestModel = Effect.fn("Agent.requestModel")(function* (
   const outputs = Accumulator.fold(run.api.stream(request, { onRetry: (notice) => run.emit(retryEvent(notice)) }))
   const none = Option.none<Accumulator.Output & { _tag: "Complete" }>()
   const complete = yield* (options.deltas ?? run.options.streamDeltas ?? true)
-    ? Stream.runFoldEffect(outputs, none, (last, output) =>
+    ? Stream.runFoldEffect(outputs, () => none, (last, output) =>
         output._tag === "Event"
           ? Effect.as(run.emit({ _tag: "StreamDelta", event: output.event }), last)
           : Effect.succeed(Option.some(output))
       )
-    : Stream.runFold(outputs, none, (last, output) => (output._tag === "Event" ? last : Option.some(output)))
-  if (Option.isNone(complete)) return yield* Effect.dieMessage("Accumulator.fold ended without a Complete output")
+    : Stream.runFold(outputs, () => none, (last, output) => (output._tag === "Event" ? last : Option.some(output)))
+  if (Option.isNone(complete)) return yield* Effect.die(new Error("Accumulator.fold ended without a Complete output"))
   return complete.value
 })
 
@@ -539,9 +546,9 @@ const runTools = Effect.fn("Agent.runTools")(function* (
   const executed = yield* Effect.result(
     abortable(run, executeTurn(uses, preset, context, (outcomes) => Ref.set(cancelled, outcomes)))
   )
-  const outcomes = executed._tag === "Right" ? executed.right : yield* Ref.get(cancelled)
+  const outcomes = executed._tag === "Success" ? executed.success : yield* Ref.get(cancelled)
   const answered = yield* recordResults(run, state, outcomes)
-  if (executed._tag === "Left") return interrupted(answered)
+  if (executed._tag === "Failure") return interrupted(answered)
   // A hook's `continue: false` ends the run after this turn's results are recorded.
   const stopped = outcomes.find((outcome) => outcome.stopRun !== undefined)?.stopRun
   return stopped === undefined ? proceed(answered) : finishWith(answered, "success", stopped, false)

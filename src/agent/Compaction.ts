@@ -37,8 +37,8 @@ export interface Context<E> {
   readonly sessionId: string
   readonly cwd: string
   readonly permissionMode: string
-  readonly hooks: Hooks["Type"]
-  readonly transcript: Transcript["Type"]
+  readonly hooks: Hooks["Service"]
+  readonly transcript: Transcript["Service"]
   readonly emit: (event: AgentEvent) => Effect.Effect<void>
   /** One model request with this history and `max_tokens`, its deltas not shown. */
   readonly request: (history: ReadonlyArray<MessageParam>, maxTokens: number) => Effect.Effect<AssistantMessage, E>

@@ -100,12 +100,12 @@ export const executeCall = Effect.fn("ToolExecution.executeCall")(function* (use
   })
 
   const tool = yield* Effect.result(registry.get(use.name))
-  if (tool._tag === "Left") return failed("unknown_tool", tool.left.message)
+  if (tool._tag === "Failure") return failed("unknown_tool", tool.failure.message)
 
-  let prepared = yield* Effect.result(tool.right.prepare(use.input, toolContext))
-  if (prepared._tag === "Left") return failed("invalid_input", prepared.left.message)
+  let prepared = yield* Effect.result(tool.success.prepare(use.input, toolContext))
+  if (prepared._tag === "Failure") return failed("invalid_input", prepared.failure.message)
 
-  const pre = yield* hooks.preToolUse({ ...hookBase, toolInput: prepared.right.input })
+  const pre = yield* hooks.preToolUse({ ...hookBase, toolInput: prepared.success.input })
   yield* HookReport.report(context.emit, "PreToolUse", pre)
   if (pre.additionalContext !== undefined) reminders.push(HookReport.additionalContext(`PreToolUse:${label}`, pre.additionalContext))
   if (pre.stopRun !== undefined) {
@@ -116,22 +116,22 @@ export const executeCall = Effect.fn("ToolExecution.executeCall")(function* (use
     return failed(
       "denied",
       `PreToolUse:${label} hook denied this call${pre.permissionDecisionReason === undefined ? "." : `: ${pre.permissionDecisionReason}`}`,
-      { denial: { tool_name: use.name, tool_use_id: use.id, tool_input: prepared.right.input } }
+      { denial: { tool_name: use.name, tool_use_id: use.id, tool_input: prepared.success.input } }
     )
   }
   // The whole input is replaced (not merged), then decoded and checked like the model's own.
   if (pre.updatedInput !== undefined) {
-    prepared = yield* Effect.result(tool.right.prepare(pre.updatedInput, toolContext))
-    if (prepared._tag === "Left") return failed("invalid_input", prepared.left.message)
+    prepared = yield* Effect.result(tool.success.prepare(pre.updatedInput, toolContext))
+    if (prepared._tag === "Failure") return failed("invalid_input", prepared.failure.message)
   }
-  let call = prepared.right
+  let call = prepared.success
 
   const requestOf = (call: PreparedCall) => ({
     toolName: use.name,
     toolUseId: use.id,
     input: call.input,
     target: call.target,
-    readOnly: tool.right.readOnly
+    readOnly: tool.success.readOnly
   })
   /**
    * A call that would be asked about: PermissionRequest hooks may answer in place of a person (an allow with a new
@@ -148,9 +148,9 @@ export const executeCall = Effect.fn("ToolExecution.executeCall")(function* (use
       }
       if (decision?.behavior === "allow") {
         if (decision.updatedInput === undefined) return allow
-        const again = yield* Effect.result(tool.right.prepare(decision.updatedInput, toolContext))
-        if (again._tag === "Left") return deny(again.left.message)
-        call = again.right
+        const again = yield* Effect.result(tool.success.prepare(decision.updatedInput, toolContext))
+        if (again._tag === "Failure") return deny(again.failure.message)
+        call = again.success
         const checked = yield* permissions.check(requestOf(call))
         return checked._tag === "Deny" ? checked : allow
       }

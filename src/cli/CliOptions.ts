@@ -10,7 +10,7 @@
  * `count` (a whole number with a minimum), `list` (repeatable; optionally split on commas and spaces, optionally
  * checked). To add a command (`weft <name> ...`): one entry in `commands`, whose module is loaded only when it runs.
  *
- * Built-ins only (node:fs) and effect's Either: this runs before anything else is loaded.
+ * Built-ins only (node:fs) and effect's Result: this runs before anything else is loaded.
  */
 import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
@@ -346,8 +346,8 @@ export function decodeOptions(table: Table, raw: RawValues): Result.Result<Recor
   const values: Record<string, unknown> = {}
   for (const [key, spec] of Object.entries(table)) {
     const decoded = spec.decode(raw[key] ?? [])
-    if (Result.isFailure(decoded)) return Result.fail(`${dashed(spec.name)} ${decoded.left}.`)
-    values[key] = decoded.right
+    if (Result.isFailure(decoded)) return Result.fail(`${dashed(spec.name)} ${decoded.failure}.`)
+    values[key] = decoded.success
   }
   return Result.succeed(values)
 }

@@ -106,8 +106,8 @@ export const parse = (args: ReadonlyArray<string>): Invocation => {
 /** The invocation, from the raw values and positionals either parser gathered. */
 export const toInvocation = (raw: RawValues, positionals: ReadonlyArray<string>): Invocation => {
   const decoded = decodeOptions(printOptions, raw)
-  if (Result.isFailure(decoded)) return { _tag: "Invalid", message: decoded.left }
-  if (!decoded.right.print) return { _tag: "Invalid", message: notACommand(positionals) }
+  if (Result.isFailure(decoded)) return { _tag: "Invalid", message: decoded.failure }
+  if (!decoded.success.print) return { _tag: "Invalid", message: notACommand(positionals) }
   if (positionals.length > 1) {
     const [first, second] = positionals
     return {
@@ -117,5 +117,5 @@ export const toInvocation = (raw: RawValues, positionals: ReadonlyArray<string>)
         `Quote a prompt of several words: weft -p ${JSON.stringify(positionals.join(" "))}`
     }
   }
-  return { _tag: "Print", options: { ...decoded.right, prompt: positionals[0] } }
+  return { _tag: "Print", options: { ...decoded.success, prompt: positionals[0] } }
 }

@@ -132,7 +132,7 @@ const parse = (args: ReadonlyArray<string>, commandArgsAfter: number): Result.Re
 const usageError = (message: string) => new UsageError({ message: `mcp: ${message}. See weft mcp --help.` })
 
 const decode = (raw: RawValues) =>
-  Result.mapLeft(decodeOptions(options, raw), (message) => usageError(message.replace(/\.$/, "")))
+  Effect.fromResult(Result.mapError(decodeOptions(options, raw), (message) => usageError(message.replace(/\.$/, ""))))
 
 /** This directory, the user's home and weft's ($HOME, $WEFT_HOME through Config, as the session reads them). */
 const locations: Effect.Effect<McpConfigFile.Locations> = Effect.gen(function* () {
@@ -378,7 +378,7 @@ export const main = (args: ReadonlyArray<string>): Effect.Effect<Outcome, CliErr
       yield* help()
       return Outcome.Succeeded()
     }
-    const parsed = yield* Result.mapLeft(parse(rest, sub === "add" ? 2 : Number.POSITIVE_INFINITY), usageError)
+    const parsed = yield* Effect.fromResult(Result.mapError(parse(rest, sub === "add" ? 2 : Number.POSITIVE_INFINITY), usageError))
     if (parsed.help) {
       yield* help()
       return Outcome.Succeeded()

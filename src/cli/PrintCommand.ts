@@ -9,12 +9,9 @@ import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
-import * as FiberRef from "effect/FiberRef"
-import * as HashSet from "effect/HashSet"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
-import * as Runtime from "effect/Runtime"
 import * as Agent from "../agent/Agent.js"
 import { Environment } from "../context/Environment.js"
 import { Memory } from "../context/Memory.js"
@@ -69,7 +66,11 @@ const redactingLogger = Logger.make(({ message }) => {
   Output.stderrSync(credentials.redact(`${text.startsWith("weft: ") ? "" : "weft: "}${text}\n`))
 })
 const withRedactingLogger = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.locallyWith(effect, FiberRef.currentLoggers, (loggers) => HashSet.add(HashSet.remove(loggers, Logger.defaultLogger), redactingLogger))
+  Effect.updateService(effect, Logger.CurrentLoggers, (loggers) => {
+    const replaced = new Set(loggers)
+    replaced.delete(Logger.defaultLogger)
+    return replaced.add(redactingLogger)
+  })
 
 /** Runs the prompt and prints the run; how it ended is the Outcome (main.ts makes it the exit code). */
 export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, CliError, FileSystem.FileSystem | Path.Path> =>
@@ -189,12 +190,12 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
     )
 
     const fiber = yield* Effect.forkChild(printing)
-    const runtime = yield* Effect.runtime<never>()
+    const runFork = Effect.runForkWith(yield* Effect.context<never>())
     let signals = 0
     const onSignal = () => {
       signals++
-      if (signals === 1) Runtime.runFork(runtime)(Deferred.succeed(abort, undefined))
-      else Runtime.runFork(runtime)(Fiber.interrupt(fiber))
+      if (signals === 1) runFork(Deferred.succeed(abort, undefined))
+      else runFork(Fiber.interrupt(fiber))
     }
     yield* Effect.acquireRelease(
       Effect.sync(() => process.on("SIGINT", onSignal).on("SIGTERM", onSignal)),
@@ -209,6 +210,6 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
     if (Option.isSome(failure) && failure.value._tag === "OutputClosed") return Outcome.OutputClosed()
     // An expected failure says what it is; anything else is a bug, shown whole.
     const message =
-      signals > 1 ? "stopped." : Option.isSome(failure) ? failure.value.message : `unexpected failure: ${String(exit.cause)}`
+      signals > 1 ? "stopped." : Option.isSome(failure) ? failure.value.message : `unexpected failure: ${Cause.pretty(exit.cause)}`
     return yield* new RunError({ message: credentials.redact(message) })
   }).pipe(Effect.scoped, withRedactingLogger)

@@ -11,7 +11,7 @@
  */
 import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
-import type * as ConfigError from "effect/ConfigError"
+import type * as Config from "effect/Config"
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
@@ -61,7 +61,7 @@ export interface Options {
   /** weft's credentials (default: from this process's environment): withheld from children, redacted from the transcript. */
   readonly credentials?: CredentialsModule.Interface
   /** The merged settings (default: loaded for `cwd`). */
-  readonly settings?: Settings["Type"]
+  readonly settings?: Settings["Service"]
   /** MCP servers to connect (McpConfig); their tools join the registry. None: the MCP client library is never loaded. */
   readonly mcpServers?: ReadonlyArray<McpServer>
 }
@@ -151,7 +151,7 @@ export const composition = <E = never>(options: Options, overrides: Overrides<E>
       Composition.orElse(overrides.permissions, () =>
         Composition.service(
           Permissions,
-          Effect.flatMap(Settings, (settings) =>
+          Settings.use((settings) =>
             Permissions.make({
               settings,
               allowedTools: options.allowedRules ?? [],
@@ -193,7 +193,8 @@ export const composition = <E = never>(options: Options, overrides: Overrides<E>
       Composition.service(
         ToolRegistry,
         Effect.gen(function* () {
-          const [registry, mcp] = yield* Effect.all([ToolRegistry, McpClient])
+          const registry = yield* ToolRegistry
+          const mcp = yield* McpClient
           const keep = (name: string) => !removed.has(name)
           const filtered = filterTools(registry, keep)
           if (mcp === McpClient.none) return filtered
@@ -210,7 +211,7 @@ export const composition = <E = never>(options: Options, overrides: Overrides<E>
 const mcpClient = (options: Options) => {
   const servers = options.mcpServers ?? []
   if (servers.length === 0) return Effect.succeed(McpClient.none)
-  return Effect.flatMap(ChildEnvironment, (childEnvironment) =>
+  return ChildEnvironment.use((childEnvironment) =>
     McpClient.make({
       servers,
       cwd: options.cwd,
@@ -225,12 +226,12 @@ const mcpClient = (options: Options) => {
 export const layer = <E = never>(
   options: Options,
   overrides: Overrides<E> = {}
-): Layer.Layer<Services, E | ConfigError.ConfigError | InvalidShellEnvironmentPolicy, Platform> =>
+): Layer.Layer<Services, E | Config.ConfigError | InvalidShellEnvironmentPolicy, Platform> =>
   composition(options, overrides).layer
 
 /** The session built in the current scope, as one Effect (the CLI's fast path: the same parts as `layer`). */
 export const make = <E = never>(
   options: Options,
   overrides: Overrides<E> = {}
-): Effect.Effect<Context.Context<Services>, E | ConfigError.ConfigError | InvalidShellEnvironmentPolicy, Platform | Scope.Scope> =>
+): Effect.Effect<Context.Context<Services>, E | Config.ConfigError | InvalidShellEnvironmentPolicy, Platform | Scope.Scope> =>
   composition(options, overrides).build

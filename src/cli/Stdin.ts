@@ -28,7 +28,7 @@ export interface ReadOptions {
    * stdin that is an open pipe nobody writes to must not hold up a run that has its prompt already. Once data
    * comes, the stream is read to its end however long that takes.
    */
-  readonly firstDataWithin?: Duration.DurationInput
+  readonly firstDataWithin?: Duration.Input
 }
 
 /** The whole of `stream` as UTF-8 text, or undefined when `firstDataWithin` passed with nothing. */

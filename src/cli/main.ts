@@ -7,6 +7,7 @@
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
+import * as Cause from "effect/Cause"
 import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
 import * as Effect from "effect/Effect"
@@ -72,6 +73,6 @@ const exitWhenFlushed = (code: number) => {
 Effect.runFork(program).addObserver((exit) => {
   if (exit._tag === "Success") return exitWhenFlushed(exit.value)
   // A defect: a bug, reported as such.
-  Output.stderrSync(`weft: unexpected failure: ${String(exit.cause)}\n`)
+  Output.stderrSync(`weft: unexpected failure: ${Cause.pretty(exit.cause)}\n`)
   exitWhenFlushed(1)
 })

@@ -24,8 +24,9 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
 import { homedir } from "node:os"
 import { isAbsolute, join, resolve } from "node:path"
 import { probe, readSmallText } from "../platform/FileProbe.js"
@@ -42,27 +43,27 @@ export const fileScopes: ReadonlyArray<FileScope> = ["user", "project", "local"]
 
 // Built on the first file read: a run with no settings files (most runs of a bare `weft -p`) builds no schema.
 const makeSchemas = () => {
-  const unknownKeys = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+  const unknownKeys = Schema.Record(Schema.String, Schema.Unknown)
   const Strings = Schema.Array(Schema.String)
-  const PermissionsSettings = Schema.Struct(
-    {
+  const PermissionsSettings = Schema.StructWithRest(
+    Schema.Struct({
       allow: Schema.optional(Strings),
       deny: Schema.optional(Strings),
       ask: Schema.optional(Strings),
-      defaultMode: Schema.optional(Schema.Literal("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk")),
+      defaultMode: Schema.optional(Schema.Literals(["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"])),
       additionalDirectories: Schema.optional(Strings),
       disableBypassPermissionsMode: Schema.optional(Schema.Literal("disable"))
-    },
-    unknownKeys
+    }),
+    [unknownKeys]
   )
-  const SettingsFile = Schema.Struct(
-    {
+  const SettingsFile = Schema.StructWithRest(
+    Schema.Struct({
       permissions: Schema.optional(PermissionsSettings),
       // Decoded entry by entry by the hooks (src/hooks/HookConfig.ts): one bad hook is skipped with a warning naming
       // it, rather than costing the whole file (its permissions with it).
       hooks: Schema.optional(unknownKeys),
       disableAllHooks: Schema.optional(Schema.Boolean),
-      env: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
+      env: Schema.optional(Schema.Record(Schema.String, Schema.String)),
       apiKeyHelper: Schema.optional(Schema.String),
       model: Schema.optional(Schema.String),
       mcpServers: Schema.optional(unknownKeys),
@@ -71,23 +72,24 @@ const makeSchemas = () => {
       disabledMcpjsonServers: Schema.optional(Strings),
       additionalDirectories: Schema.optional(Strings),
       shellEnvironmentPolicy: Schema.optional(unknownKeys)
-    },
-    unknownKeys
+    }),
+    [unknownKeys]
   )
-  return { SettingsFile, decode: Schema.decodeUnknownEither(SettingsFile, { errors: "all" }) }
+  // reportInput: a warning shows the value that was refused, not only what was expected.
+  return { SettingsFile, decode: Schema.decodeUnknownResult(SettingsFile, { errors: "all", reportInput: true }) }
 }
 
 let schemas: ReturnType<typeof makeSchemas> | undefined
 const getSchemas = () => (schemas ??= makeSchemas())
 
 /** One settings file as decoded: the keys weft knows, typed; every other key kept as it was. */
-export type SettingsValue = Schema.Schema.Type<ReturnType<typeof makeSchemas>["SettingsFile"]>
+export type SettingsValue = ReturnType<typeof makeSchemas>["SettingsFile"]["Type"]
 export type PermissionsSettings = NonNullable<SettingsValue["permissions"]>
 
 /** Decodes a value as a settings file's content is decoded (for library users who build one by hand). */
 export const decodeSettings = (value: unknown): { readonly value: SettingsValue } | { readonly error: string } => {
   const result = getSchemas().decode(value)
-  return result._tag === "Right" ? { value: result.right } : { error: formatIssues(result.left) }
+  return Result.isSuccess(result) ? { value: result.success } : { error: formatIssues(result.failure) }
 }
 
 /**
@@ -217,7 +219,7 @@ export const merge = (highestFirst: ReadonlyArray<SettingsValue>): SettingsValue
   }
   // Merging values of one type keeps that type; decoding the result proves it without a cast.
   const decoded = getSchemas().decode(merged)
-  return decoded._tag === "Right" ? decoded.right : (highestFirst[0] ?? {})
+  return Result.isSuccess(decoded) ? decoded.success : (highestFirst[0] ?? {})
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -270,16 +272,18 @@ export const dropUntrusted = (settings: SettingsValue): { readonly kept: Setting
   // Every key of a decoded value stays what it was, so the result is still a SettingsValue; decoding again proves
   // it without a cast (a few keys, once per file).
   const again = getSchemas().decode(kept)
-  return { kept: again._tag === "Right" ? again.right : {}, dropped }
+  return { kept: Result.isSuccess(again) ? again.success : {}, dropped }
 }
 
-const formatIssues = (error: ParseResult.ParseError): string =>
-  ParseResult.ArrayFormatter.formatErrorSync(error)
-    .map((issue) => {
-      const path = issue.path.reduce<string>(
-        (text, part) => (typeof part === "number" ? `${text}[${part}]` : text === "" ? String(part) : `${text}.${String(part)}`),
-        ""
-      )
+let formatter: ReturnType<typeof SchemaIssue.makeFormatterStandardSchemaV1> | undefined
+
+const formatIssues = (error: Schema.SchemaError): string =>
+  (formatter ??= SchemaIssue.makeFormatterStandardSchemaV1())(error.issue)
+    .issues.map((issue) => {
+      const path = (issue.path ?? []).reduce<string>((text, segment) => {
+        const part = typeof segment === "object" ? segment.key : segment
+        return typeof part === "number" ? `${text}[${part}]` : text === "" ? String(part) : `${text}.${String(part)}`
+      }, "")
       return path === "" ? issue.message : `${path}: ${issue.message}`
     })
     .join("; ")
@@ -300,9 +304,9 @@ export const parseSettingsText = (text: string, origin: string): Parsed => {
     return { _tag: "Invalid", warning: `weft: ignoring settings ${origin}: expected a JSON object at the top level` }
   }
   const decoded = getSchemas().decode(json)
-  return decoded._tag === "Right"
-    ? { _tag: "Valid", value: decoded.right }
-    : { _tag: "Invalid", warning: `weft: ignoring settings ${origin}: ${formatIssues(decoded.left)}` }
+  return Result.isSuccess(decoded)
+    ? { _tag: "Valid", value: decoded.success }
+    : { _tag: "Invalid", warning: `weft: ignoring settings ${origin}: ${formatIssues(decoded.failure)}` }
 }
 
 const readSettingsFile = (path: string): Effect.Effect<Parsed> =>

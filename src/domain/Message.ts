@@ -6,14 +6,18 @@ import * as Schema from "effect/Schema"
 import { ContentBlock } from "./Content.js"
 import { Usage } from "./Usage.js"
 
-const Extra = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+const Extra = Schema.Record(Schema.String, Schema.Unknown)
 
-export const Role = Schema.Literal("user", "assistant")
+/** A struct that keeps every other key it is given (the record index). */
+const open = <const Fields extends Schema.Struct.Fields>(fields: Fields) =>
+  Schema.StructWithRest(Schema.Struct(fields), [Extra])
+
+export const Role = Schema.Literals(["user", "assistant"])
 export type Role = typeof Role.Type
 
 export const MessageParam = Schema.Struct({
   role: Role,
-  content: Schema.Union(Schema.String, Schema.Array(ContentBlock))
+  content: Schema.Union([Schema.String, Schema.Array(ContentBlock)])
 })
 export type MessageParam = typeof MessageParam.Type
 
@@ -28,19 +32,16 @@ export type StopReason =
   | "model_context_window_exceeded"
   | (string & {})
 
-export const AssistantMessage = Schema.Struct(
-  {
-    id: Schema.String,
-    type: Schema.Literal("message"),
-    role: Schema.Literal("assistant"),
-    model: Schema.String,
-    content: Schema.Array(ContentBlock),
-    stop_reason: Schema.NullOr(Schema.String),
-    stop_sequence: Schema.NullOr(Schema.String),
-    usage: Usage
-  },
-  Extra
-)
+export const AssistantMessage = open({
+  id: Schema.String,
+  type: Schema.Literal("message"),
+  role: Schema.Literal("assistant"),
+  model: Schema.String,
+  content: Schema.Array(ContentBlock),
+  stop_reason: Schema.NullOr(Schema.String),
+  stop_sequence: Schema.NullOr(Schema.String),
+  usage: Usage
+})
 export type AssistantMessage = typeof AssistantMessage.Type
 
 export const user = (content: string | ReadonlyArray<ContentBlock>): MessageParam => ({ role: "user", content })

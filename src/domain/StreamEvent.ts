@@ -6,7 +6,11 @@ import * as Schema from "effect/Schema"
 import { Citation, ContentBlock } from "./Content.js"
 import { AssistantMessage } from "./Message.js"
 
-const Extra = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+const Extra = Schema.Record(Schema.String, Schema.Unknown)
+
+/** A struct that keeps every other key it is given (the record index). */
+const open = <const Fields extends Schema.Struct.Fields>(fields: Fields) =>
+  Schema.StructWithRest(Schema.Struct(fields), [Extra])
 
 export const TextDelta = Schema.Struct({ type: Schema.Literal("text_delta"), text: Schema.String })
 export const InputJsonDelta = Schema.Struct({
@@ -17,11 +21,11 @@ export const ThinkingDelta = Schema.Struct({ type: Schema.Literal("thinking_delt
 export const SignatureDelta = Schema.Struct({ type: Schema.Literal("signature_delta"), signature: Schema.String })
 export const CitationsDelta = Schema.Struct({ type: Schema.Literal("citations_delta"), citation: Citation })
 const knownDeltas = new Set(["text_delta", "input_json_delta", "thinking_delta", "signature_delta", "citations_delta"])
-export const UnknownDelta = Schema.Struct({ type: Schema.String }, Extra).pipe(
-  Schema.filter((delta) => !knownDeltas.has(delta.type), { identifier: "UnknownDelta" })
+export const UnknownDelta = open({ type: Schema.String }).check(
+  Schema.makeFilter((delta) => !knownDeltas.has(delta.type), { identifier: "UnknownDelta" })
 )
 
-export const BlockDelta = Schema.Union(TextDelta, InputJsonDelta, ThinkingDelta, SignatureDelta, CitationsDelta, UnknownDelta)
+export const BlockDelta = Schema.Union([TextDelta, InputJsonDelta, ThinkingDelta, SignatureDelta, CitationsDelta, UnknownDelta])
 export type BlockDelta = typeof BlockDelta.Type
 export type TextDelta = typeof TextDelta.Type
 export type InputJsonDelta = typeof InputJsonDelta.Type
@@ -43,20 +47,17 @@ export const ContentBlockDelta = Schema.Struct({
 export const ContentBlockStop = Schema.Struct({ type: Schema.Literal("content_block_stop"), index: Schema.Number })
 export const MessageDelta = Schema.Struct({
   type: Schema.Literal("message_delta"),
-  delta: Schema.Struct(
-    {
-      stop_reason: Schema.optional(Schema.NullOr(Schema.String)),
-      stop_sequence: Schema.optional(Schema.NullOr(Schema.String))
-    },
-    Extra
-  ),
+  delta: open({
+    stop_reason: Schema.optional(Schema.NullOr(Schema.String)),
+    stop_sequence: Schema.optional(Schema.NullOr(Schema.String))
+  }),
   usage: Schema.optional(Schema.NullOr(Extra))
 })
 export const MessageStop = Schema.Struct({ type: Schema.Literal("message_stop") })
 export const Ping = Schema.Struct({ type: Schema.Literal("ping") })
 export const ErrorEvent = Schema.Struct({
   type: Schema.Literal("error"),
-  error: Schema.Struct({ type: Schema.String, message: Schema.String }, Extra)
+  error: open({ type: Schema.String, message: Schema.String })
 })
 const knownEvents = new Set([
   "message_start",
@@ -68,11 +69,11 @@ const knownEvents = new Set([
   "ping",
   "error"
 ])
-export const UnknownEvent = Schema.Struct({ type: Schema.String }, Extra).pipe(
-  Schema.filter((event) => !knownEvents.has(event.type), { identifier: "UnknownEvent" })
+export const UnknownEvent = open({ type: Schema.String }).check(
+  Schema.makeFilter((event) => !knownEvents.has(event.type), { identifier: "UnknownEvent" })
 )
 
-export const StreamEvent = Schema.Union(
+export const StreamEvent = Schema.Union([
   MessageStart,
   ContentBlockStart,
   ContentBlockDelta,
@@ -82,7 +83,7 @@ export const StreamEvent = Schema.Union(
   Ping,
   ErrorEvent,
   UnknownEvent
-)
+])
 export type StreamEvent = typeof StreamEvent.Type
 export type MessageStart = typeof MessageStart.Type
 export type ContentBlockStart = typeof ContentBlockStart.Type

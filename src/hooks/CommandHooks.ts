@@ -63,7 +63,7 @@ interface Judged {
 
 const isJsonLike = (text: string) => text.startsWith("{")
 
-const decodeOutput = Schema.decodeUnknownEither(HookOutput)
+const decodeOutput = Schema.decodeUnknownResult(HookOutput)
 
 const judge = (command: string, result: HookProcess.RunResult, timeoutSeconds: number): Judged => {
   switch (result.ending) {
@@ -99,7 +99,7 @@ const judge = (command: string, result: HookProcess.RunResult, timeoutSeconds: n
   }
   const output = decodeOutput(json)
   if (Result.isFailure(output)) return { command, result, problem: "printed JSON that is not a hook answer; it was ignored" }
-  return { command, result, output: output.right }
+  return { command, result, output: output.success }
 }
 
 /** Whether a judged run blocked, for the activity's outcome. */

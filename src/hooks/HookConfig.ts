@@ -14,8 +14,8 @@
  * `reason` for SessionEnd; the other events take no matcher.
  */
 import * as Result from "effect/Result"
-import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
 import { type EventName, isEventName } from "./HookEvent.js"
 import { isRecord } from "../domain/Json.js"
 
@@ -48,8 +48,8 @@ export const empty: HookConfig = { events: {}, warnings: [] }
 
 const CommandHookEntry = Schema.Struct({
   type: Schema.Literal("command"),
-  command: Schema.String.pipe(Schema.filter((text) => text.trim() !== "", { message: () => "an empty command" })),
-  timeout: Schema.optional(Schema.Number.pipe(Schema.positive(), Schema.finite()))
+  command: Schema.String.check(Schema.makeFilter((text) => text.trim() !== "", { message: "an empty command" })),
+  timeout: Schema.optional(Schema.Number.check(Schema.isGreaterThan(0), Schema.isFinite()))
 })
 
 const MatcherEntry = Schema.Struct({
@@ -62,7 +62,7 @@ const nameList = /^[A-Za-z0-9_-]+(?:\|[A-Za-z0-9_-]+)+$/
 
 const all: (source: string) => Matcher = (source) => ({ source, test: () => true })
 
-/** Compiles a matcher; Left with the reason when it is not a valid regular expression. */
+/** Compiles a matcher; a failure with the reason when it is not a valid regular expression. */
 export const compileMatcher = (source: string | undefined): Result.Result<Matcher, string> => {
   if (source === undefined || source === "" || source === "*") return Result.succeed(all(source ?? ""))
   if (plainName.test(source)) return Result.succeed({ source, test: (value) => value === source })
@@ -82,7 +82,9 @@ export const compileMatcher = (source: string | undefined): Result.Result<Matche
 export const takesMatcher = (event: EventName): boolean =>
   event !== "UserPromptSubmit" && event !== "Stop" && event !== "SubagentStop"
 
-const formatError = (error: ParseResult.ParseError) => ParseResult.TreeFormatter.formatErrorSync(error).replace(/\s+/g, " ")
+const formatIssue = SchemaIssue.makeFormatterDefault()
+
+const formatError = (error: Schema.SchemaError) => formatIssue(error.issue).replace(/\s+/g, " ")
 
 /**
  * Decodes the `hooks` value of the merged settings. `disableAllHooks: true` turns every command hook off (the
@@ -105,31 +107,31 @@ export const decode = (hooks: unknown, options: { readonly disableAllHooks?: boo
     const groups: Array<MatcherGroup> = []
     entries.forEach((entry: unknown, index) => {
       const where = `hooks.${event}[${index}]`
-      const decoded = Schema.decodeUnknownEither(MatcherEntry)(entry)
+      const decoded = Schema.decodeUnknownResult(MatcherEntry)(entry)
       if (Result.isFailure(decoded)) {
-        warnings.push(`${where}: ${formatError(decoded.left)}; ignored`)
+        warnings.push(`${where}: ${formatError(decoded.failure)}; ignored`)
         return
       }
-      const matcher = compileMatcher(takesMatcher(event) ? decoded.right.matcher : undefined)
+      const matcher = compileMatcher(takesMatcher(event) ? decoded.success.matcher : undefined)
       if (Result.isFailure(matcher)) {
-        warnings.push(`${where}: ${matcher.left}; ignored`)
+        warnings.push(`${where}: ${matcher.failure}; ignored`)
         return
       }
       const commands: Array<CommandHook> = []
-      decoded.right.hooks.forEach((hook, hookIndex) => {
+      decoded.success.hooks.forEach((hook, hookIndex) => {
         const hookWhere = `${where}.hooks[${hookIndex}]`
         if (isRecord(hook) && typeof hook["type"] === "string" && hook["type"] !== "command") {
           warnings.push(`${hookWhere}: hooks of type ${JSON.stringify(hook["type"])} are not supported (only "command"); ignored`)
           return
         }
-        const command = Schema.decodeUnknownEither(CommandHookEntry)(hook)
+        const command = Schema.decodeUnknownResult(CommandHookEntry)(hook)
         if (Result.isFailure(command)) {
-          warnings.push(`${hookWhere}: ${formatError(command.left)}; ignored`)
+          warnings.push(`${hookWhere}: ${formatError(command.failure)}; ignored`)
           return
         }
-        commands.push({ command: command.right.command, timeoutSeconds: command.right.timeout ?? defaultTimeoutSeconds })
+        commands.push({ command: command.success.command, timeoutSeconds: command.success.timeout ?? defaultTimeoutSeconds })
       })
-      if (commands.length > 0) groups.push({ matcher: matcher.right, hooks: commands })
+      if (commands.length > 0) groups.push({ matcher: matcher.success, hooks: commands })
     })
     if (groups.length > 0) events[event] = groups
   }

@@ -23,11 +23,11 @@ export const eventNames = [
 
 export type EventName = (typeof eventNames)[number]
 
-export const EventName = Schema.Literal(...eventNames)
+export const EventName = Schema.Literals(eventNames)
 
 export const isEventName = (name: string): name is EventName => (eventNames as ReadonlyArray<string>).includes(name)
 
-export const PermissionMode = Schema.Literal("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk")
+export const PermissionMode = Schema.Literals(["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"])
 
 /** Fields every event carries. `permission_mode` is absent on SessionStart and SessionEnd, as in Claude Code. */
 const common = {
@@ -90,7 +90,7 @@ export const SubagentStopInput = Schema.Struct({
   agent_transcript_path: Schema.optional(Schema.String)
 })
 
-export const SessionStartSource = Schema.Literal("startup", "resume", "clear", "compact")
+export const SessionStartSource = Schema.Literals(["startup", "resume", "clear", "compact"])
 export type SessionStartSource = typeof SessionStartSource.Type
 
 export const SessionStartInput = Schema.Struct({
@@ -114,7 +114,7 @@ export const NotificationInput = Schema.Struct({
   notification_type: Schema.optional(Schema.String)
 })
 
-export const CompactTrigger = Schema.Literal("manual", "auto")
+export const CompactTrigger = Schema.Literals(["manual", "auto"])
 export type CompactTrigger = typeof CompactTrigger.Type
 
 export const PreCompactInput = Schema.Struct({
@@ -125,7 +125,7 @@ export const PreCompactInput = Schema.Struct({
 })
 
 /** Any event's input, told apart by `hook_event_name`. */
-export const HookInput = Schema.Union(
+export const HookInput = Schema.Union([
   PreToolUseInput,
   PostToolUseInput,
   PostToolUseFailureInput,
@@ -137,11 +137,11 @@ export const HookInput = Schema.Union(
   SessionEndInput,
   NotificationInput,
   PreCompactInput
-)
+])
 export type HookInput = typeof HookInput.Type
 
 /** The decision a PermissionRequest hook gives in place of asking a person. */
-export const PermissionRequestDecision = Schema.Union(
+export const PermissionRequestDecision = Schema.Union([
   Schema.Struct({
     behavior: Schema.Literal("allow"),
     updatedInput: Schema.optional(Schema.Unknown)
@@ -151,12 +151,12 @@ export const PermissionRequestDecision = Schema.Union(
     message: Schema.optional(Schema.String),
     interrupt: Schema.optional(Schema.Boolean)
   })
-)
+])
 export type PermissionRequestDecision = typeof PermissionRequestDecision.Type
 
 export const HookSpecificOutput = Schema.Struct({
   hookEventName: Schema.optional(Schema.String),
-  permissionDecision: Schema.optional(Schema.Literal("allow", "deny", "ask")),
+  permissionDecision: Schema.optional(Schema.Literals(["allow", "deny", "ask"])),
   permissionDecisionReason: Schema.optional(Schema.String),
   updatedInput: Schema.optional(Schema.Unknown),
   additionalContext: Schema.optional(Schema.String),
@@ -176,7 +176,7 @@ export const HookOutput = Schema.Struct({
   stopReason: Schema.optional(Schema.String),
   suppressOutput: Schema.optional(Schema.Boolean),
   systemMessage: Schema.optional(Schema.String),
-  decision: Schema.optional(Schema.Literal("approve", "block")),
+  decision: Schema.optional(Schema.Literals(["approve", "block"])),
   reason: Schema.optional(Schema.String),
   hookSpecificOutput: Schema.optional(HookSpecificOutput)
 })

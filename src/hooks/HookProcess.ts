@@ -12,7 +12,6 @@
  */
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import * as FiberId from "effect/FiberId"
 import * as Option from "effect/Option"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as os from "node:os"
@@ -94,9 +93,9 @@ interface Started {
 
 const start = (options: RunOptions) =>
   Effect.callback<Started, string>((resume) => {
-    const exited = Deferred.makeUnsafe<number>(FiberId.none)
-    const closed = Deferred.makeUnsafe<void>(FiberId.none)
-    const flooded = Deferred.makeUnsafe<void>(FiberId.none)
+    const exited = Deferred.makeUnsafe<number>()
+    const closed = Deferred.makeUnsafe<void>()
+    const flooded = Deferred.makeUnsafe<void>()
     const limit = options.maxOutputBytes ?? maxOutputBytes
     const overflow = () => Deferred.doneUnsafe(flooded, Effect.void)
     const stdout = new Capture(limit, overflow)
@@ -156,17 +155,17 @@ export const run = (options: RunOptions): Effect.Effect<RunResult> =>
       const started = yield* Effect.result(
         Effect.acquireRelease(start(options), (started) => endAndDrain(started, graceMs))
       )
-      if (started._tag === "Left") {
+      if (started._tag === "Failure") {
         return {
           ending: "notStarted",
           exitCode: undefined,
           stdout: "",
           stderr: "",
-          error: started.left,
+          error: started.failure,
           durationMs: Date.now() - startedAt
         } satisfies RunResult
       }
-      const hook = started.right
+      const hook = started.success
       const ending = yield* Effect.raceAll([
         Effect.as(Deferred.await(hook.exited), "exited" as const),
         Effect.as(Deferred.await(hook.flooded), "flooded" as const),

@@ -33,12 +33,10 @@ import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as PubSub from "effect/PubSub"
-import * as Runtime from "effect/Runtime"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { resolve } from "node:path"
@@ -137,7 +135,7 @@ export interface Options {
 
 type State =
   | { readonly _tag: "Pending" }
-  | { readonly _tag: "Connected"; readonly connection: Connection; readonly scope: Scope.CloseableScope }
+  | { readonly _tag: "Connected"; readonly connection: Connection; readonly scope: Scope.Closeable }
   | { readonly _tag: "Failed"; readonly message: string; readonly attempts: number; readonly retryAt: number }
 
 interface Handle {
@@ -188,8 +186,10 @@ export class McpClient extends Context.Service<McpClient, Interface>()("weft/Mcp
 const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
   Effect.gen(function* () {
     const layerScope = yield* Effect.scope
-    const runtime = yield* Effect.runtime<never>()
-    const runFork = Runtime.runFork(runtime)
+    // Callbacks from the client library run in the context the layer was built in.
+    const context = yield* Effect.context<never>()
+    const runFork = Effect.runForkWith(context)
+    const runPromise = Effect.runPromiseWith(context)
     const connectTimeoutMs =
       options.connectTimeoutMs ?? Option.getOrElse(yield* Variables.positiveInt("MCP_TIMEOUT"), () => DEFAULT_CONNECT_TIMEOUT_MS)
     const toolTimeoutMs =
@@ -288,10 +288,10 @@ const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
       timeoutMs: connectTimeoutMs,
       roots: () => roots,
       ...(elicit
-        ? { elicit: (params: ElicitRequest["params"]) => Runtime.runPromise(runtime)(elicit(handle.server.name, params)) }
+        ? { elicit: (params: ElicitRequest["params"]) => runPromise(elicit(handle.server.name, params)) }
         : {}),
       ...(sample
-        ? { sample: (params: CreateMessageRequest["params"]) => Runtime.runPromise(runtime)(sample(handle.server.name, params)) }
+        ? { sample: (params: CreateMessageRequest["params"]) => runPromise(sample(handle.server.name, params)) }
         : {}),
       onListChanged: (list) => {
         const state = handle.state
@@ -316,7 +316,7 @@ const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
         const config = handle.server.config
         if ("_tag" in config) return yield* new McpError({ server: handle.server.name, message: config.message })
         const module = yield* loadConnection
-        const scope = yield* Scope.fork(layerScope, ExecutionStrategy.sequential)
+        const scope = yield* Scope.fork(layerScope, "sequential")
         const params: ConnectOptions["params"] =
           config.type === "stdio"
             ? {
@@ -333,9 +333,9 @@ const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
         yield* Scope.addFinalizer(scope, release(connection))
         const connected = Effect.gen(function* () {
           yield* request(handle, connection, () => connection.connect()).pipe(
-            Effect.timeoutFail({
+            Effect.timeoutOrElse({
               duration: connectTimeoutMs,
-              onTimeout: () => notConnected(handle, `did not connect within ${connectTimeoutMs} ms (MCP_TIMEOUT)`)
+              orElse: () => Effect.fail(notConnected(handle, `did not connect within ${connectTimeoutMs} ms (MCP_TIMEOUT)`))
             })
           )
           handle.state = { _tag: "Connected", connection, scope }

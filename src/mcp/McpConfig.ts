@@ -279,12 +279,12 @@ export const load = (options: LoadOptions): Effect.Effect<Loaded, McpConfigError
     // Claude Code's file first, then weft's own: the first definition of a name wins.
     for (const path of [join(home, ".claude.json"), weftFile(weftHome)]) {
       const file = yield* Effect.result(readJsonFile(path))
-      if (file._tag === "Left") {
-        warnings.push(`${file.left.message} (its MCP servers are ignored)`)
+      if (file._tag === "Failure") {
+        warnings.push(`${file.failure.message} (its MCP servers are ignored)`)
         continue
       }
-      if (file.right === undefined) continue
-      const projects = file.right["projects"]
+      if (file.success === undefined) continue
+      const projects = file.success["projects"]
       const entry = isRecord(projects) ? projects[cwd] : undefined
       const collect = (into: Array<Server>, value: unknown, scope: Scope) => {
         const servers = serversOf(value, scope, path, env)
@@ -292,20 +292,20 @@ export const load = (options: LoadOptions): Effect.Effect<Loaded, McpConfigError
         else into.push(...servers)
       }
       if (isRecord(entry)) collect(local, entry["mcpServers"], "local")
-      collect(user, file.right["mcpServers"], "user")
+      collect(user, file.success["mcpServers"], "user")
     }
 
     const mcpJson = join(cwd, ".mcp.json")
     const projectText = yield* Effect.result(readText(mcpJson))
-    if (projectText._tag === "Left") {
-      warnings.push(`${projectText.left.message} (its MCP servers are ignored)`)
-    } else if (projectText.right !== undefined) {
+    if (projectText._tag === "Failure") {
+      warnings.push(`${projectText.failure.message} (its MCP servers are ignored)`)
+    } else if (projectText.success !== undefined) {
       const trust = yield* options.project
       if (!trust.trusted) {
         // Not parsed: nothing of an untrusted repository's configuration is looked at beyond its presence.
         skipped.push({ name: ".mcp.json", reason: "the project is not trusted (weft trust)" })
       } else {
-        const parsed = parseJson(projectText.right, mcpJson)
+        const parsed = parseJson(projectText.success, mcpJson)
         const servers = parsed instanceof McpConfigError ? parsed : serversOf(parsed["mcpServers"], "project", mcpJson, env)
         if (servers instanceof McpConfigError) warnings.push(`${servers.message} (its MCP servers are ignored)`)
         else {

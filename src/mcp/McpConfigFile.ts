@@ -104,8 +104,8 @@ export const entries = (
     for (const [scope, path, writable] of sources) {
       if (!files.has(path)) {
         const read = yield* Effect.result(readObject(path))
-        if (read._tag === "Left") warnings.push(`${read.left.message} (its MCP servers are left out)`)
-        files.set(path, read._tag === "Right" ? read.right : undefined)
+        if (read._tag === "Failure") warnings.push(`${read.failure.message} (its MCP servers are left out)`)
+        files.set(path, read._tag === "Success" ? read.success : undefined)
       }
       const file = files.get(path)
       if (file === undefined) continue

@@ -59,7 +59,7 @@ const resourceTools = (mcp: McpClient, maxTokens: number): ReadonlyArray<Tool.An
     description:
       "Lists the resources MCP servers offer (each with the server it comes from). Give `server` to list one server's only.",
     input: Schema.Struct({
-      server: Schema.optional(Schema.String).annotations({ description: "Only this server's resources" })
+      server: Schema.optional(Schema.String.annotate({ description: "Only this server's resources" }))
     }),
     readOnly: true,
     run: (input) =>
@@ -77,8 +77,8 @@ const resourceTools = (mcp: McpClient, maxTokens: number): ReadonlyArray<Tool.An
     name: "ReadMcpResourceTool",
     description: "Reads one resource of an MCP server by its URI (ListMcpResourcesTool lists them).",
     input: Schema.Struct({
-      server: Schema.String.annotations({ description: "The server that offers the resource" }),
-      uri: Schema.String.annotations({ description: "The resource's URI" })
+      server: Schema.String.annotate({ description: "The server that offers the resource" }),
+      uri: Schema.String.annotate({ description: "The resource's URI" })
     }),
     readOnly: true,
     run: (input) =>

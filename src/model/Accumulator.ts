@@ -32,9 +32,10 @@
  * scanned at most once (and, when nobody asks for partial input, read once by the native JSON.parse at the
  * block's end).
  */
+import type * as Arr from "effect/Array"
 import * as Cause from "effect/Cause"
-import * as Channel from "effect/Channel"
-import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Pull from "effect/Pull"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import type { ContentBlock } from "../domain/Content.js"
@@ -392,33 +393,39 @@ export class Accumulator {
  * first. Works a chunk at a time: no Effect per event.
  */
 export const fold = <E, R>(events: Stream.Stream<StreamEvent, E, R>): Stream.Stream<Output, E | ApiError, R> =>
-  Stream.suspend(() => {
-    const accumulator = new Accumulator()
-    type Step = Channel.Channel<Chunk.Chunk<Output>, Chunk.Chunk<StreamEvent>, E | ApiError, E, unknown, unknown>
-    const emitThen = (out: Array<Output>, next: Step): Step =>
-      out.length === 0 ? next : Channel.zipRight(Channel.write(Chunk.fromArrayUnsafe(out)), next)
-    const loop: Step = Channel.readWithCause({
-      onInput: (input: Chunk.Chunk<StreamEvent>) => {
+  Stream.transformPull(events, (upstream) =>
+    Effect.sync(() => {
+      const accumulator = new Accumulator()
+      type Out = Pull.Pull<Arr.NonEmptyReadonlyArray<Output>, E | ApiError>
+      // Set once the fold has said its last word (a failure, or the end): later pulls give it without reading on.
+      let last: Out | undefined = undefined
+      const onInput = (input: Arr.NonEmptyReadonlyArray<StreamEvent>): Out => {
         const out: Array<Output> = []
         for (const event of input) {
           accumulator.push(event)
           out.push({ _tag: "Event", event })
           const failure = accumulator.failure()
-          if (failure !== undefined) return emitThen(out, Channel.fail(failure))
+          if (failure !== undefined) {
+            last = Effect.fail(failure)
+            break
+          }
           if (accumulator.isComplete()) {
             const result = accumulator.result()
-            if (Result.isSuccess(result)) out.push({ _tag: "Complete", ...result.right })
-            return emitThen(out, Channel.void)
+            if (Result.isSuccess(result)) out.push({ _tag: "Complete", ...result.success })
+            last = Cause.done()
+            break
           }
         }
-        return emitThen(out, loop)
-      },
-      onFailure: (cause: Cause.Cause<E>) => Channel.failCause(cause),
-      onDone: () =>
-        Result.match(accumulator.result(), {
-          onLeft: (error): Step => Channel.fail(error),
-          onRight: (completed): Step => Channel.write(Chunk.of<Output>({ _tag: "Complete", ...completed }))
-        })
+        // One Event per event read, so never empty.
+        return Effect.succeed(out as unknown as Arr.NonEmptyReadonlyArray<Output>)
+      }
+      const onEnd = (): Out => {
+        const result = accumulator.result()
+        if (Result.isFailure(result)) return (last = Effect.fail(result.failure))
+        last = Cause.done()
+        return Effect.succeed([{ _tag: "Complete", ...result.success }])
+      }
+      const read: Out = Pull.matchEffect(upstream, { onSuccess: onInput, onFailure: Effect.failCause, onDone: onEnd })
+      return Effect.suspend(() => last ?? read)
     })
-    return Stream.pipeThroughChannelOrFail(events, loop)
-  })
+  )

@@ -1,6 +1,6 @@
 /**
  * The Messages API as a service: `stream(request)` is the streaming response as StreamEvents, `countTokens` the
- * count_tokens endpoint. The default layer runs on @effect/platform's HttpClient with weft's own SSE decoder (no
+ * count_tokens endpoint. The default layer runs on effect's HttpClient with weft's own SSE decoder (no
  * run-time import of @anthropic-ai/sdk: it costs ~0.4 s of start-up).
  *
  * This module is platform-neutral (it needs an HttpClient and nothing from Node): NodeApiClient.ts is the Node
@@ -13,25 +13,27 @@
  * - The stream ends at `message_stop`, once the rest of the body has ended (at most 250 ms later: the connection
  *   then goes back to the agent for the next turn); interrupting the consumer aborts the HTTP request.
  */
-import * as HttpBody from "effect/unstable/http/HttpBody"
-import * as HttpClient from "effect/unstable/http/HttpClient"
-import type * as HttpClientError from "effect/unstable/http/HttpClientError"
-import * as HttpClientRequest from "effect/unstable/http/HttpClientRequest"
-import type * as HttpClientResponse from "effect/unstable/http/HttpClientResponse"
+import * as HttpBody from "effect/http/HttpBody"
+import * as HttpClient from "effect/http/HttpClient"
+import type * as HttpClientError from "effect/http/HttpClientError"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
+import type * as Arr from "effect/Array"
 import * as Cause from "effect/Cause"
-import * as Channel from "effect/Channel"
-import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
-import * as ConfigError from "effect/ConfigError"
+import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Pull from "effect/Pull"
 import * as Random from "effect/Random"
 import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type { ApiRetry } from "../domain/AgentEvent.js"
@@ -118,24 +120,24 @@ export interface ApiClientConfig {
   /** Retries after an attempt that got no response within `responseTimeout`. Default 2. */
   readonly maxTimeoutRetries?: number
   /** First backoff, doubled on each retry. Default 0.5 s. */
-  readonly initialBackoff?: Duration.DurationInput
+  readonly initialBackoff?: Duration.Input
   /** Backoff cap. Default 32 s. */
-  readonly maxBackoff?: Duration.DurationInput
+  readonly maxBackoff?: Duration.Input
   /**
    * The longest retry-after (or retry-after-ms) waited out; a longer one fails the request at once with an error
    * that says when to try again. Default 5 minutes.
    */
-  readonly maxRetryAfter?: Duration.DurationInput
+  readonly maxRetryAfter?: Duration.Input
   /**
    * How long an attempt may wait for the response headers, connecting included (API_TIMEOUT_MS, as in Claude
    * Code). A timed-out attempt is retried (see `maxTimeoutRetries`). Default 60 s.
    */
-  readonly responseTimeout?: Duration.DurationInput
+  readonly responseTimeout?: Duration.Input
   /**
    * How long a started stream may go without a byte before it fails with TimeoutError (not retried; time the
    * consumer spends between pulls does not count). Default 60 s: the API sends `ping` events well within that.
    */
-  readonly idleTimeout?: Duration.DurationInput
+  readonly idleTimeout?: Duration.Input
   /** `anthropic-beta` values, sent comma-joined. */
   readonly betas?: ReadonlyArray<string>
   /** Extra headers, sent as they are (after weft's own, so they can override user-agent and the like). */
@@ -230,13 +232,14 @@ const errorCode = (cause: unknown): string | undefined => {
 }
 
 const transportFailure = (error: HttpClientError.HttpClientError): AttemptFailure => {
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : ""
-  const code = errorCode(error.cause)
+  const reason = error.reason
+  const cause = reason.cause instanceof Error ? `: ${reason.cause.message}` : ""
+  const code = errorCode(reason.cause)
   return {
     error: new ConnectionError({ message: `Connection failed${cause}`, status: null, requestId: null }),
     status: null,
     header: Retry.noHeaders,
-    retryable: error._tag === "RequestError" && error.reason === "Transport" && !(code !== undefined && permanentTransportCode.test(code))
+    retryable: reason._tag === "TransportError" && !(code !== undefined && permanentTransportCode.test(code))
   }
 }
 
@@ -246,7 +249,8 @@ const readBounded = (response: HttpClientResponse.HttpClientResponse, idle: Dura
     const parts: Array<Uint8Array> = []
     let bytes = 0
     return response.stream.pipe(
-      Stream.timeoutFail(() => "idle", idle),
+      // Silence ends the read like a failure does: with what was read.
+      Stream.timeout(idle),
       Stream.runForEachWhile((chunk) =>
         Effect.sync(() => {
           const kept = chunk.subarray(0, maxErrorBodyBytes - bytes)
@@ -286,58 +290,62 @@ interface Guard {
   readonly drainDeadline: Effect.Effect<void>
 }
 
-const eventStage = <E>(requestId: string | null, idle: Guard | undefined) => {
-  type Step = Channel.Channel<Chunk.Chunk<StreamEvent>, Chunk.Chunk<StreamEvent>, E | ApiError, E, unknown, unknown>
+type Events = Arr.NonEmptyReadonlyArray<StreamEvent>
+
+const eventStage = <E>(
+  upstream: Pull.Pull<Events, E>,
+  requestId: string | null,
+  idle: Guard | undefined
+): Pull.Pull<Events, E | ApiError> => {
+  type Out = Pull.Pull<Events, E | ApiError>
   const suffix = requestId ? ` (request-id ${requestId})` : ""
-  // After a chunk went out, the next read is the consumer's next pull: from then on, waiting counts as idle.
-  const next: Step =
-    idle === undefined
-      ? Channel.suspend(() => loop)
-      : Channel.suspend(() => {
-          idle.state.waitingSince = idle.clock.unsafeCurrentTimeMillis()
-          return loop
-        })
-  const loop: Step = Channel.readWithCause({
-    onInput: (chunk: Chunk.Chunk<StreamEvent>): Step => {
-      if (idle !== undefined) idle.state.waitingSince = undefined
-      // The backing array (no copy for array-backed chunks): `Chunk.getUnsafe` per event costs a `dual` dispatch.
-      const events = Chunk.toReadonlyArray(chunk)
-      const length = events.length
-      for (let i = 0; i < length; i++) {
-        const event = events[i]
-        if (event === undefined) continue
-        if (event.type === "message_stop") {
-          const last = Chunk.take(chunk, i + 1)
-          return idle === undefined ? Channel.write(last) : Channel.zipRight(Channel.fromEffect(idle.drainDeadline), drain(last))
-        }
-        if (event.type === "error" && "error" in event && isRecord(event.error)) {
-          const error = event.error
-          const errorType = typeof error["type"] === "string" ? error["type"] : "api_error"
-          const detail = typeof error["message"] === "string" ? error["message"] : "error event"
-          const failure = fromStatus({ message: `${errorType} mid-stream: ${detail}${suffix}`, status: null, requestId, errorType })
-          return i === 0 ? Channel.fail(failure) : Channel.zipRight(Channel.write(Chunk.take(chunk, i)), Channel.fail(failure))
-        }
-      }
-      return Channel.zipRight(Channel.write(chunk), next)
-    },
-    // When the watchdog aborted the request, the body fails or ends because of it: the cause is the timeout.
-    onFailure: (cause: Cause.Cause<E>): Step =>
-      idle !== undefined && idle.state.fired ? Channel.fail(idle.timeout()) : Channel.failCause(cause),
-    onDone: (): Step =>
-      idle !== undefined && idle.state.fired
-        ? Channel.fail(idle.timeout())
-        : Channel.fail(
-            new StreamAbortedError({ message: `The stream ended before message_stop${suffix}`, status: null, requestId })
-          )
-  })
+  // Set once the stream's outcome is known (its end, or a failure): later pulls give it without reading on.
+  let last: Out | undefined = undefined
   // The rest of the body is read and dropped; its end, an error, or the deadline's abort all complete the stream.
-  const drain = (last: Chunk.Chunk<StreamEvent>): Step =>
-    Channel.readWithCause({
-      onInput: () => drain(last),
-      onFailure: () => Channel.write(last),
-      onDone: () => Channel.write(last)
-    })
-  return loop
+  const drain: Effect.Effect<void> = Pull.matchEffect(upstream, {
+    onSuccess: () => drain,
+    onFailure: () => Effect.void,
+    onDone: () => Effect.void
+  })
+  const onInput = (events: Events): Out => {
+    if (idle !== undefined) idle.state.waitingSince = undefined
+    const length = events.length
+    for (let i = 0; i < length; i++) {
+      const event = events[i]
+      if (event === undefined) continue
+      if (event.type === "message_stop") {
+        const head = (i + 1 === length ? events : events.slice(0, i + 1)) as Events
+        last = Cause.done()
+        return idle === undefined ? Effect.succeed(head) : Effect.as(Effect.andThen(idle.drainDeadline, drain), head)
+      }
+      if (event.type === "error" && "error" in event && isRecord(event.error)) {
+        const error = event.error
+        const errorType = typeof error["type"] === "string" ? error["type"] : "api_error"
+        const detail = typeof error["message"] === "string" ? error["message"] : "error event"
+        const failure = fromStatus({ message: `${errorType} mid-stream: ${detail}${suffix}`, status: null, requestId, errorType })
+        last = Effect.fail(failure)
+        return i === 0 ? last : Effect.succeed(events.slice(0, i) as unknown as Events)
+      }
+    }
+    return Effect.succeed(events)
+  }
+  // When the watchdog aborted the request, the body fails or ends because of it: the cause is the timeout.
+  const onFailure = (cause: Cause.Cause<E>): Out =>
+    idle !== undefined && idle.state.fired ? Effect.fail(idle.timeout()) : Effect.failCause(cause)
+  const onEnd = (): Out =>
+    idle !== undefined && idle.state.fired
+      ? Effect.fail(idle.timeout())
+      : Effect.fail(new StreamAbortedError({ message: `The stream ended before message_stop${suffix}`, status: null, requestId }))
+  const read: Out = Pull.matchEffect(upstream, { onSuccess: onInput, onFailure, onDone: onEnd })
+  if (idle === undefined) return Effect.suspend(() => last ?? read)
+  let pulled = false
+  return Effect.suspend(() => {
+    if (last !== undefined) return last
+    // After a chunk went out, a pull is the consumer's next one: from then on, waiting counts as idle.
+    if (pulled) idle.state.waitingSince = idle.clock.currentTimeMillisUnsafe()
+    pulled = true
+    return read
+  })
 }
 
 /**
@@ -351,12 +359,12 @@ const eventStage = <E>(requestId: string | null, idle: Guard | undefined) => {
 export const completeEvents =
   (requestId: string | null) =>
   <E, R>(events: Stream.Stream<StreamEvent, E, R>): Stream.Stream<StreamEvent, E | ApiError, R> =>
-    Stream.pipeThroughChannel(events, eventStage<E>(requestId, undefined))
+    Stream.transformPull(events, (upstream) => Effect.sync(() => eventStage(upstream, requestId, undefined)))
 
 /**
  * `completeEvents` plus the idle timeout: when a pull has waited `idle` for the next events, `abort` the request
  * and fail with `timeout`. One watchdog fiber per stream (forked in the caller's scope, on Effect's clock) and no
- * extra stage: a timeout per pull (Stream.timeoutFail) forks two fibers for every chunk, which cost a fifth of the
+ * extra stage: a timeout per pull (Stream.timeout) forks fibers for every chunk, which cost a fifth of the
  * whole fold of a 6 MB stream. Time the consumer spends between pulls does not count, only waiting for the server.
  */
 const guardEvents = (
@@ -368,12 +376,12 @@ const guardEvents = (
   timeout: () => TimeoutError
 ): Effect.Effect<Stream.Stream<StreamEvent, ApiError>, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const clock = yield* Effect.clock
+    const clock = yield* Clock.Clock
     const idleMillis = Duration.toMillis(idle)
-    const state: IdleState = { waitingSince: clock.unsafeCurrentTimeMillis(), fired: false }
+    const state: IdleState = { waitingSince: clock.currentTimeMillisUnsafe(), fired: false }
     const watchdog: Effect.Effect<void> = Effect.suspend(() => {
       const since = state.waitingSince
-      const remaining = since === undefined ? idleMillis : since + idleMillis - clock.unsafeCurrentTimeMillis()
+      const remaining = since === undefined ? idleMillis : since + idleMillis - clock.currentTimeMillisUnsafe()
       if (remaining > 0) return Effect.andThen(Effect.sleep(Duration.millis(remaining)), watchdog)
       state.fired = true
       return abort
@@ -383,7 +391,9 @@ const guardEvents = (
     const drainDeadline = Effect.asVoid(
       Effect.forkIn(Effect.andThen(Effect.sleep(Duration.millis(drainMillis)), abort), scope)
     )
-    return Stream.pipeThroughChannel(events, eventStage<ApiError>(requestId, { state, clock, timeout, drainDeadline }))
+    return Stream.transformPull(events, (upstream) =>
+      Effect.sync(() => eventStage(upstream, requestId, { state, clock, timeout, drainDeadline }))
+    )
   })
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -418,8 +428,8 @@ const resolve = (config: ApiClientConfig): Resolved => {
   if (authToken !== undefined) headers["authorization"] = `Bearer ${authToken}`
   if (config.betas !== undefined && config.betas.length > 0) headers["anthropic-beta"] = config.betas.join(",")
   for (const [name, value] of Object.entries(config.headers ?? {})) headers[name.toLowerCase()] = value
-  const millis = (input: Duration.DurationInput | undefined, fallback: number): number =>
-    input === undefined ? fallback : Duration.toMillis(Duration.decode(input))
+  const millis = (input: Duration.Input | undefined, fallback: number): number =>
+    input === undefined ? fallback : Duration.toMillis(Duration.fromInputUnsafe(input))
   return {
     baseUrl,
     defaultModel: Models.resolve(
@@ -435,8 +445,8 @@ const resolve = (config: ApiClientConfig): Resolved => {
       maxRetryAfterMillis: millis(config.maxRetryAfter, Retry.defaultPolicy.maxRetryAfterMillis),
       jitter: Retry.defaultPolicy.jitter
     },
-    idle: config.idleTimeout === undefined ? defaultIdleTimeout : Duration.decode(config.idleTimeout),
-    responseTimeout: config.responseTimeout === undefined ? defaultResponseTimeout : Duration.decode(config.responseTimeout),
+    idle: config.idleTimeout === undefined ? defaultIdleTimeout : Duration.fromInputUnsafe(config.idleTimeout),
+    responseTimeout: config.responseTimeout === undefined ? defaultResponseTimeout : Duration.fromInputUnsafe(config.responseTimeout),
     headers,
     // Local and compatible servers often need no key; the official endpoint always does.
     hasCredentials: apiKey !== undefined || authToken !== undefined || baseUrl !== defaultBaseUrl,
@@ -495,7 +505,7 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
      */
     const attempt = (request: HttpClientRequest.HttpClientRequest): Effect.Effect<Sent, AttemptFailure, Scope.Scope> =>
       Effect.flatMap(Effect.scope, (parent) =>
-        Effect.flatMap(Scope.fork(parent, ExecutionStrategy.sequential), (child) =>
+        Effect.flatMap(Scope.fork(parent, "sequential"), (child) =>
           attemptIn(request).pipe(
             Scope.provide(child),
             Effect.onExit((exit) => (Exit.isFailure(exit) ? Scope.close(child, exit) : Effect.void)),
@@ -509,9 +519,9 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
     ): Effect.Effect<HttpClientResponse.HttpClientResponse, AttemptFailure, Scope.Scope> =>
       client.execute(request).pipe(
         Effect.mapError(transportFailure),
-        Effect.timeoutFail({
+        Effect.timeoutOrElse({
           duration: settings.responseTimeout,
-          onTimeout: (): AttemptFailure => ({
+          orElse: () => Effect.fail<AttemptFailure>({
             error: new TimeoutError({
               message: `No response from ${settings.baseUrl} within ${Retry.formatMillis(responseMillis)}`,
               status: null,
@@ -581,8 +591,8 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
         const startedAt = yield* Clock.currentTimeMillis
         for (let retry = 0; ; retry++) {
           const result = yield* Effect.result(attempt(request))
-          if (result._tag === "Right") return result.right
-          const failure = result.left
+          if (Result.isSuccess(result)) return result.success
+          const failure = result.failure
           const now = yield* Clock.currentTimeMillis
           if (!failure.retryable) return yield* Effect.fail(finalError(failure, retry + 1, now - startedAt))
           const decision = Retry.decide(
@@ -639,7 +649,7 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
         Stream.mapError(
           (error) =>
             new StreamAbortedError({
-              message: `The stream broke off${error.cause instanceof Error ? `: ${error.cause.message}` : ""}${
+              message: `The stream broke off${error.reason.cause instanceof Error ? `: ${error.reason.cause.message}` : ""}${
                 requestId ? ` (request-id ${requestId})` : ""
               }`,
               status: null,
@@ -692,14 +702,21 @@ const nonEmpty = (name: string): Effect.Effect<Option.Option<string>> =>
   Effect.map(Variables.value(name), (value) => (value === undefined || value.trim() === "" ? Option.none() : Option.some(value)))
 
 /** A whole number of at least `min` from the environment; empty counts as unset, anything else is an error naming it. */
-const wholeNumber = (name: string, min: number): Effect.Effect<Option.Option<number>, ConfigError.ConfigError> =>
+const wholeNumber = (name: string, min: number): Effect.Effect<Option.Option<number>, Config.ConfigError> =>
   Effect.flatMap(nonEmpty(name), (value) => {
     if (Option.isNone(value)) return Effect.succeed(Option.none<number>())
     const parsed = Number(value.value.trim())
     return Number.isInteger(parsed) && parsed >= min
       ? Effect.succeed(Option.some(parsed))
       : Effect.fail(
-          ConfigError.InvalidData([], `${name} must be a whole number${min > 0 ? ` of at least ${min}` : ""}, not ${JSON.stringify(value.value)}`)
+          new Config.ConfigError(
+            new Schema.SchemaError(
+              new SchemaIssue.InvalidValue(
+                { message: `${name} must be a whole number${min > 0 ? ` of at least ${min}` : ""}, not ${JSON.stringify(value.value)}` },
+                value.value
+              )
+            )
+          )
         )
   })
 
@@ -710,7 +727,7 @@ const wholeNumber = (name: string, min: number): Effect.Effect<Option.Option<num
  * ANTHROPIC_DEFAULT_OPUS_MODEL / _SONNET_ / _HAIKU_ (what the aliases mean). Read through the ConfigProvider in force
  * (platform/Variables.ts).
  */
-export const configFromEnv: Effect.Effect<ApiClientConfig, ConfigError.ConfigError> = Effect.map(
+export const configFromEnv: Effect.Effect<ApiClientConfig, Config.ConfigError> = Effect.map(
   Effect.all({
     apiKey: nonEmpty("ANTHROPIC_API_KEY"),
     authToken: nonEmpty("ANTHROPIC_AUTH_TOKEN"),
@@ -746,11 +763,11 @@ export const configFromEnv: Effect.Effect<ApiClientConfig, ConfigError.ConfigErr
 )
 
 /** The client configured from the environment (see `configFromEnv`), on the HttpClient in context. */
-export const makeFromEnv: Effect.Effect<Interface, ConfigError.ConfigError, HttpClient.HttpClient> = Effect.flatMap(configFromEnv, make)
+export const makeFromEnv: Effect.Effect<Interface, Config.ConfigError, HttpClient.HttpClient> = Effect.flatMap(configFromEnv, make)
 
 export class ApiClient extends Context.Service<ApiClient, Interface>()("weft/ApiClient") {
   /** From the environment (see `configFromEnv`); needs an HttpClient that streams bodies. */
-  static layer: Layer.Layer<ApiClient, ConfigError.ConfigError, HttpClient.HttpClient> = Layer.effect(ApiClient, makeFromEnv)
+  static layer: Layer.Layer<ApiClient, Config.ConfigError, HttpClient.HttpClient> = Layer.effect(ApiClient, makeFromEnv)
 
   /** From an explicit config (nothing read from the environment). */
   static layerConfig = (config: ApiClientConfig): Layer.Layer<ApiClient, never, HttpClient.HttpClient> =>

@@ -4,9 +4,9 @@
  * brings its own HttpClient: fetch, undici, a test double) loads nothing from Node's HTTP stack. Requests go through
  * the proxies of HTTPS_PROXY / HTTP_PROXY unless NO_PROXY exempts their host (Proxy.ts).
  */
-import * as HttpClient from "effect/unstable/http/HttpClient"
+import * as HttpClient from "effect/http/HttpClient"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import type * as ConfigError from "effect/ConfigError"
+import type * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
@@ -117,7 +117,7 @@ const makeProxyHttpsAgent = (proxies: Proxy.ProxySettings, agentOptions: Https.A
  * `drainMillis`) leaves its connection for the next request, so the turns of a session pay for one TLS handshake,
  * not one each. With proxies set (HTTPS_PROXY, HTTP_PROXY, NO_PROXY: see Proxy.ts) they go through them.
  */
-const makeKeepAliveAgent = (proxies: Proxy.ProxySettings): Effect.Effect<NodeHttpClient.HttpAgent, never, Scope.Scope> =>
+const makeKeepAliveAgent = (proxies: Proxy.ProxySettings): Effect.Effect<NodeHttpClient.HttpAgent["Service"], never, Scope.Scope> =>
   Effect.gen(function* () {
     let http: Http.Agent | undefined
     let https: Https.Agent | undefined
@@ -130,7 +130,6 @@ const makeKeepAliveAgent = (proxies: Proxy.ProxySettings): Effect.Effect<NodeHtt
     )
     const viaProxy = proxies.http !== undefined || proxies.https !== undefined
     return {
-      [NodeHttpClient.HttpAgentTypeId]: NodeHttpClient.HttpAgentTypeId,
       get http() {
         return (http ??= viaProxy ? new ProxyHttpAgent(proxies, { keepAlive: true }) : new Http.Agent({ keepAlive: true }))
       },
@@ -153,7 +152,7 @@ export const proxySettingsFromEnv: Effect.Effect<Proxy.ProxySettings> = Effect.m
 /** @effect/platform-node's HttpClient over node:http and node:https with the agents above, made in the current scope. */
 export const makeHttpClient: Effect.Effect<HttpClient.HttpClient, never, Scope.Scope> = Effect.flatMap(
   Effect.flatMap(proxySettingsFromEnv, makeKeepAliveAgent),
-  (agent) => Effect.provideService(NodeHttpClient.make, NodeHttpClient.HttpAgent, agent)
+  (agent) => Effect.provideService(NodeHttpClient.makeNodeHttp, NodeHttpClient.HttpAgent, agent)
 )
 
 /** `makeHttpClient` as a layer. */
@@ -164,9 +163,9 @@ export const layerHttpClient: Layer.Layer<HttpClient.HttpClient> = Layer.effect(
  * Chosen over the undici client: same streaming behaviour, and it needs no dispatcher start-up (the module imports
  * undici either way; a bundle drops it when only this is used).
  */
-export const make: Effect.Effect<Interface, ConfigError.ConfigError, Scope.Scope> = Effect.flatMap(makeHttpClient, (client) =>
+export const make: Effect.Effect<Interface, Config.ConfigError, Scope.Scope> = Effect.flatMap(makeHttpClient, (client) =>
   Effect.provideService(makeFromEnv, HttpClient.HttpClient, client)
 )
 
 /** `make` as a layer: what a program on Node provides for ApiClient. */
-export const layer: Layer.Layer<ApiClient, ConfigError.ConfigError> = Layer.effect(ApiClient, make)
+export const layer: Layer.Layer<ApiClient, Config.ConfigError> = Layer.effect(ApiClient, make)

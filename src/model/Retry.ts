@@ -42,7 +42,7 @@ export const defaultPolicy: RetryPolicy = {
   jitter: 0.25
 }
 
-/** Header lookup by lower-case name (both node's IncomingHttpHeaders and @effect/platform Headers fit). */
+/** Header lookup by lower-case name (both node's IncomingHttpHeaders and effect's http Headers fit). */
 export type HeaderLookup = (name: string) => string | undefined
 
 /** 408 timeout, 409 lock conflict, 429 rate limit, every 5xx (529 overloaded included). */

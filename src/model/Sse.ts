@@ -12,7 +12,7 @@
  * Speed matters (a 6 MB stream must fold about as fast as a naive split + JSON.parse loop): lines are found with
  * indexOf over each decoded chunk, never byte by byte; a line split between chunks is kept as a list of pieces,
  * so a long line arriving in many chunks is copied once, not once per chunk; `events` parses each frame where it
- * ends (no Frame or Either per event), and reads the two hot shapes (text and input_json deltas, nearly every
+ * ends (no Frame or Result per event), and reads the two hot shapes (text and input_json deltas, nearly every
  * event) without parsing a whole object; everything else goes through JSON.parse. No Schema decoding per event:
  * the Accumulator checks the fields it uses.
  *
@@ -20,9 +20,10 @@
  * default, far above the largest real event, a whole web search result block of some tens of KB). A server that
  * goes past it gets a ParseError, not unbounded memory.
  */
+import * as Arr from "effect/Array"
 import * as Cause from "effect/Cause"
-import * as Channel from "effect/Channel"
-import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Pull from "effect/Pull"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import type { StreamEvent, UnknownEvent } from "../domain/StreamEvent.js"
@@ -48,7 +49,7 @@ const empty: ReadonlyArray<never> = []
 
 /**
  * The line scanner shared by `Decoder` (which yields Frame objects) and `events` (which parses each frame's data
- * straight into a StreamEvent, skipping the Frame and Either allocations on the hot path).
+ * straight into a StreamEvent, skipping the Frame and Result allocations on the hot path).
  */
 abstract class Scanner<A> {
   private readonly utf8 = new TextDecoder("utf-8")
@@ -446,44 +447,45 @@ export const events = <E, R>(
 ): Stream.Stream<StreamEvent, E | ParseError, R> => transform(bytes, () => new EventDecoder(options))
 
 /**
- * Runs a scanner over a byte stream: one output chunk per input chunk, no Effect per frame. When the scanner
+ * Runs a scanner over a byte stream: one output array per input array, no Effect per frame. When the scanner
  * stops (bound, bad frame) what it yielded before is emitted, then the ParseError.
  */
 const transform = <A, E, R>(
   bytes: Stream.Stream<Uint8Array, E, R>,
   make: () => Scanner<A>
 ): Stream.Stream<A, E | ParseError, R> =>
-  Stream.suspend(() => {
-    const scanner = make()
-    type Step = Channel.Channel<Chunk.Chunk<A>, Chunk.Chunk<Uint8Array>, E | ParseError, E, unknown, unknown>
-    const emitThen = (out: ReadonlyArray<A>, next: Step): Step =>
-      // Stryker disable next-line ConditionalExpression: an empty chunk written downstream is no element; the check spares it
-      out.length === 0 ? next : Channel.zipRight(Channel.write(Chunk.fromArrayUnsafe(out)), next)
-    const stopped = (out: ReadonlyArray<A>): Step | undefined => {
-      const error = scanner.error
-      return error === undefined ? undefined : emitThen(out, Channel.fail(parseError(error)))
-    }
-    const loop: Step = Channel.readWithCause({
-      onInput: (input: Chunk.Chunk<Uint8Array>) => {
-        // Stryker disable next-line ConditionalExpression,BlockStatement: the loop below reads a chunk of one as well; this spares an array
-        if (input.length === 1) {
-          // The usual case (one network read per chunk): no copying into a combined array.
-          const out = scanner.push(Chunk.getUnsafe(input, 0))
-          return stopped(out) ?? emitThen(out, loop)
+  Stream.transformPull(bytes, (upstream) =>
+    Effect.sync(() => {
+      const scanner = make()
+      type Out = Pull.Pull<Arr.NonEmptyReadonlyArray<A>, E | ParseError>
+      // The input ended, or the scanner stopped: the next pull ends (or fails) without reading on.
+      let ended = false
+      let failure: ParseError | undefined = undefined
+      const emit = (out: ReadonlyArray<A>): Out => {
+        const error = scanner.error
+        if (error !== undefined) {
+          failure = parseError(error)
+          ended = true
         }
+        // Nothing complete in this input: read on (or end, or fail).
+        return Arr.isReadonlyArrayNonEmpty(out) ? Effect.succeed(out) : pull
+      }
+      const onInput = (input: Arr.NonEmptyReadonlyArray<Uint8Array>): Out => {
+        // Stryker disable next-line ConditionalExpression,BlockStatement: the loop below reads an array of one as well; this spares an array
+        if (input.length === 1) return emit(scanner.push(input[0]))
         const out: Array<A> = []
         for (const bytes of input) {
           for (const value of scanner.push(bytes)) out.push(value)
-          const stop = stopped(out)
-          if (stop !== undefined) return stop
+          if (scanner.error !== undefined) break
         }
-        return emitThen(out, loop)
-      },
-      onFailure: (cause: Cause.Cause<E>) => Channel.failCause(cause),
-      onDone: () => {
-        const out = scanner.end()
-        return stopped(out) ?? emitThen(out, Channel.void)
+        return emit(out)
       }
+      const onEnd = (): Out => {
+        ended = true
+        return emit(scanner.end())
+      }
+      const read: Out = Pull.matchEffect(upstream, { onSuccess: onInput, onFailure: Effect.failCause, onDone: onEnd })
+      const pull: Out = Effect.suspend(() => (failure !== undefined ? Effect.fail(failure) : ended ? Cause.done() : read))
+      return pull
     })
-    return Stream.pipeThroughChannelOrFail(bytes, loop)
-  })
+  )

@@ -167,10 +167,10 @@ export const analyze = Effect.fn("ShellCommand.analyze")(function* (command: str
   const syntax = yield* Effect.result(
     Effect.tryPromise({ try: () => import("./ShellSyntax.js").then((module) => module.loadParser()), catch: (cause) => cause })
   )
-  if (syntax._tag === "Left") {
-    return unanalysableOnly(command, "ParserUnavailable", `The shell parser could not be loaded (${String(syntax.left)}).`)
+  if (syntax._tag === "Failure") {
+    return unanalysableOnly(command, "ParserUnavailable", `The shell parser could not be loaded (${String(syntax.failure)}).`)
   }
-  return syntax.right(command)
+  return syntax.success(command)
 })
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ export interface Part<ROut, E, RIn> {
 }
 
 /** A service made by an Effect (resources it acquires are released with the composition's scope). */
-export const service = <I, S, E, R>(tag: Context.Tag<I, S>, make: Effect.Effect<S, E, R>): Part<I, E, Exclude<R, Scope.Scope>> => {
+export const service = <I, S, E, R>(tag: Context.Key<I, S>, make: Effect.Effect<S, E, R>): Part<I, E, Exclude<R, Scope.Scope>> => {
   const scoped = Effect.flatMap(Effect.scope, (scope) => Effect.provideService(make, Scope.Scope, scope))
   return {
     layer: Layer.effect(tag, make),
@@ -34,7 +34,7 @@ export const service = <I, S, E, R>(tag: Context.Tag<I, S>, make: Effect.Effect<
 }
 
 /** A service with a fixed value. */
-export const succeed = <I, S>(tag: Context.Tag<I, S>, value: S): Part<I, never, never> => ({
+export const succeed = <I, S>(tag: Context.Key<I, S>, value: S): Part<I, never, never> => ({
   layer: Layer.succeed(tag, value),
   build: Effect.succeed(Context.make(tag, value))
 })

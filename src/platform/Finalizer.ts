@@ -1,13 +1,11 @@
 /**
  * A finalizer for the current scope that runs as it is when the scope closes: for a release that reads nothing
- * from its fiber (no service, logger or other FiberRef), such as closing descriptors or destroying HTTP agents.
+ * from its fiber (no service, logger or other reference), such as closing descriptors or destroying HTTP agents.
  *
- * `Effect.addFinalizer` (and `Effect.acquireRelease`) also remembers the FiberRefs of the fiber that added it, and at
- * release diffs those of the fiber closing the scope against them and patches them in, then back out. For a
- * session's services that is costly: the context differs by every service built before the finalizer's (a Context
- * diff of one patch per service, applied through Chunk concatenations, each way), about 1-2 M instructions per
- * finalizer (callgrind, main thread: five of them cost 4-6 M of the 21-25 M a 2-turn `weft -p` spends after the
- * model's last response).
+ * `Effect.addFinalizer` (and `Effect.acquireRelease`) also remembers the context of the fiber that added it and
+ * runs the release under it. Under Effect 3 that meant diffing and patching every FiberRef at each release, which
+ * made a session's finalizers a visible part of its shutdown; under Effect 4 it is a context swap, so the saving
+ * is small, but a release that needs nothing from its fiber still has no reason to carry the adder's context.
  */
 import * as Effect from "effect/Effect"
 import * as Scope from "effect/Scope"

@@ -2,35 +2,36 @@
  * Environment variables as weft reads them, through Effect's Config (so a test provides its own ConfigProvider): a
  * variable set to "" counts as not set, and a read never fails.
  *
- * Every read goes through `value`. Under the ConfigProvider effect runs with by default (`ConfigProvider.fromEnv()`,
- * where `Config.string(name)` is `process.env[name]`), it reads `process.env` itself: the answer is the same, and a
- * read through Config's interpreter costs about 0.5 M instructions (the Option that fails, the error it makes, the
- * fallback), some 40 of them before a session's first request (scratchpad/bench/session.mjs). Under any other
- * provider (a test's `ConfigProvider.fromMap`, `Layer.setConfigProvider`) it is `Config.string(name)`, as before.
- * The tests check that both give the same answers.
+ * Every read goes through `value`. Under the ConfigProvider effect runs with by default (a `ConfigProvider.fromEnv()`
+ * made once), it reads `process.env` itself. That default provider copies the environment when it is first used and
+ * reads "" as absent, while weft reads the environment as it is now (a variable set later is seen) and keeps "" as
+ * a value (callers such as the proxy settings tell "" from absent). The direct read is also cheaper: a read through
+ * Config's interpreter costs an Option that fails, the error it makes, the fallback, for dozens of reads before a
+ * session's first request (scratchpad/bench/session.mjs). Under any other provider (a test's
+ * `ConfigProvider.fromUnknown`, `ConfigProvider.layer`) it is `Config.String(name)`. The tests check that the direct
+ * read answers what Config does over the same environment.
  */
 import * as Config from "effect/Config"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Context from "effect/Context"
-import * as DefaultServices from "effect/DefaultServices"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { homedir } from "node:os"
 import { join } from "node:path"
 
 /** The ConfigProvider every fiber has unless one is set: the process's environment. */
-const processEnvironment = Context.get(DefaultServices.liveServices, ConfigProvider.ConfigProvider)
+const processEnvironment = Context.get(Context.empty(), ConfigProvider.ConfigProvider)
 
-/** `name`'s value through `Config.string(name)`; undefined when it is absent or cannot be read. */
+/** `name`'s value through `Config.String(name)`; undefined when it is absent or cannot be read. */
 export const throughConfig = (name: string): Effect.Effect<string | undefined> =>
-  Config.option(Config.string(name)).pipe(
+  Config.option(Config.String(name)).pipe(
     Effect.map(Option.getOrUndefined),
     Effect.orElseSucceed(() => undefined)
   )
 
 /** `name`'s value as the ConfigProvider in force gives it (undefined: absent). See the module doc. */
 export const value = (name: string): Effect.Effect<string | undefined> =>
-  Effect.configProviderWith((provider) =>
+  ConfigProvider.ConfigProvider.use((provider) =>
     provider === processEnvironment ? Effect.sync(() => process.env[name]) : throughConfig(name)
   )
 

@@ -20,11 +20,13 @@
  * transcript: `node scratchpad/bench/resume.mjs`.
  */
 import * as Context from "effect/Context"
+import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import type * as Scope from "effect/Scope"
 import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
@@ -264,8 +266,8 @@ const scanLine = (summary: Summary, line: Line, decode: Decode): void => {
   }
   const json = parseJson(line.text)
   const decoded = json === undefined ? undefined : decode(json)
-  if (decoded === undefined || decoded._tag === "Left") return
-  const entry = decoded.right
+  if (decoded === undefined || Result.isFailure(decoded)) return
+  const entry = decoded.success
   summary.entryCount++
   if (needsCwd) summary.cwd = entry.cwd
   if (summary.firstPrompt === undefined) {
@@ -510,11 +512,9 @@ const makeJsonl = (options: JsonlOptions) =>
           const handle = yield* fs.open(file, { flag: "r" })
           if (from > 0) yield* handle.seek(BigInt(from), "start")
           const buffer = new Uint8Array(chunkSize)
-          const chunks = Stream.repeatEffectOption(
-            handle.read(buffer).pipe(
-              Effect.mapError(Option.some),
-              Effect.flatMap((size) => (size === BigInt(0) ? Effect.fail(Option.none()) : Effect.succeed(buffer.subarray(0, Number(size)))))
-            )
+          // A read of no bytes is the end of the file: `Cause.done` ends the stream.
+          const chunks = Stream.fromEffectRepeat(
+            Effect.flatMap(handle.read(buffer), (size) => (size === 0 ? Cause.done() : Effect.succeed(buffer.subarray(0, size))))
           )
           return lines(chunks, { startOffset: from, select })
         })
@@ -562,7 +562,7 @@ const makeJsonl = (options: JsonlOptions) =>
               if (line.unread === true) continue
               const json = parseJson(line.text)
               const decoded = json === undefined ? undefined : decodeEntry(json)
-              if (decoded !== undefined && decoded._tag === "Right") onEntry(decoded.right, line)
+              if (decoded !== undefined && Result.isSuccess(decoded)) onEntry(decoded.success, line)
             }
           })
         )
@@ -682,7 +682,7 @@ const makeJsonl = (options: JsonlOptions) =>
     /** The cwd of a file's first entry (what `latest` needs): reads the file's head only. */
     const cwdOf = (file: string): Effect.Effect<Option.Option<string>, SessionStoreError> =>
       itemsOf(file, 16 * 1024).pipe(
-        Stream.filterMap((item) => (item._tag === "Entry" ? Option.some(item.entry.cwd) : Option.none())),
+        Stream.filterMap((item) => (item._tag === "Entry" ? Result.succeed(item.entry.cwd) : Result.failVoid)),
         Stream.runHead
       )
 
@@ -718,7 +718,7 @@ const makeJsonl = (options: JsonlOptions) =>
       // Written aside and renamed, so a crash never leaves a half-copied fork behind; copied entry by entry.
       const temporary = `${target}.tmp`
       yield* itemsOf(source).pipe(
-        Stream.filterMap((item) => (item._tag === "Entry" ? Option.some(item.entry) : Option.none())),
+        Stream.filterMap((item) => (item._tag === "Entry" ? Result.succeed(item.entry) : Result.failVoid)),
         Stream.map((entry) => encoder.encode(redactJson(JSON.stringify({ ...entry, sessionId: forkId })) + "\n")),
         Stream.run(Sink.mapError(fs.sink(temporary, { flag: "w", mode: 0o600 }), ioError("write", temporary))),
         Effect.tapError(() => Effect.ignore(fs.remove(temporary)))

@@ -129,7 +129,7 @@ const isDirectory = (path: string): boolean => {
 interface BackgroundEntry {
   readonly id: string
   readonly command: string
-  readonly scope: Scope.CloseableScope
+  readonly scope: Scope.Closeable
   readonly buffer: OutputBuffer
   pid: number
   status: BackgroundStatus
@@ -184,7 +184,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
             graceMs,
             onOutput: (text) => {
               buffer.append(text)
-              queue.unsafeOffer(text)
+              Queue.offerUnsafe(queue, text)
             }
           })
           const finish = Effect.gen(function* () {

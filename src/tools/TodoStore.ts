@@ -26,7 +26,7 @@ export class TodoStore extends Context.Service<TodoStore, Interface>()("weft/Tod
       set: Effect.fn("TodoStore.set")(function* (todos: ReadonlyArray<Todo>) {
         return yield* SubscriptionRef.getAndSet(ref, todos)
       }),
-      changes: ref.changes
+      changes: SubscriptionRef.changes(ref)
     }
   })
 

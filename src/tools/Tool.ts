@@ -6,9 +6,7 @@
  */
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as JSONSchema from "effect/JsonSchema"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { ToolResultContent } from "../domain/Content.js"
@@ -17,8 +15,10 @@ import type { AgentEvent } from "../domain/AgentEvent.js"
 import type { ToolFailureKind } from "../domain/ToolFailure.js"
 import type { ToolTarget } from "../domain/ToolTarget.js"
 import { isRecord } from "../domain/Json.js"
+import { decodeOptions, formatIssue, integerField, jsonSchemaOf } from "./InputSchema.js"
 
 export type { ToolFailureKind, ToolTarget }
+export { integerField, jsonSchemaOf }
 
 /** Where and for whom a call runs; given by the loop. */
 export interface ToolContext {
@@ -94,8 +94,8 @@ export const failureKind = (error: ToolError): ToolFailureKind => {
 export interface Tool<I = unknown, R = never> {
   readonly name: string
   readonly description: string
-  /** Decodes the model's JSON input; its encoded side is what the model is shown as JSON Schema. */
-  readonly input: Schema.Schema<I, any>
+  /** Decodes the model's JSON input; its encoded side is what the model is shown as JSON Schema (see InputSchema). */
+  readonly input: Schema.Decoder<I>
   /** True when a call never changes anything (such calls of one turn may run concurrently). */
   readonly readOnly: boolean
   /** What a call touches; the loop hands it to Permissions. */
@@ -128,7 +128,7 @@ export const outcome = (
   call.result
     ? call.result()
     : call.run().pipe(
-        Stream.runFoldEffect(Option.none<ToolResult>(), (last, output) =>
+        Stream.runFoldEffect(() => Option.none<ToolResult>(), (last, output) =>
           output._tag === "ToolProgress" ? Effect.as(onProgress(output.text), last) : Effect.succeed(Option.some(output))
         ),
         Effect.map(Option.getOrElse((): ToolResult => ({ _tag: "ToolResult", content: `${toolName} produced no result.`, isError: true })))
@@ -147,7 +147,7 @@ export interface AnyTool {
 export interface MakeOptions<I, R> {
   readonly name: string
   readonly description: string
-  readonly input: Schema.Schema<I, any>
+  readonly input: Schema.Decoder<I>
   readonly readOnly?: boolean
   readonly target?: (input: I, context: ToolContext) => ToolTarget
   readonly run: (input: I, context: ToolContext) => Stream.Stream<ToolOutput, ToolError, R>
@@ -168,41 +168,6 @@ export const fromEffect = <I, R = never>(
     readonly run: (input: I, context: ToolContext) => Effect.Effect<ToolResult, ToolError, R>
   }
 ): Tool<I, R> => make({ ...options, run: (input, context) => Stream.fromEffect(options.run(input, context)) })
-
-/**
- * An integer input field of at least `minimum`. Its JSON Schema is written out (with the description) because
- * Effect's `Schema.Int` would come out as a `$ref` into `$defs`, which is not what models are used to seeing; and
- * its message says what is wanted (an annotated refinement would otherwise name its description as the type).
- */
-export const integerField = (description: string, minimum: number) =>
-  Schema.Number.pipe(
-    Schema.filter((value) => Number.isInteger(value) && value >= minimum, {
-      description,
-      jsonSchema: { type: "integer", minimum, description },
-      message: (issue) => `expected an integer >= ${minimum}, got ${JSON.stringify(issue.actual)}`
-    })
-  )
-
-/** The JSON Schema of a tool's input, as the Messages API wants it (no `$schema` key; definitions inlined by Effect). */
-export const jsonSchemaOf = (schema: Schema.Schema<any, any>): Record<string, unknown> => {
-  const { $schema: _ignored, ...rest } = JSONSchema.make(schema) as JSONSchema.JsonSchema7Root & Record<string, unknown>
-  return rest
-}
-
-/**
- * The problems with an input, one per field, for the model. An optional field's value that fails is also reported
- * by Effect as "Expected undefined" (the other member of `T | undefined`): that adds nothing, and is left out when
- * the field has another message.
- */
-const formatIssue = (error: ParseResult.ParseError): string => {
-  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
-  const key = (issue: ParseResult.ArrayFormatterIssue) => issue.path.join(".")
-  const explained = new Set(issues.filter((issue) => !issue.message.startsWith("Expected undefined,")).map(key))
-  return issues
-    .filter((issue) => !(issue.message.startsWith("Expected undefined,") && explained.has(key(issue))))
-    .map((issue) => (issue.path.length > 0 ? `${key(issue)}: ${issue.message}` : issue.message))
-    .join("; ")
-}
 
 export type JsonSchemaToolOptions = {
   readonly name: string
@@ -270,7 +235,7 @@ export const definitionOf = (tool: Tool<any, any>): Definition => ({
  */
 export const deferred = (definition: Definition, load: Effect.Effect<AnyTool>): AnyTool => {
   let loaded: AnyTool | undefined
-  const tool = Effect.suspend(() => (loaded === undefined ? Effect.tap(load, (made) => void (loaded = made)) : Effect.succeed(loaded)))
+  const tool = Effect.suspend(() => (loaded === undefined ? Effect.map(load, (made) => (loaded = made)) : Effect.succeed(loaded)))
   return {
     name: definition.name,
     description: definition.description,
@@ -286,8 +251,8 @@ export const erase = <I, R>(
   provide: <A, E>(stream: Stream.Stream<A, E, R>) => Stream.Stream<A, E>
 ): AnyTool => {
   // Compiled on the tool's first call: compiling every tool's decoder when the registry is built costs start-up.
-  let decoder: ((raw: unknown) => Effect.Effect<I, ParseResult.ParseError>) | undefined
-  const decode = (raw: unknown) => (decoder ??= Schema.decodeUnknown(tool.input, { errors: "all", onExcessProperty: "ignore" }))(raw)
+  let decoder: ((raw: unknown) => Effect.Effect<I, Schema.SchemaError>) | undefined
+  const decode = (raw: unknown) => (decoder ??= Schema.decodeUnknownEffect(tool.input, decodeOptions))(raw)
   // Made when first read: a deferred tool (above) shows its definition's and never reads this one.
   let inputJsonSchema: Record<string, unknown> | undefined
   return {
@@ -300,7 +265,7 @@ export const erase = <I, R>(
     prepare: (raw, context) =>
       decode(raw).pipe(
         Effect.mapError(
-          (error) => new InvalidToolInput({ tool: tool.name, message: `Invalid input for ${tool.name}: ${formatIssue(error)}` })
+          (error) => new InvalidToolInput({ tool: tool.name, message: `Invalid input for ${tool.name}: ${formatIssue(error.issue)}` })
         ),
         Effect.map((input) => ({
           input: raw,

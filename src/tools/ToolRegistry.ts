@@ -107,7 +107,8 @@ export class ToolRegistry extends Context.Service<ToolRegistry, Interface>()("we
   ): Effect.Effect<Interface, never, ToolRequirements<T>> =>
     Effect.map(Effect.context<ToolRequirements<T>>(), (context) =>
       fromAnyTools(
-        tools.map((tool) => erase(tool, Stream.provideContext(context))),
+        // The context holds every tool's requirements, so each tool's stream needs nothing once it is provided.
+        tools.map((tool) => erase(tool, (stream) => Stream.provideContext(stream, context) as Stream.Stream<any, any, never>)),
         // The tools' FileState, when they were given one, is what compaction makes them forget.
         Option.match(Context.getOption(context, FileState), { onNone: () => undefined, onSome: (files) => files.clear })
       )
@@ -126,7 +127,7 @@ export class ToolRegistry extends Context.Service<ToolRegistry, Interface>()("we
   static filter = (keep: (name: string) => boolean) =>
     Layer.effect(
       ToolRegistry,
-      Effect.map(ToolRegistry, (registry) => filterTools(registry, keep))
+      ToolRegistry.useSync((registry) => filterTools(registry, keep))
     )
 }
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
@@ -79,10 +78,7 @@ const runAgent = (harness: Harness) =>
     sessionId: "s-1",
     promptCaching: false,
     ...harness.options
-  }).pipe(
-    Stream.runCollect,
-    Effect.map(Chunk.toReadonlyArray)
-  )
+  }).pipe(Stream.runCollect)
 
 const toolResultsOf = (events: ReadonlyArray<AgentEvent>): ReadonlyArray<ToolResultBlock> =>
   events
@@ -124,7 +120,7 @@ describe("Agent.run", () => {
       const events = yield* runAgent({ script })
       expect(toolResultsOf(events)).toEqual([{ type: "tool_result", tool_use_id: "t1", content: "echo: ping" }])
       expect(resultOf(events)).toMatchObject({ subtype: "success", result: "Done.", numTurns: 2 })
-      const requests = yield* Effect.flatMap(ScriptedModel, (model) => model.requests)
+      const requests = yield* ScriptedModel.use((model) => model.requests)
       expect(requests).toHaveLength(2)
       expect(requests[0]?.system).toBe("You are a test.")
       expect(requests[0]?.tools?.map((tool) => tool.name)).toEqual(["Echo", "Fail"])
@@ -246,7 +242,7 @@ describe("Agent.run", () => {
       expect(results[0]?.content).toMatch(/not this one/)
       expect(results[1]).toEqual({ type: "tool_result", tool_use_id: "t2", content: "echo: rewritten" })
       expect(resultOf(events)).toMatchObject({ subtype: "success", result: "second stop", numTurns: 3 })
-      const requests = yield* Effect.flatMap(ScriptedModel, (model) => model.requests)
+      const requests = yield* ScriptedModel.use((model) => model.requests)
       expect(requests[2]?.messages.at(-1)).toEqual({
         role: "user",
         content: [{ type: "text", text: "Stop hook feedback:\nCheck your work once more." }]
@@ -322,7 +318,7 @@ describe("Agent.run", () => {
     const script = [ScriptTurn.blocks([toolUse("Echo", { text: "x" }, "t1")]), textTurn("Done.")]
     return Effect.gen(function* () {
       yield* runAgent({ script })
-      const entries = yield* Effect.flatMap(SessionStore, (store) => store.load("s-1"))
+      const entries = yield* SessionStore.use((store) => store.load("s-1"))
       expect(entries.map((entry) => entry.type)).toEqual(["user", "assistant", "user", "assistant"])
       entries.forEach((entry, i) => expect(entry.parentUuid).toBe(i === 0 ? null : entries[i - 1]?.uuid))
       const toolUses = entries.flatMap((entry) =>
@@ -335,7 +331,7 @@ describe("Agent.run", () => {
       )
       expect(answered).toEqual(toolUses)
       expect(toolUses).toEqual(["t1"])
-      expect(Option.isSome(yield* Effect.flatMap(SessionStore, (store) => store.latest("/project")))).toBe(true)
+      expect(Option.isSome(yield* SessionStore.use((store) => store.latest("/project")))).toBe(true)
     }).pipe(Effect.provide(layers({ script })))
   })
 
@@ -357,7 +353,7 @@ describe("Agent.run", () => {
       expect(resultOf(events)).toMatchObject({ subtype: "success", result: "Resumed.", sessionId: "s-1", numTurns: 1 })
       expect(sources).toEqual(["startup", "resume"])
       // The prompt joins the stored tool results: roles still alternate.
-      const sent = (yield* Effect.flatMap(ScriptedModel, (model) => model.requests))[2]?.messages
+      const sent = (yield* ScriptedModel.use((model) => model.requests))[2]?.messages
       expect(sent?.slice(0, 2)).toEqual(stored.messages.slice(0, 2))
       expect(sent?.[2]).toEqual({
         role: "user",

@@ -5,7 +5,6 @@
  * transcript starting from the summary.
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -41,7 +40,7 @@ const Remember = Tool.fromEffect({
   input: Schema.Struct({ path: Schema.String }),
   readOnly: true,
   run: ({ path }) =>
-    Effect.flatMap(FileState, (files) => files.recordRead(path, { mtimeMs: 1, size: 1 })).pipe(Effect.as(Tool.result("remembered")))
+    FileState.use((files) => files.recordRead(path, { mtimeMs: 1, size: 1 })).pipe(Effect.as(Tool.result("remembered")))
 })
 
 /** Says whether FileState still knows `path` (as Edit asks before it edits). */
@@ -51,7 +50,7 @@ const Known = Tool.fromEffect({
   input: Schema.Struct({ path: Schema.String }),
   readOnly: true,
   run: ({ path }) =>
-    Effect.flatMap(FileState, (files) => files.get(path)).pipe(Effect.map((record) => Tool.result(Option.isSome(record) ? "known" : "never read")))
+    FileState.use((files) => files.get(path)).pipe(Effect.map((record) => Tool.result(Option.isSome(record) ? "known" : "never read")))
 })
 
 /** Answers 40,000 characters (some 10k tokens by the loop's estimate). */
@@ -73,10 +72,7 @@ const layers = (script: Script, hooks: Layer.Layer<Hooks> = Hooks.layerNone) =>
   )
 
 const collect = (options: Partial<Agent.RunOptions> = {}) =>
-  Agent.run({ prompt: "go", cwd: "/project", systemPrompt: "test", sessionId: "s-compact", streamDeltas: false, ...options }).pipe(
-    Stream.runCollect,
-    Effect.map(Chunk.toReadonlyArray)
-  )
+  Agent.run({ prompt: "go", cwd: "/project", systemPrompt: "test", sessionId: "s-compact", streamDeltas: false, ...options }).pipe(Stream.runCollect)
 
 const compactedOf = (events: ReadonlyArray<AgentEvent>): ReadonlyArray<Compacted> =>
   events.filter((event): event is Compacted => event._tag === "Compacted")

@@ -116,7 +116,7 @@ describe("Request.build", () => {
 
 describe("Request.promptCachingFor", () => {
   const withEnv = (env: Record<string, string>, model: string) =>
-    Request.promptCachingFor(model).pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+    Request.promptCachingFor(model).pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env })))
 
   it.effect("on by default; DISABLE_PROMPT_CACHING turns it off, the per-family variables for their family", () =>
     Effect.gen(function* () {

@@ -3,7 +3,6 @@
  * run's account summed by SessionState, and abort as a tagged error.
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -59,10 +58,7 @@ const layers = (script: Script, hookLog: Array<{ tool: string; kind: ToolFailure
   )
 
 const collect = (options: Partial<Agent.RunOptions> = {}) =>
-  Agent.run({ prompt: "go", cwd: "/project", systemPrompt: "test", sessionId: "s-steps", ...options }).pipe(
-    Stream.runCollect,
-    Effect.map(Chunk.toReadonlyArray)
-  )
+  Agent.run({ prompt: "go", cwd: "/project", systemPrompt: "test", sessionId: "s-steps", ...options }).pipe(Stream.runCollect)
 
 describe("the loop's steps", () => {
   it.effect("a failed call's kind reaches the ToolResults event and the PostToolUseFailure hook", () => {

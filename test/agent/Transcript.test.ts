@@ -3,6 +3,7 @@ import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Scope from "effect/Scope"
@@ -14,7 +15,7 @@ import { answerMessage } from "../session/entries.js"
 const gatedStore = (gate: Deferred.Deferred<void>, attempts: { count: number }) =>
   Layer.effect(
     SessionStore,
-    Effect.map(SessionStore, (inner) => ({
+    SessionStore.useSync((inner) => ({
       ...inner,
       append: (entry: Parameters<typeof inner.append>[0]) =>
         Effect.sync(() => void attempts.count++).pipe(Effect.andThen(Deferred.await(gate)), Effect.andThen(inner.append(entry)))
@@ -44,10 +45,10 @@ describe("Transcript.layer", () => {
       expect(yield* store.load("s-1").pipe(Effect.orElseSucceed(() => []))).toEqual([]) // nothing written yet
 
       const flushed = yield* Effect.forkChild(transcript.flush)
-      yield* Effect.yieldNow()
-      expect(flushed.unsafePoll()).toBeNull() // the store is still held
+      yield* Effect.yieldNow
+      expect(flushed.pollUnsafe()).toBeUndefined() // the store is still held
       yield* Deferred.succeed(gate, undefined)
-      yield* flushed.await
+      yield* Fiber.await(flushed)
 
       const entries = yield* store.load("s-1")
       expect(entries.map((entry) => entry.uuid)).toEqual([first, second])
@@ -115,7 +116,7 @@ describe("Transcript.layer", () => {
       }).pipe(
         Effect.provide(Transcript.layer({ cwd: "/project", version: "test" })),
         Effect.provide(failing),
-        Effect.provide(Logger.replace(Logger.defaultLogger, logger))
+        Effect.provide(Logger.layer([logger]))
       )
       expect(warnings).toHaveLength(1)
       expect(String(warnings[0])).toMatch(/could not record the session \(Cannot create \/home\/x: permission denied\); going on/)

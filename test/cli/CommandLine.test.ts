@@ -1,8 +1,5 @@
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import * as NodePath from "@effect/platform-node/NodePath"
-import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import { describe, expect, it } from "vitest"
 import * as Result from "effect/Result"
 import { choice, printOptions, splitToolRules } from "../../src/cli/CliOptions.js"
@@ -10,14 +7,14 @@ import { type Invocation, parse } from "../../src/cli/CommandLine.js"
 import { cliWith } from "../../src/cli/Commands.js"
 import { renderHelp } from "../../src/cli/Help.js"
 
-/** What @effect/cli's command (Commands.ts, generated from the same table) reads in `args`; undefined if it refuses them. */
+/** What effect/cli's command (Commands.ts, generated from the same table) reads in `args`; undefined if it refuses them. */
 const viaEffectCli = (args: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     let seen: Invocation | undefined
     const cli = cliWith((invocation) => Effect.sync(() => void (seen = invocation)))
     yield* Effect.result(cli(["node", "weft", ...args]))
     return seen
-  }).pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer)), Effect.runPromise)
+  }).pipe(Effect.provide(NodeServices.layer), Effect.runPromise)
 
 const valid: ReadonlyArray<ReadonlyArray<string>> = [
   ["-p", "hi"],

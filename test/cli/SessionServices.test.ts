@@ -39,7 +39,7 @@ const variablesOf = (home: string): ReadonlyArray<readonly [string, string]> => 
   ["ANTHROPIC_MODEL", "claude-test-model"]
 ]
 
-const environment = (home: string) => ConfigProvider.fromMap(new Map(variablesOf(home)))
+const environment = (home: string) => ConfigProvider.fromEnv({ env: Object.fromEntries(variablesOf(home)) })
 
 const user = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }] })
 /** An answer of the model (the transcript writes nothing before the first one). */
@@ -53,7 +53,7 @@ const forms = {
     SessionServices.make(options, overrides)
 }
 
-const serviceKeys = (context: Context.Context<never>) => [...context.unsafeMap.keys()].sort()
+const serviceKeys = (context: Context.Context<never>) => [...context.mapUnsafe.keys()].sort()
 
 describe("SessionServices", () => {
   for (const [form, build] of Object.entries(forms)) {
@@ -115,7 +115,7 @@ describe("SessionServices", () => {
           Effect.flatMap(SessionStore.makeJsonl({ home }), (store) => store.load(sessionId))
         ).pipe(Effect.provide(Credentials.layerNone))
         expect(entries.map((entry) => entry.uuid)).toEqual([first, second])
-      }).pipe(Effect.provide(platform), Effect.withConfigProvider(environment(home)))
+      }).pipe(Effect.provide(platform), Effect.provideService(ConfigProvider.ConfigProvider, environment(home)))
     })
 
     it.live(`${form}: overrides replace their part; removed tools are removed from an overriding registry too`, () => {
@@ -146,7 +146,7 @@ describe("SessionServices", () => {
         const entries = yield* Context.get(context, SessionStore).load("s1")
         expect(entries.map((entry) => entry.uuid)).toEqual([uuid])
         expect(fs.existsSync(nodePath.join(home, "projects"))).toBe(false)
-      }).pipe(Effect.scoped, Effect.provide(platform), Effect.withConfigProvider(environment(home)))
+      }).pipe(Effect.scoped, Effect.provide(platform), Effect.provideService(ConfigProvider.ConfigProvider, environment(home)))
     })
   }
 
@@ -187,7 +187,7 @@ describe("SessionServices", () => {
     }).pipe(
       Effect.scoped,
       Effect.provide(platform),
-      Effect.withConfigProvider(ConfigProvider.fromMap(new Map([...variablesOf(home), ...variables])))
+      Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env: Object.fromEntries([...variablesOf(home), ...variables]) }))
     )
   })
 
@@ -206,6 +206,6 @@ describe("SessionServices", () => {
       expect(names(fromMake)).toEqual(names(fromLayer))
       expect(Context.get(fromMake, Environment)).toEqual(Context.get(fromLayer, Environment))
       expect(Context.get(fromMake, Permissions).mode).toBe(Context.get(fromLayer, Permissions).mode)
-    }).pipe(Effect.scoped, Effect.provide(platform), Effect.withConfigProvider(environment(home)))
+    }).pipe(Effect.scoped, Effect.provide(platform), Effect.provideService(ConfigProvider.ConfigProvider, environment(home)))
   })
 })

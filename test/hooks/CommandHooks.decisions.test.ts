@@ -611,7 +611,7 @@ describe("command hooks: decisions", () => {
       // Without projectDir, hooks run in the process's working directory; without a handler, warnings are logged.
       const logged: Array<unknown> = []
       const logger = Logger.make(({ message }) => void logged.push(message))
-      const defaults = yield* CommandHooks.make({ settings: { hooks }, env }).pipe(Effect.provide(Logger.replace(Logger.defaultLogger, logger)))
+      const defaults = yield* CommandHooks.make({ settings: { hooks }, env }).pipe(Effect.provide(Logger.layer([logger])))
       expect(String(logged)).toContain("Bogus")
       expect((yield* prompt(defaults)).additionalContext).toBe(`x=none pwd=${process.cwd()}`)
       // Without env, hooks get this process's environment (less weft's credentials).

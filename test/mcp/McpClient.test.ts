@@ -59,11 +59,11 @@ const envOf = (result: { readonly content?: ReadonlyArray<unknown> }): Record<st
 }
 
 /** Waits (on the servers' change notifications, never on a clock) until `ready` holds. */
-const until = (mcp: McpClient["Type"], ready: () => boolean) =>
+const until = (mcp: McpClient["Service"], ready: () => boolean) =>
   ready() ? Effect.void : mcp.changes.pipe(Stream.takeUntil(ready), Stream.runDrain)
 
 describe("McpClient with server-everything over stdio", () => {
-  it.scopedLive("lists every tool, calls one, maps its content, keeps structuredContent", () =>
+  it.live("lists every tool, calls one, maps its content, keeps structuredContent", () =>
     Effect.gen(function* () {
       const mcp = yield* McpClient.make({ servers: [everything()], cwd: tempDir() })
       expect(yield* mcp.servers).toEqual([{ name: "everything", status: "connected" }])
@@ -90,7 +90,7 @@ describe("McpClient with server-everything over stdio", () => {
     })
   )
 
-  it.scopedLive("resources and prompts are listed and read", () =>
+  it.live("resources and prompts are listed and read", () =>
     Effect.gen(function* () {
       const mcp = yield* McpClient.make({ servers: [everything()], cwd: tempDir() })
       const resources = yield* mcp.listResources()
@@ -110,7 +110,7 @@ describe("McpClient with server-everything over stdio", () => {
     })
   )
 
-  it.scopedLive("roots/list is answered with the workspace; a tools/list_changed re-lists", () =>
+  it.live("roots/list is answered with the workspace; a tools/list_changed re-lists", () =>
     Effect.gen(function* () {
       const workspace = tempDir()
       const mcp = yield* McpClient.make({ servers: [everything()], cwd: workspace })
@@ -124,7 +124,7 @@ describe("McpClient with server-everything over stdio", () => {
     })
   )
 
-  it.scopedLive("interrupting a long call cancels it; the server stays usable", () =>
+  it.live("interrupting a long call cancels it; the server stays usable", () =>
     Effect.gen(function* () {
       const mcp = yield* McpClient.make({ servers: [everything()], cwd: tempDir() })
       const fiber = yield* Effect.forkChild(mcp.callTool("everything", "trigger-long-running-operation", { duration: 60, steps: 60 }))
@@ -134,17 +134,17 @@ describe("McpClient with server-everything over stdio", () => {
     })
   )
 
-  it.scopedLive("a call is bounded by MCP_TOOL_TIMEOUT, read through Config; the server stays usable", () =>
+  it.live("a call is bounded by MCP_TOOL_TIMEOUT, read through Config; the server stays usable", () =>
     Effect.gen(function* () {
       const mcp = yield* McpClient.make({ servers: [everything()], cwd: tempDir() })
       const error = yield* Effect.flip(mcp.callTool("everything", "trigger-long-running-operation", { duration: 60, steps: 60 }))
       expect(error).toMatchObject({ _tag: "McpError", server: "everything", message: expect.stringMatching(/timed out/i) })
       const echo = yield* mcp.callTool("everything", "echo", { message: "still here" })
       expect(JSON.stringify(echo.content)).toContain("still here")
-    }).pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["MCP_TOOL_TIMEOUT", "300"]]))))
+    }).pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromUnknown({ MCP_TOOL_TIMEOUT: "300" })))
   )
 
-  it.scopedLive("a server killed mid-call: the call fails naming the server; the next call reconnects", () =>
+  it.live("a server killed mid-call: the call fails naming the server; the next call reconnects", () =>
     Effect.gen(function* () {
       const mark = marker()
       const mcp = yield* McpClient.make({ servers: [everything("everything", { WEFT_TEST_MARK: mark })], cwd: tempDir() })
@@ -153,8 +153,8 @@ describe("McpClient with server-everything over stdio", () => {
       const fiber = yield* Effect.forkChild(Effect.result(mcp.callTool("everything", "trigger-long-running-operation", { duration: 60, steps: 60 })))
       for (const pid of before) process.kill(pid, "SIGKILL")
       const outcome = yield* Fiber.join(fiber)
-      expect(outcome._tag).toBe("Left")
-      if (outcome._tag === "Left") expect(outcome.left.message).toMatch(/^MCP server "everything": Connection closed/)
+      expect(outcome._tag).toBe("Failure")
+      if (outcome._tag === "Failure") expect(outcome.failure.message).toMatch(/^MCP server "everything": Connection closed/)
       const echo = yield* mcp.callTool("everything", "echo", { message: "again" })
       expect(JSON.stringify(echo.content)).toContain("again")
     })
@@ -180,7 +180,7 @@ describe("McpClient with server-everything over stdio", () => {
     })
   )
 
-  it.scopedLive("a stdio server gets no API key unless its configuration names it; CLAUDE_PROJECT_DIR is the project", () =>
+  it.live("a stdio server gets no API key unless its configuration names it; CLAUDE_PROJECT_DIR is the project", () =>
     Effect.gen(function* () {
       const previous = process.env["ANTHROPIC_API_KEY"]
       process.env["ANTHROPIC_API_KEY"] = "sk-ant-secret-for-test"
@@ -204,7 +204,7 @@ describe("McpClient with server-everything over stdio", () => {
     })
   )
 
-  it.scopedLive("a server that cannot start is failed, naming the server, and does not hold the session", () =>
+  it.live("a server that cannot start is failed, naming the server, and does not hold the session", () =>
     Effect.gen(function* () {
       const mcp = yield* McpClient.make({
         servers: [stdio("broken", ["-e", "process.stderr.write('boom on start'); process.exit(3)"]), everything()],
@@ -215,7 +215,7 @@ describe("McpClient with server-everything over stdio", () => {
       const broken = statuses.find((status) => status.name === "broken")
       expect(broken?.status).toBe("failed")
       const call = yield* Effect.result(mcp.callTool("broken", "anything", {}))
-      expect(call._tag === "Left" && call.left.message).toMatch(/^MCP server "broken": /)
+      expect(call._tag === "Failure" && call.failure.message).toMatch(/^MCP server "broken": /)
     })
   )
 })
@@ -293,7 +293,7 @@ const slowStreamServer = (getDelayMs: number) =>
   )
 
 describe("McpClient over Streamable HTTP", () => {
-  it.scopedLive("a tool called at once reaches a server whose standalone stream opens late: its elicitation is answered", () =>
+  it.live("a tool called at once reaches a server whose standalone stream opens late: its elicitation is answered", () =>
     Effect.gen(function* () {
       const server = yield* slowStreamServer(300)
       const mcp = yield* McpClient.make({

@@ -5,7 +5,7 @@ import { DEFAULT_MAX_OUTPUT_TOKENS } from "../../src/mcp/McpResult.js"
 import * as McpTools from "../../src/mcp/McpTools.js"
 
 const withVariables = (variables: Record<string, string>) =>
-  Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(variables))))
+  Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromUnknown(variables))
 
 describe("McpTools.maxOutputTokens", () => {
   it.effect("is MAX_MCP_OUTPUT_TOKENS, read through Config", () =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
+import * as Arr from "effect/Array"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
@@ -60,14 +60,14 @@ const run = (events: ReadonlyArray<StreamEvent>) => {
 
 const complete = (events: ReadonlyArray<StreamEvent>): Accumulator.Completed => {
   const result = run(events)
-  if (Result.isFailure(result)) throw new Error(`expected a message, got ${result.left._tag}: ${result.left.message}`)
-  return result.right
+  if (Result.isFailure(result)) throw new Error(`expected a message, got ${result.failure._tag}: ${result.failure.message}`)
+  return result.success
 }
 
 const failure = (events: ReadonlyArray<StreamEvent>) => {
   const result = run(events)
   if (Result.isSuccess(result)) throw new Error("expected an error")
-  return result.left
+  return result.failure
 }
 
 const decodeMessage = Schema.decodeUnknownSync(AssistantMessage)
@@ -389,7 +389,7 @@ describe("Accumulator", () => {
     const result = accumulator.result()
     expect(Result.isSuccess(result)).toBe(true)
     if (Result.isSuccess(result)) {
-      const [first, second] = result.right.message.content
+      const [first, second] = result.success.message.content
       expect(first).toMatchObject({ type: "text" })
       expect(first !== undefined && Content.isText(first) && first.text.length).toBe(20_000 * 6)
       expect(second).toEqual({ type: "tool_use", id: "toolu_big", name: "Write", input })
@@ -402,7 +402,7 @@ describe("Accumulator.fold", () => {
 
   it.effect("emits every event in order, then one Complete, last", () =>
     Effect.gen(function* () {
-      const outputs = Chunk.toReadonlyArray(yield* Stream.runCollect(Accumulator.fold(Stream.fromIterable(events))))
+      const outputs = yield* Stream.runCollect(Accumulator.fold(Stream.fromIterable(events)))
       expect(outputs.slice(0, -1)).toEqual(events.map((event) => ({ _tag: "Event", event })))
       const last = outputs.at(-1)
       expect(last?._tag).toBe("Complete")
@@ -416,7 +416,7 @@ describe("Accumulator.fold", () => {
     Effect.gen(function* () {
       const whole = yield* Stream.runCollect(Accumulator.fold(Stream.fromIterable(events)))
       const single = yield* Stream.runCollect(Accumulator.fold(Stream.fromIterable(events).pipe(Stream.rechunk(1))))
-      expect(Chunk.toReadonlyArray(single)).toEqual(Chunk.toReadonlyArray(whole))
+      expect(single).toEqual(whole)
     }))
 
   it.effect("ends at message_stop without reading further", () =>
@@ -426,7 +426,7 @@ describe("Accumulator.fold", () => {
       const outputs = yield* Stream.runCollect(
         Accumulator.fold(Stream.concat(Stream.fromIterable(events).pipe(Stream.rechunk(1)), rest))
       )
-      expect(Chunk.last(outputs).pipe((last) => last._tag === "Some" && last.value._tag)).toBe("Complete")
+      expect(Arr.last(outputs).pipe((last) => last._tag === "Some" && last.value._tag)).toBe("Complete")
       expect(pulledAfterStop).toBe(false)
     }))
 

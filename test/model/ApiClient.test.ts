@@ -1,8 +1,8 @@
-import * as HttpClient from "effect/unstable/http/HttpClient"
-import * as HttpClientRequest from "effect/unstable/http/HttpClientRequest"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
+import * as Arr from "effect/Array"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
@@ -25,7 +25,7 @@ import { layerHttpClient as nodeHttpClient } from "../../src/model/NodeApiClient
 import type { ApiError } from "../../src/model/ApiError.js"
 import * as Mock from "../../src/testing/MockAnthropicServer.js"
 import { Fault, ScriptTurn, text, textTurn, toolUse } from "../../src/testing/Script.js"
-import { eventually, setup } from "./apiClientSetup.js"
+import { eventually, recordSleeps, setup, sleeps } from "./apiClientSetup.js"
 
 const fixtures = Path.resolve(import.meta.dirname, "../fixtures/anthropic-sse")
 const fixture = (name: string): string => Fs.readFileSync(Path.join(fixtures, name), "utf8")
@@ -55,15 +55,15 @@ const fold = (events: Stream.Stream<StreamEvent, ApiError>) =>
     Effect.flatMap((last) =>
       Option.isSome(last) && last.value._tag === "Complete"
         ? Effect.succeed(last.value.message)
-        : Effect.dieMessage("the fold did not complete")
+        : Effect.die(new Error("the fold did not complete"))
     )
   )
 
-const collect = (client: Interface) => Stream.runCollect(client.stream(request)).pipe(Effect.map(Chunk.toArray))
+const collect = (client: Interface) => Stream.runCollect(client.stream(request))
 
 
 describe("ApiClient over HTTP (MockAnthropicServer)", () => {
-  it.scoped("streams a scripted turn that folds to the expected message, with the right headers", () =>
+  it.effect("streams a scripted turn that folds to the expected message, with the right headers", () =>
     Effect.gen(function* () {
       const { server, client } = yield* setup({
         script: [ScriptTurn.blocks([text("Hello there, friend."), toolUse("Read", { file_path: "a.txt" })])]
@@ -86,7 +86,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       expect(sent?.body).toEqual({ ...request, stream: true })
     }))
 
-  it.scoped("sends a bearer token, betas, extra headers, and fills an empty model with the default", () =>
+  it.effect("sends a bearer token, betas, extra headers, and fills an empty model with the default", () =>
     Effect.gen(function* () {
       const { server, client } = yield* setup(
         { script: [textTurn("ok")] },
@@ -117,9 +117,9 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       expect(error.message).toContain("ANTHROPIC_BASE_URL")
       const counted = yield* Effect.flip(client.countTokens(request))
       expect(counted._tag).toBe("AuthenticationError")
-    }).pipe(Effect.provide(NodeHttpClient.layer)))
+    }).pipe(Effect.provide(NodeHttpClient.layerNodeHttp)))
 
-  it.scoped("retries a 429 after what retry-after says, then succeeds", () =>
+  it.effect("retries a 429 after what retry-after says, then succeeds", () =>
     Effect.gen(function* () {
       const limited = errorFixture(429)
       const { server, client } = yield* setup({
@@ -132,7 +132,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       const fiber = yield* Effect.forkChild(fold(client.stream(request)))
       yield* server.awaitRequests(1)
       // The client is now asleep on the TestClock until t = 3 s (what retry-after said), not a backoff value.
-      yield* eventually(Effect.map(TestClock.sleeps(), (sleeps) => Chunk.some(sleeps, (at) => at === 3000)))
+      yield* eventually(Effect.map(sleeps(), (pending) => pending.some((at) => at === 3000)))
       yield* TestClock.adjust("2999 millis")
       expect((yield* server.requests).length).toBe(1)
       yield* TestClock.adjust("1 millis")
@@ -141,9 +141,9 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       const requests = yield* server.requests
       expect(requests.length).toBe(2)
       expect(requests[1]?.body).toEqual(requests[0]?.body)
-    }))
+    }).pipe(recordSleeps))
 
-  it.scoped("retries 5xx with backoff and gives up after maxRetries with a ServerError", () =>
+  it.effect("retries 5xx with backoff and gives up after maxRetries with a ServerError", () =>
     Effect.gen(function* () {
       const { server, client } = yield* setup(
         { script: [ScriptTurn.blocks([text("never")], { faults: [Fault.status(500, { times: Infinity })] })] },
@@ -152,7 +152,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       const fiber = yield* Effect.forkChild(Effect.flip(collect(client)))
       // A backoff sleep registered between `from` (the clock when the retry began) and `to`.
       const backoffBetween = (from: number, to: number) =>
-        Effect.map(TestClock.sleeps(), (sleeps) => Chunk.findFirst(sleeps, (at) => at >= from && at <= to))
+        Effect.map(sleeps(), (pending) => Arr.findFirst(pending, (at) => at >= from && at <= to))
       yield* server.awaitRequests(1)
       // First retry: 100 ms less at most 25% jitter, from t = 0.
       yield* eventually(Effect.map(backoffBetween(75, 100), Option.isSome))
@@ -166,9 +166,9 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       expect(error._tag).toBe("ServerError")
       expect(error.status).toBe(500)
       expect((yield* server.requests).length).toBe(3)
-    }))
+    }).pipe(recordSleeps))
 
-  it.scoped("does not retry a 529 the server marks x-should-retry: false", () =>
+  it.effect("does not retry a 529 the server marks x-should-retry: false", () =>
     Effect.gen(function* () {
       const overloaded = errorFixture(529)
       const { server, client } = yield* setup({
@@ -184,7 +184,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       expect((yield* server.requests).length).toBe(1)
     }))
 
-  it.scoped("maps a 400 to InvalidRequestError with its request-id, without retrying", () =>
+  it.effect("maps a 400 to InvalidRequestError with its request-id, without retrying", () =>
     Effect.gen(function* () {
       const bad = errorFixture(400)
       const { headers } = bad
@@ -200,7 +200,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       expect((yield* server.requests).length).toBe(1)
     }))
 
-  it.scoped("maps a 401 to AuthenticationError, and a non-JSON error body to its status", () =>
+  it.effect("maps a 401 to AuthenticationError, and a non-JSON error body to its status", () =>
     Effect.gen(function* () {
       const unauthorized = errorFixture(401)
       const { client } = yield* setup({
@@ -229,7 +229,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       const error = yield* Effect.flip(collect(client))
       expect(error._tag).toBe("ConnectionError")
       expect(error.status).toBeNull()
-    }).pipe(Effect.provide(NodeHttpClient.layer)))
+    }).pipe(Effect.provide(NodeHttpClient.layerNodeHttp)))
 
   it.live("retries a connection reset before the response: three attempts, then ConnectionError", () =>
     Effect.gen(function* () {
@@ -253,9 +253,9 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       const error = yield* Effect.flip(collect(client))
       expect(error._tag).toBe("ConnectionError")
       expect(connections).toBe(3)
-    }).pipe(Effect.provide(NodeHttpClient.layer), Effect.scoped))
+    }).pipe(Effect.provide(NodeHttpClient.layerNodeHttp), Effect.scoped))
 
-  it.scoped("a reset mid-stream is a StreamAbortedError, not retried, after the events that arrived", () =>
+  it.effect("a reset mid-stream is a StreamAbortedError, not retried, after the events that arrived", () =>
     Effect.gen(function* () {
       const { server, client } = yield* setup({
         script: [ScriptTurn.blocks([text("one two three four five six")], { faults: [Fault.reset(3, { times: Infinity })] })]
@@ -270,13 +270,13 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       expect((yield* server.requests).length).toBe(1)
     }))
 
-  it.scoped("an error event mid-stream is an OverloadedError", () =>
+  it.effect("an error event mid-stream is an OverloadedError", () =>
     Effect.gen(function* () {
       const { server, client } = yield* setup({
         script: [ScriptTurn.blocks([text("partial answer here")], { faults: [Fault.errorEvent(4)] })]
       })
       const events = yield* Effect.result(collect(client))
-      expect(Result.isFailure(events) && events.left._tag).toBe("OverloadedError")
+      expect(Result.isFailure(events) && events.failure._tag).toBe("OverloadedError")
       expect((yield* server.requests).length).toBe(1)
     }))
 
@@ -293,7 +293,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       expect(yield* server.awaitClosed(0)).toMatchObject({ completed: false })
     }).pipe(Effect.scoped))
 
-  it.scoped("interrupting the consumer closes the connection on the server", () =>
+  it.effect("interrupting the consumer closes the connection on the server", () =>
     Effect.gen(function* () {
       const { server, client } = yield* setup({
         script: [ScriptTurn.blocks([text("one two three")], { faults: [Fault.stall(3)] })]
@@ -305,7 +305,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       expect(yield* server.awaitClosed(0)).toMatchObject({ completed: false })
     }))
 
-  it.scoped("reads each streamed response to its end, so the turns of a session share one kept-alive connection", () =>
+  it.effect("reads each streamed response to its end, so the turns of a session share one kept-alive connection", () =>
     Effect.gen(function* () {
       const server = yield* Mock.make({ script: [textTurn("one"), textTurn("two"), textTurn("three")], pick: (r) => r.index })
       const client = yield* make({ apiKey: "sk-test", baseUrl: server.url })
@@ -351,7 +351,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       yield* eventually(Effect.sync(() => sockets.size === 0))
     }).pipe(Effect.provide(nodeHttpClient), Effect.scoped))
 
-  it.scoped("counts tokens with POST /v1/messages/count_tokens", () =>
+  it.effect("counts tokens with POST /v1/messages/count_tokens", () =>
     Effect.gen(function* () {
       const { server, client } = yield* setup({ script: [] })
       const tokens = yield* client.countTokens(request)
@@ -361,7 +361,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       expect(sent?.body).toEqual({ model: "claude-test", messages: request.messages })
     }))
 
-  it.scoped("the mock server answers stream: false with the whole message, equal to the folded stream", () =>
+  it.effect("the mock server answers stream: false with the whole message, equal to the folded stream", () =>
     Effect.gen(function* () {
       const script = [ScriptTurn.blocks([text("same either way"), toolUse("Bash", { command: "ls" })])]
       const { server, client } = yield* setup({ script })
@@ -369,14 +369,14 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       const http = yield* HttpClient.HttpClient
       const response = yield* http.execute(
         HttpClientRequest.post(`${server.url}/v1/messages`).pipe(
-          HttpClientRequest.bodyUnsafeJson({ ...request, stream: false })
+          HttpClientRequest.bodyJsonUnsafe({ ...request, stream: false })
         )
       )
       expect(response.status).toBe(200)
       expect(response.headers["content-type"]).toContain("application/json")
       const whole = yield* response.json
       expect(whole).toEqual(streamed)
-    }).pipe(Effect.provide(NodeHttpClient.layer)))
+    }).pipe(Effect.provide(NodeHttpClient.layerNodeHttp)))
 
   describe("fixtures served verbatim through the HTTP path", () => {
     const verbatim = (name: string, chunkBytes: number) =>
@@ -386,7 +386,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       })
 
     for (const chunkBytes of [1, 7, 1 << 20]) {
-      it.scoped(`real-thinking-tool-use.0.sse in ${chunkBytes}-byte writes`, () =>
+      it.effect(`real-thinking-tool-use.0.sse in ${chunkBytes}-byte writes`, () =>
         Effect.gen(function* () {
           const result = yield* verbatim("real-thinking-tool-use.0.sse", chunkBytes)
           const message: AssistantMessage = Result.getOrThrow(result)
@@ -395,34 +395,34 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
         }))
     }
 
-    it.scoped("real-parallel-tool-use.0.sse", () =>
+    it.effect("real-parallel-tool-use.0.sse", () =>
       Effect.gen(function* () {
         const message = Result.getOrThrow(yield* verbatim("real-parallel-tool-use.0.sse", 64))
         expect(message.content.map((block) => block.type)).toEqual(["text", "tool_use", "tool_use"])
       }))
 
-    it.scoped("composed-crlf-line-endings.sse", () =>
+    it.effect("composed-crlf-line-endings.sse", () =>
       Effect.gen(function* () {
         const message = Result.getOrThrow(yield* verbatim("composed-crlf-line-endings.sse", 5))
         expect(message.stop_reason).toBe("end_turn")
       }))
 
-    it.scoped("real-web-search-citations.0.sse", () =>
+    it.effect("real-web-search-citations.0.sse", () =>
       Effect.gen(function* () {
         const message = Result.getOrThrow(yield* verbatim("real-web-search-citations.0.sse", 4096))
         expect(message.content.some((block) => block.type === "web_search_tool_result")).toBe(true)
       }))
 
-    it.scoped("composed-error-midstream-overloaded.sse fails with OverloadedError", () =>
+    it.effect("composed-error-midstream-overloaded.sse fails with OverloadedError", () =>
       Effect.gen(function* () {
         const result = yield* verbatim("composed-error-midstream-overloaded.sse", 13)
-        expect(Result.isFailure(result) && result.left._tag).toBe("OverloadedError")
+        expect(Result.isFailure(result) && result.failure._tag).toBe("OverloadedError")
       }))
 
-    it.scoped("composed-truncated-mid-block.sse fails with StreamAbortedError", () =>
+    it.effect("composed-truncated-mid-block.sse fails with StreamAbortedError", () =>
       Effect.gen(function* () {
         const result = yield* verbatim("composed-truncated-mid-block.sse", 64)
-        expect(Result.isFailure(result) && result.left._tag).toBe("StreamAbortedError")
+        expect(Result.isFailure(result) && result.failure._tag).toBe("StreamAbortedError")
       }))
   })
 })
@@ -430,11 +430,11 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
 describe("ApiClient layers", () => {
   const fromEnv = (env: Record<string, string>) =>
     ApiClient.layer.pipe(
-      Layer.provide(NodeHttpClient.layer),
-      Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+      Layer.provide(NodeHttpClient.layerNodeHttp),
+      Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
     )
 
-  it.scoped("layer reads ANTHROPIC_BASE_URL and ANTHROPIC_MODEL; a local server needs no key", () =>
+  it.effect("layer reads ANTHROPIC_BASE_URL and ANTHROPIC_MODEL; a local server needs no key", () =>
     Effect.gen(function* () {
       const server = yield* Mock.make({ script: [textTurn("from env")] })
       const client = yield* Effect.provide(
@@ -449,7 +449,7 @@ describe("ApiClient layers", () => {
       expect(sent?.headers["x-api-key"]).toBeUndefined()
     }))
 
-  it.scoped("layer sends ANTHROPIC_API_KEY and ANTHROPIC_AUTH_TOKEN", () =>
+  it.effect("layer sends ANTHROPIC_API_KEY and ANTHROPIC_AUTH_TOKEN", () =>
     Effect.gen(function* () {
       const server = yield* Mock.make({ script: [textTurn("keyed")] })
       const client = yield* Effect.provide(

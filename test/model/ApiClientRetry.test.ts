@@ -1,5 +1,4 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
@@ -9,7 +8,7 @@ import type { MessagesRequest } from "../../src/domain/Request.js"
 import type { RetryNotice } from "../../src/model/ApiClient.js"
 import { configFromEnv } from "../../src/model/ApiClient.js"
 import { Fault, ScriptTurn, text } from "../../src/testing/Script.js"
-import { eventually, setup } from "./apiClientSetup.js"
+import { eventually, recordSleeps, setup, sleeps } from "./apiClientSetup.js"
 
 const request: MessagesRequest = { model: "claude-test", max_tokens: 64, messages: [{ role: "user", content: "hello" }] }
 
@@ -23,15 +22,16 @@ const never = 24 * 3600_000
  * wake-up. Answers the instants the clock was moved to. (A pending response timeout, at `never`, is not a reason
  * to move: the attempt is waiting on real IO.)
  */
-const drive = <A, E>(fiber: Fiber.RuntimeFiber<A, E>) =>
+const drive = <A, E>(fiber: Fiber.Fiber<A, E>) =>
   Effect.gen(function* () {
     const wakeUps: Array<number> = []
-    const nextWakeUp = Effect.map(TestClock.sleeps(), (sleeps) => Chunk.toReadonlyArray(sleeps).find((at) => at < never))
+    const nextWakeUp = Effect.map(sleeps(), (pending) => pending.find((at) => at < never))
+    const poll = Effect.sync(() => fiber.pollUnsafe())
     while (true) {
       yield* eventually(
-        Effect.zipWith(nextWakeUp, fiber.poll, (next, done) => next !== undefined || done._tag === "Some")
+        Effect.zipWith(nextWakeUp, poll, (next, done) => next !== undefined || done !== undefined)
       )
-      if ((yield* fiber.poll)._tag === "Some") break
+      if ((yield* poll) !== undefined) break
       const next = yield* nextWakeUp
       if (next === undefined) continue
       wakeUps.push(next)
@@ -46,7 +46,7 @@ const recorder = () => {
 }
 
 describe("ApiClient retries", () => {
-  it.scoped("waits out a 529's retry-after of 90 s (a minute and more is honoured), telling each retry", () =>
+  it.effect("waits out a 529's retry-after of 90 s (a minute and more is honoured), telling each retry", () =>
     Effect.gen(function* () {
       const { server, client } = yield* setup({
         script: [ScriptTurn.blocks([text("after the wait")], { faults: [Fault.status(529, { headers: { "retry-after": "90" }, times: 2 })] })]
@@ -62,9 +62,9 @@ describe("ApiClient retries", () => {
         { attempt: 2, maxRetries: 10, delayMillis: 90_000, status: 529, errorTag: "OverloadedError" }
       ])
       expect(notices[0]?.message).toContain("529")
-    }))
+    }).pipe(recordSleeps))
 
-  it.scoped("makes 10 retries of a 429 with backoff doubling up to 32 s, then fails saying how long it tried", () =>
+  it.effect("makes 10 retries of a 429 with backoff doubling up to 32 s, then fails saying how long it tried", () =>
     Effect.gen(function* () {
       const { server, client } = yield* setup({
         script: [ScriptTurn.blocks([text("never")], { faults: [Fault.status(429, { times: Infinity })] })]
@@ -82,9 +82,9 @@ describe("ApiClient retries", () => {
       })
       expect(exit._tag === "Success" && exit.value._tag).toBe("RateLimitError")
       expect(exit._tag === "Success" && exit.value.message).toMatch(/\(11 attempts over \d+ min \d+ s\)/)
-    }))
+    }).pipe(recordSleeps))
 
-  it.scoped("fails at once with the time to try again when retry-after is beyond what weft waits", () =>
+  it.effect("fails at once with the time to try again when retry-after is beyond what weft waits", () =>
     Effect.gen(function* () {
       const { server, client } = yield* setup({
         script: [ScriptTurn.blocks([text("never")], { faults: [Fault.status(429, { headers: { "retry-after": "3600" }, times: Infinity })] })]
@@ -95,7 +95,7 @@ describe("ApiClient retries", () => {
       expect((yield* server.requests).length).toBe(1)
     }))
 
-  it.scoped("a server that never answers: each attempt waits the response timeout, 3 attempts, then a message with the time", () =>
+  it.effect("a server that never answers: each attempt waits the response timeout, 3 attempts, then a message with the time", () =>
     Effect.gen(function* () {
       const { server, client } = yield* setup(
         { script: [ScriptTurn.blocks([text("never")], { faults: [Fault.noResponse({ times: Infinity })] })] },
@@ -103,7 +103,7 @@ describe("ApiClient retries", () => {
       )
       const { notices, onRetry } = recorder()
       const fiber = yield* Effect.forkChild(Effect.flip(Stream.runDrain(client.stream(request, { onRetry }))))
-      const earliestSleep = Effect.map(TestClock.sleeps(), (sleeps) => Chunk.toReadonlyArray(sleeps)[0])
+      const earliestSleep = Effect.map(sleeps(), (pending) => pending[0])
       for (let attempt = 1; attempt <= 3; attempt++) {
         // The request reached the server, which says nothing: 20 s later the attempt times out.
         yield* server.awaitRequests(attempt)
@@ -126,7 +126,7 @@ describe("ApiClient retries", () => {
       expect(error?.message).toMatch(/^No response from http:\/\/127\.0\.0\.1:\d+: waited 20 s for each of 3 attempts, 1 min \d+ s in all\./)
       expect(error?.message).toContain("API_TIMEOUT_MS")
       expect(error?.message).toContain("ANTHROPIC_BASE_URL")
-    }))
+    }).pipe(recordSleeps))
 
   it.live("the idle timeout of a started stream is its own setting, apart from the response timeout", () =>
     Effect.gen(function* () {
@@ -142,7 +142,7 @@ describe("ApiClient retries", () => {
 
 describe("ApiClient.configFromEnv", () => {
   const read = (env: Record<string, string>) =>
-    Effect.withConfigProvider(configFromEnv, ConfigProvider.fromMap(new Map(Object.entries(env))))
+    Effect.provideService(configFromEnv, ConfigProvider.ConfigProvider, ConfigProvider.fromUnknown(env))
 
   it.effect("reads API_TIMEOUT_MS, the retries (WEFT_MAX_RETRIES before CLAUDE_CODE_MAX_RETRIES) and the idle timeout", () =>
     Effect.gen(function* () {

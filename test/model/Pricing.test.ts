@@ -11,11 +11,11 @@ const recorded = (name: string) => {
   const bytes = readFileSync(new URL(`../fixtures/anthropic-sse/${name}`, import.meta.url))
   for (const frame of Sse.decode(bytes)) {
     const event = Sse.toEvent(frame)
-    if (event._tag === "Right") accumulator.push(event.right)
+    if (event._tag === "Success") accumulator.push(event.success)
   }
   const result = accumulator.result()
-  if (result._tag === "Left") throw new Error(result.left.message)
-  return result.right.message
+  if (result._tag === "Failure") throw new Error(result.failure.message)
+  return result.success.message
 }
 
 const million = 1_000_000

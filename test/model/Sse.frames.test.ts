@@ -6,7 +6,6 @@
  * may miss, the frame bound, and how `events` runs over a stream of chunks.
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
@@ -238,7 +237,7 @@ describe("Sse.Decoder frame bound", () => {
 describe("Sse.toEvent error messages", () => {
   const messageOf = (data: string, event?: string) => {
     const result = Sse.toEvent(frame(data, event))
-    return Result.isFailure(result) ? result.left.message : "no error"
+    return Result.isFailure(result) ? result.failure.message : "no error"
   }
 
   it("quote a frame's data up to 200 characters, and name the frame's event", () => {
@@ -273,7 +272,7 @@ describe("Sse.toEvent hot deltas", () => {
   it("an index too long to be read exactly digit by digit is JSON.parse's number", () => {
     const data = '{"type":"content_block_delta","index":12345678901234567890,"delta":{"type":"text_delta","text":"a"}}'
     const result = Sse.toEvent(frame(data))
-    expect(Result.isSuccess(result) && result.right).toStrictEqual(JSON.parse(data))
+    expect(Result.isSuccess(result) && result.success).toStrictEqual(JSON.parse(data))
   })
 
   it("another delta whose string starts where partial_json's would is not read as an input_json delta", () => {
@@ -303,9 +302,9 @@ describe("Sse.events over a stream of chunks", () => {
       const single = Stream.fromIterable(Array.from(bytes, (byte) => new Uint8Array([byte]))).pipe(Stream.rechunk(1))
       const many = Stream.fromIterable([bytes.subarray(0, 5), bytes.subarray(5, 20), bytes.subarray(20)])
       const expected = [{ type: "a" }, { type: "b" }]
-      expect(Chunk.toReadonlyArray(yield* Stream.runCollect(Sse.events(single)))).toEqual(expected)
-      expect(Chunk.toReadonlyArray(yield* Stream.runCollect(Sse.events(many)))).toEqual(expected)
-      expect(Chunk.toReadonlyArray(yield* Stream.runCollect(Sse.decode(many)))).toEqual([frame('{"type":"a"}', "a"), frame('{"type":"b"}')])
+      expect(yield* Stream.runCollect(Sse.events(single))).toEqual(expected)
+      expect(yield* Stream.runCollect(Sse.events(many))).toEqual(expected)
+      expect(yield* Stream.runCollect(Sse.decode(many))).toEqual([frame('{"type":"a"}', "a"), frame('{"type":"b"}')])
     }))
 
   it.effect("a bad frame fails at once: the byte stream's later error is not reached", () =>

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
@@ -158,10 +157,10 @@ describe("Sse.toEvent", () => {
       const result = Sse.toEvent(bad)
       expect(Result.isFailure(result)).toBe(true)
       if (Result.isFailure(result)) {
-        expect(result.left).toBeInstanceOf(ParseError)
-        expect(result.left.status).toBeNull()
-        expect(result.left.requestId).toBeNull()
-        expect(result.left.message).toContain(bad.data.slice(0, 5))
+        expect(result.failure).toBeInstanceOf(ParseError)
+        expect(result.failure.status).toBeNull()
+        expect(result.failure.requestId).toBeNull()
+        expect(result.failure.message).toContain(bad.data.slice(0, 5))
       }
     }
   })
@@ -181,8 +180,8 @@ describe("Sse.toEvent on the hot deltas (read without a full JSON.parse)", () =>
     const isEvent = typeof expected === "object" && expected !== null && "type" in expected && typeof expected.type === "string"
     expect(Result.isSuccess(result), data).toBe(isEvent)
     if (Result.isSuccess(result)) {
-      expect(result.right, data).toStrictEqual(expected)
-      expect(JSON.stringify(result.right), data).toBe(JSON.stringify(expected))
+      expect(result.success, data).toStrictEqual(expected)
+      expect(JSON.stringify(result.success), data).toBe(JSON.stringify(expected))
     }
   }
   const text = (t: string, index = "0", tail = "}}") =>
@@ -256,10 +255,10 @@ describe("Sse streams", () => {
       const bytes = encoder.encode(body)
       const whole = yield* Stream.runCollect(Sse.decode(Stream.make(bytes)))
       const oneByte = yield* Stream.runCollect(Sse.decode(Stream.fromIterable(pieces(bytes, 1))))
-      expect(Chunk.toReadonlyArray(whole)).toEqual([frame("{\"type\":\"a\"}", "a"), frame("{\"type\":\"b\",\"x\":\"é\"}")])
-      expect(Chunk.toReadonlyArray(oneByte)).toEqual(Chunk.toReadonlyArray(whole))
+      expect(whole).toEqual([frame("{\"type\":\"a\"}", "a"), frame("{\"type\":\"b\",\"x\":\"é\"}")])
+      expect(oneByte).toEqual(whole)
       const events = yield* Stream.runCollect(Sse.events(Stream.fromIterable(pieces(bytes, 3))))
-      expect(Chunk.toReadonlyArray(events)).toEqual([{ type: "a" }, { type: "b", x: "é" }])
+      expect(events).toEqual([{ type: "a" }, { type: "b", x: "é" }])
     }))
 
   it.effect("events emits the events before a bad frame, then fails with its ParseError", () =>
@@ -277,7 +276,7 @@ describe("Sse streams", () => {
   it.effect("an unterminated last frame is emitted when the bytes end", () =>
     Effect.gen(function* () {
       const events = yield* Stream.runCollect(Sse.events(Stream.make(encoder.encode("data: {\"type\":\"z\"}"))))
-      expect(Chunk.toReadonlyArray(events)).toEqual([{ type: "z" }])
+      expect(events).toEqual([{ type: "z" }])
     }))
 
   it.effect("passes the byte stream's own error through unchanged", () =>

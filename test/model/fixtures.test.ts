@@ -53,7 +53,7 @@ const fold = (chunks: ReadonlyArray<Uint8Array>): Effect.Effect<Outcome> =>
       ),
       Effect.result
     )
-    if (Result.isFailure(run)) return { events, result: Result.fail(run.left) }
+    if (Result.isFailure(run)) return { events, result: Result.fail(run.failure) }
     if (completed === undefined) throw new Error("the fold ended without a Complete")
     return { events, result: Result.succeed(completed) }
   })
@@ -69,17 +69,17 @@ const oneByteChunks = (bytes: Uint8Array): Array<Uint8Array> => {
 const decodeMessage = Schema.decodeUnknownSync(AssistantMessage)
 
 const completed = (outcome: Outcome): Accumulator.Completed => {
-  if (Result.isFailure(outcome.result)) throw new Error(`expected a message, got ${outcome.result.left._tag}: ${outcome.result.left.message}`)
+  if (Result.isFailure(outcome.result)) throw new Error(`expected a message, got ${outcome.result.failure._tag}: ${outcome.result.failure.message}`)
   // Whatever the fold built is a valid assistant message for the domain schema.
-  expect(decodeMessage(outcome.result.right.message)).toEqual(outcome.result.right.message)
-  return outcome.result.right
+  expect(decodeMessage(outcome.result.success.message)).toEqual(outcome.result.success.message)
+  return outcome.result.success
 }
 
 const failed = (outcome: Outcome): ApiError => {
   if (Result.isSuccess(outcome.result)) throw new Error("expected an error, got a message")
-  expect(outcome.result.left.status).toBeNull()
-  expect(outcome.result.left.requestId).toBeNull()
-  return outcome.result.left
+  expect(outcome.result.failure.status).toBeNull()
+  expect(outcome.result.failure.requestId).toBeNull()
+  return outcome.result.failure
 }
 
 const texts = (message: AssistantMessage): Array<string> => message.content.filter(Content.isText).map((block) => block.text)

@@ -125,7 +125,7 @@ describe("ShellEnvironmentPolicy.decode", () => {
         set: { A: "1" }
       })
       const bad = yield* Effect.result(ShellEnvironmentPolicy.decode({ inherit: "some" }))
-      expect(Result.isFailure(bad) && bad.left.message).toMatch(/shellEnvironmentPolicy/)
+      expect(Result.isFailure(bad) && bad.failure.message).toMatch(/shellEnvironmentPolicy/)
       const unknown = yield* Effect.result(ShellEnvironmentPolicy.decode({ include_only: ["A"] }))
       expect(Result.isFailure(unknown)).toBe(true)
     })

@@ -6,13 +6,13 @@ import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 import * as Composition from "../../src/platform/Composition.js"
 
-class First extends Context.Tag("test/First")<First, { readonly value: number }>() {}
-class Second extends Context.Tag("test/Second")<Second, { readonly value: number }>() {}
-class Third extends Context.Tag("test/Third")<Third, { readonly value: number }>() {}
+class First extends Context.Service<First, { readonly value: number }>()("test/First") {}
+class Second extends Context.Service<Second, { readonly value: number }>()("test/Second") {}
+class Third extends Context.Service<Third, { readonly value: number }>()("test/Third") {}
 
 /** Three parts, each recording its acquisition and release; Second uses First, Third uses both. */
 const parts = (log: Array<string>, third?: Layer.Layer<Third>) => {
-  const acquire = <I, S, R>(tag: Context.Tag<I, S>, name: string, make: Effect.Effect<S, never, R>) =>
+  const acquire = <I, S, R>(tag: Context.Key<I, S>, name: string, make: Effect.Effect<S, never, R>) =>
     Composition.service(
       tag,
       Effect.acquireRelease(

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
+import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
-import * as FiberRef from "effect/FiberRef"
 import * as Scope from "effect/Scope"
 import * as Finalizer from "../../src/platform/Finalizer.js"
 
@@ -43,25 +43,25 @@ describe("Finalizer.addFinalizer", () => {
         Scope.provide(scope)
       )
       const closing = yield* Effect.forkChild(Scope.close(scope, Exit.void))
-      yield* Effect.yieldNow()
-      yield* Fiber.interruptFork(closing)
-      yield* Effect.yieldNow()
+      yield* Effect.yieldNow
+      yield* Effect.sync(() => closing.interruptUnsafe())
+      yield* Effect.yieldNow
       yield* Deferred.succeed(gate, undefined)
       yield* Fiber.await(closing)
       expect(log).toEqual(["done"])
     })
   )
 
-  // What makes it cheap (see Finalizer.ts): the FiberRefs of the fiber that added it are not patched back in.
-  it.effect("runs with the FiberRefs of the fiber that closes the scope, where Effect.addFinalizer restores the adder's", () =>
+  // What makes it cheap (see Finalizer.ts): the context of the fiber that added it is not put back.
+  it.effect("runs with the references of the fiber that closes the scope, where Effect.addFinalizer restores the adder's", () =>
     Effect.gen(function* () {
-      const ref = FiberRef.unsafeMake("closing")
+      const ref = Context.Reference<string>("test/Finalizer/ref", { defaultValue: () => "closing" })
       const seen: Array<string> = []
       const scope = yield* Scope.make()
       yield* Effect.gen(function* () {
-        yield* Finalizer.addFinalizer(() => Effect.flatMap(FiberRef.get(ref), (value) => Effect.sync(() => void seen.push(`cheap: ${value}`))))
-        yield* Effect.addFinalizer(() => Effect.flatMap(FiberRef.get(ref), (value) => Effect.sync(() => void seen.push(`effect: ${value}`))))
-      }).pipe(Effect.locally(ref, "adding"), Scope.provide(scope))
+        yield* Finalizer.addFinalizer(() => Effect.flatMap(ref, (value) => Effect.sync(() => void seen.push(`cheap: ${value}`))))
+        yield* Effect.addFinalizer(() => Effect.flatMap(ref, (value) => Effect.sync(() => void seen.push(`effect: ${value}`))))
+      }).pipe(Effect.provideService(ref, "adding"), Scope.provide(scope))
       yield* Scope.close(scope, Exit.void)
       expect(seen).toEqual(["effect: adding", "cheap: closing"])
     })

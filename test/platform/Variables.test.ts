@@ -6,7 +6,7 @@ import * as Variables from "../../src/platform/Variables.js"
 
 const read = (value: string | undefined) =>
   Variables.positiveInt("SOME_LIMIT").pipe(
-    Effect.withConfigProvider(ConfigProvider.fromMap(new Map(value === undefined ? [] : [["SOME_LIMIT", value]])))
+    Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromUnknown(value === undefined ? {} : { SOME_LIMIT: value }))
   )
 
 describe("Variables.positiveInt", () => {
@@ -21,7 +21,7 @@ describe("Variables.positiveInt", () => {
 describe("Variables.flag", () => {
   const flag = (value: string | undefined) =>
     Variables.flag("SOME_SWITCH").pipe(
-      Effect.withConfigProvider(ConfigProvider.fromMap(new Map(value === undefined ? [] : [["SOME_SWITCH", value]])))
+      Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromUnknown(value === undefined ? {} : { SOME_SWITCH: value }))
     )
   it.effect("is on for 1, true, yes and on (any case, spaces around); off when unset, empty or anything else", () =>
     Effect.gen(function* () {
@@ -45,14 +45,19 @@ describe("Variables.value", () => {
     }
   }
 
-  it("under the default provider, reads process.env and answers what Config.string does there", () => {
+  it("under the default provider, reads process.env and answers what Config.String does there", () => {
+    // Effect's default provider is a copy of the environment made at its first use, reading "" as absent; a new
+    // fromEnv() keeping empty strings is the environment as it is now, as the direct read sees it.
+    const environment = () => ConfigProvider.fromEnv({ preserveEmptyStrings: true })
     for (const value of [undefined, "", "  ", "plain", "a,b,c", "x=y z", "ünïcode"]) {
       // The default provider takes the direct read; a new fromEnv() instance goes through Config's interpreter.
       const direct = withEnv(value, () => Effect.runSync(Variables.value(name)))
       const throughConfig = withEnv(value, () =>
-        Effect.runSync(Variables.value(name).pipe(Effect.withConfigProvider(ConfigProvider.fromEnv())))
+        Effect.runSync(Variables.value(name).pipe(Effect.provideService(ConfigProvider.ConfigProvider, environment())))
       )
-      const config = withEnv(value, () => Effect.runSync(Variables.throughConfig(name)))
+      const config = withEnv(value, () =>
+        Effect.runSync(Variables.throughConfig(name).pipe(Effect.provideService(ConfigProvider.ConfigProvider, environment())))
+      )
       expect(direct).toBe(value)
       expect(throughConfig).toBe(value)
       expect(config).toBe(value)
@@ -60,17 +65,17 @@ describe("Variables.value", () => {
   })
 
   it("under another provider, answers that provider's value, whatever process.env holds", () => {
-    const provided = ConfigProvider.fromMap(new Map([[name, "from the map"]]))
-    expect(withEnv("from the process", () => Effect.runSync(Variables.value(name).pipe(Effect.withConfigProvider(provided))))).toBe(
+    const provided = ConfigProvider.fromUnknown({ [name]: "from the map" })
+    expect(withEnv("from the process", () => Effect.runSync(Variables.value(name).pipe(Effect.provideService(ConfigProvider.ConfigProvider, provided))))).toBe(
       "from the map"
     )
     expect(
       withEnv("from the process", () =>
-        Effect.runSync(Variables.value(name).pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map()))))
+        Effect.runSync(Variables.value(name).pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromUnknown({}))))
       )
     ).toBeUndefined()
     // A provider that nests or renames paths is honoured too (it is read through Config).
-    const nested = ConfigProvider.fromMap(new Map([[`APP_${name}`, "nested"]]), { pathDelim: "_" }).pipe(ConfigProvider.nested("APP"))
-    expect(Effect.runSync(Variables.value(name).pipe(Effect.withConfigProvider(nested)))).toBe("nested")
+    const nested = ConfigProvider.fromEnv({ env: { [`APP_${name}`]: "nested" } }).pipe(ConfigProvider.nested("APP"))
+    expect(Effect.runSync(Variables.value(name).pipe(Effect.provideService(ConfigProvider.ConfigProvider, nested)))).toBe("nested")
   })
 })

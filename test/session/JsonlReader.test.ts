@@ -1,5 +1,4 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { decodeEntry } from "../../src/domain/Transcript.js"
@@ -16,7 +15,7 @@ const chunked = (text: string, size: number): Stream.Stream<Uint8Array> => {
   return Stream.fromIterable(chunks)
 }
 
-const collect = <A, E>(stream: Stream.Stream<A, E>) => Effect.map(Stream.runCollect(stream), Chunk.toReadonlyArray)
+const collect = <A, E>(stream: Stream.Stream<A, E>) => Stream.runCollect(stream)
 
 describe("JsonlReader.lines", () => {
   it.effect("splits lines across chunks of any size, a multi-byte character cut in two included", () =>

@@ -3,7 +3,6 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
-import * as Chunk from "effect/Chunk"
 import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
@@ -42,7 +41,7 @@ const unknownEntry = (sessionId: string, cwd: string): TranscriptEntry => ({
 // The same contract, run against both layers.
 const contract = (name: string, makeLayer: () => Layer.Layer<SessionStore>) =>
   describe(`SessionStore contract (${name})`, () => {
-    it.scoped("appends and loads entries in order, whatever their type", () =>
+    it.effect("appends and loads entries in order, whatever their type", () =>
       Effect.gen(function* () {
         const store = yield* SessionStore
         const entries = [...conversation("s1", "/w/a", "fix the bug"), unknownEntry("s1", "/w/a")]
@@ -56,7 +55,7 @@ const contract = (name: string, makeLayer: () => Layer.Layer<SessionStore>) =>
       }).pipe(Effect.provide(makeLayer()))
     )
 
-    it.scoped("a missing session is SessionNotFound", () =>
+    it.effect("a missing session is SessionNotFound", () =>
       Effect.gen(function* () {
         const store = yield* SessionStore
         const missing = yield* Effect.flip(store.load("nope"))
@@ -69,7 +68,7 @@ const contract = (name: string, makeLayer: () => Layer.Layer<SessionStore>) =>
       }).pipe(Effect.provide(makeLayer()))
     )
 
-    it.scoped("a session stays one session when a later entry has another cwd", () =>
+    it.effect("a session stays one session when a later entry has another cwd", () =>
       Effect.gen(function* () {
         const store = yield* SessionStore
         yield* store.append(userEntry("s1", "/w/a", 0, "start here"))
@@ -80,7 +79,7 @@ const contract = (name: string, makeLayer: () => Layer.Layer<SessionStore>) =>
       }).pipe(Effect.provide(makeLayer()))
     )
 
-    it.scoped("fork copies the entries under a new session id", () =>
+    it.effect("fork copies the entries under a new session id", () =>
       Effect.gen(function* () {
         const store = yield* SessionStore
         for (const entry of conversation("s1", "/w/a", "first")) yield* store.append(entry)
@@ -98,7 +97,7 @@ const contract = (name: string, makeLayer: () => Layer.Layer<SessionStore>) =>
       }).pipe(Effect.provide(makeLayer()))
     )
 
-    it.scoped("fork under a chosen id; an id taken or invalid is refused", () =>
+    it.effect("fork under a chosen id; an id taken or invalid is refused", () =>
       Effect.gen(function* () {
         const store = yield* SessionStore
         for (const entry of conversation("s1", "/w/a", "first")) yield* store.append(entry)
@@ -109,12 +108,12 @@ const contract = (name: string, makeLayer: () => Layer.Layer<SessionStore>) =>
       }).pipe(Effect.provide(makeLayer()))
     )
 
-    it.scoped("read streams the entries; resume folds them into the conversation and totals", () =>
+    it.effect("read streams the entries; resume folds them into the conversation and totals", () =>
       Effect.gen(function* () {
         const store = yield* SessionStore
         const entries = conversation("s1", "/w/a", "fix the bug")
         for (const entry of entries) yield* store.append(entry)
-        expect(Chunk.toReadonlyArray(yield* Stream.runCollect(store.read("s1")))).toEqual(entries)
+        expect(yield* Stream.runCollect(store.read("s1"))).toEqual(entries)
         expect((yield* Effect.flip(Stream.runDrain(store.read("nope"))))._tag).toBe("SessionNotFound")
         const resumed = yield* store.resume("s1")
         expect(resumed.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"])
@@ -126,7 +125,7 @@ const contract = (name: string, makeLayer: () => Layer.Layer<SessionStore>) =>
       }).pipe(Effect.provide(makeLayer()))
     )
 
-    it.scoped("list tells each session's turns and cost, as resume counts them", () =>
+    it.effect("list tells each session's turns and cost, as resume counts them", () =>
       Effect.gen(function* () {
         const store = yield* SessionStore
         for (const entry of conversation("s1", "/w/a", "first")) yield* store.append(entry)
@@ -143,7 +142,7 @@ const contract = (name: string, makeLayer: () => Layer.Layer<SessionStore>) =>
       }).pipe(Effect.provide(makeLayer()))
     )
 
-    it.scoped("resume starts from the last compact boundary", () =>
+    it.effect("resume starts from the last compact boundary", () =>
       Effect.gen(function* () {
         const store = yield* SessionStore
         for (const entry of conversation("s1", "/w/a", "before compaction")) yield* store.append(entry)
@@ -166,13 +165,13 @@ const contract = (name: string, makeLayer: () => Layer.Layer<SessionStore>) =>
         expect(resumed.turns).toBe(2)
         expect(resumed.warnings).toEqual([])
         // read still gives every entry, the boundary's own fields kept.
-        const read = Chunk.toReadonlyArray(yield* Stream.runCollect(store.read("s1")))
+        const read = yield* Stream.runCollect(store.read("s1"))
         expect(read.length).toBe(7)
         expect(read[4]?.["compactMetadata"]).toEqual({ trigger: "manual", preTokens: 1234 })
       }).pipe(Effect.provide(makeLayer()))
     )
 
-    it.scoped("entries of unknown types and unknown fields survive read, resume and fork", () =>
+    it.effect("entries of unknown types and unknown fields survive read, resume and fork", () =>
       Effect.gen(function* () {
         const store = yield* SessionStore
         const [system, prompt, answer] = conversation("s1", "/w/a", "hello")
@@ -184,10 +183,10 @@ const contract = (name: string, makeLayer: () => Layer.Layer<SessionStore>) =>
           answer
         ]
         for (const entry of entries) yield* store.append(entry)
-        expect(Chunk.toReadonlyArray(yield* Stream.runCollect(store.read("s1")))).toEqual(entries)
+        expect(yield* Stream.runCollect(store.read("s1"))).toEqual(entries)
         expect((yield* store.resume("s1")).messages.map((m) => m.role)).toEqual(["user", "assistant"])
         const forkId = yield* store.fork("s1")
-        expect(Chunk.toReadonlyArray(yield* Stream.runCollect(store.read(forkId)))).toEqual(
+        expect(yield* Stream.runCollect(store.read(forkId))).toEqual(
           entries.map((entry) => ({ ...entry, sessionId: forkId }))
         )
       }).pipe(Effect.provide(makeLayer()))
@@ -220,7 +219,7 @@ describe("SessionStore.layerMemory", () => {
 })
 
 describe("SessionStore.layerJsonl", () => {
-  it.scoped("writes Claude Code's layout: one JSON line per entry, private files", () => {
+  it.effect("writes Claude Code's layout: one JSON line per entry, private files", () => {
     const home = tempDir()
     return Effect.gen(function* () {
       const store = yield* SessionStore
@@ -234,7 +233,7 @@ describe("SessionStore.layerJsonl", () => {
     }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
   })
 
-  it.scoped("resumes: a new store appends to the existing file, found by session id alone", () => {
+  it.effect("resumes: a new store appends to the existing file, found by session id alone", () => {
     const home = tempDir()
     return Effect.gen(function* () {
       yield* Effect.scoped(
@@ -272,7 +271,7 @@ describe("SessionStore.layerJsonl", () => {
     })
   })
 
-  it.scoped("keeps at most maxOpenFiles files open and reopens evicted ones", () => {
+  it.effect("keeps at most maxOpenFiles files open and reopens evicted ones", () => {
     const home = tempDir()
     return Effect.gen(function* () {
       const store = yield* SessionStore
@@ -286,7 +285,7 @@ describe("SessionStore.layerJsonl", () => {
   })
 
   // Appending is synchronous (one step: locate, open, write), so the guarantee holds without a lock.
-  it.scoped("an append returns with its line in the file; concurrent appends to a new session keep their order", () => {
+  it.effect("an append returns with its line in the file; concurrent appends to a new session keep their order", () => {
     const home = tempDir()
     const file = sessionFile(home, "/w/a", "s1")
     return Effect.gen(function* () {
@@ -310,7 +309,7 @@ describe("SessionStore.layerJsonl", () => {
     }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
   })
 
-  it.scoped("a store that cannot create its folder fails with a SessionStoreError naming it", () => {
+  it.effect("a store that cannot create its folder fails with a SessionStoreError naming it", () => {
     const home = tempDir()
     fs.writeFileSync(path.join(home, "projects"), "not a folder")
     return Effect.gen(function* () {
@@ -321,7 +320,7 @@ describe("SessionStore.layerJsonl", () => {
     }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
   })
 
-  it.scoped("skips a torn last line and a corrupt middle line, and keeps going after a torn tail", () => {
+  it.effect("skips a torn last line and a corrupt middle line, and keeps going after a torn tail", () => {
     const home = tempDir()
     const file = sessionFile(home, "/w/a", "s1")
     const entries = conversation("s1", "/w/a", "hello")
@@ -350,7 +349,7 @@ describe("SessionStore.layerJsonl", () => {
     }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
   })
 
-  it.scoped("lists sessions newest first by file time, with first prompt and entry count", () => {
+  it.effect("lists sessions newest first by file time, with first prompt and entry count", () => {
     const home = tempDir()
     return Effect.gen(function* () {
       const store = yield* SessionStore
@@ -389,7 +388,7 @@ describe("SessionStore.layerJsonl", () => {
     }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
   })
 
-  it.scoped("read and resume stream a torn file: the torn tail and bad lines are skipped, counted and named", () => {
+  it.effect("read and resume stream a torn file: the torn tail and bad lines are skipped, counted and named", () => {
     const home = tempDir()
     const file = sessionFile(home, "/w/a", "s1")
     const entries = conversation("s1", "/w/a", "hello")
@@ -399,7 +398,7 @@ describe("SessionStore.layerJsonl", () => {
     fs.writeFileSync(file, [lines[0], "{not json", lines[1], "[1,2]", lines[2], lines[3]].join("\n") + "\n" + torn)
     return Effect.gen(function* () {
       const store = yield* SessionStore
-      expect(Chunk.toReadonlyArray(yield* Stream.runCollect(store.read("s1")))).toEqual(entries)
+      expect(yield* Stream.runCollect(store.read("s1"))).toEqual(entries)
       const resumed = yield* store.resume("s1")
       expect(resumed.messages.map((m) => m.role)).toEqual(["user", "assistant", "user"])
       expect(resumed.leafUuid).toBe("u-3")
@@ -410,7 +409,7 @@ describe("SessionStore.layerJsonl", () => {
     }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
   })
 
-  it.scoped("resume folds only from the last compact boundary; the totals still cover the whole file", () => {
+  it.effect("resume folds only from the last compact boundary; the totals still cover the whole file", () => {
     const home = tempDir()
     const file = sessionFile(home, "/w/a", "s1")
     const boundary = (index: number, parent: string): TranscriptEntry => ({
@@ -465,7 +464,7 @@ describe("SessionStore.layerJsonl", () => {
     }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
   })
 
-  it.scoped("the summary requests a compact boundary records are in the totals once, in resume and list alike", () => {
+  it.effect("the summary requests a compact boundary records are in the totals once, in resume and list alike", () => {
     const home = tempDir()
     const file = sessionFile(home, "/w/a", "s1")
     const boundary = (index: number, parent: string, costUSD: number): TranscriptEntry => ({
@@ -505,7 +504,7 @@ describe("SessionStore.layerJsonl", () => {
     }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
   })
 
-  it.scoped("a file of another writer is read as far as it is valid; its metadata lines are no warning", () => {
+  it.effect("a file of another writer is read as far as it is valid; its metadata lines are no warning", () => {
     const home = tempDir()
     const file = sessionFile(home, "/w/a", "s1")
     const entries = conversation("s1", "/w/a", "hello")
@@ -519,7 +518,7 @@ describe("SessionStore.layerJsonl", () => {
     fs.writeFileSync(file, lines.join("\r\n") + "\r\n")
     return Effect.gen(function* () {
       const store = yield* SessionStore
-      const read = Chunk.toReadonlyArray(yield* Stream.runCollect(store.read("s1")))
+      const read = yield* Stream.runCollect(store.read("s1"))
       expect(read.map((entry) => entry.uuid)).toEqual(["u-0", "u-1", "u-2", "u-3"])
       expect(read[1]?.["userType"]).toBe("external")
       const resumed = yield* store.resume("s1")
@@ -529,7 +528,7 @@ describe("SessionStore.layerJsonl", () => {
     }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
   })
 
-  it.scoped("lines longer than a read, and many of them, come back whole and in order", () => {
+  it.effect("lines longer than a read, and many of them, come back whole and in order", () => {
     const home = tempDir()
     return Effect.gen(function* () {
       const store = yield* SessionStore
@@ -539,7 +538,7 @@ describe("SessionStore.layerJsonl", () => {
         entries.push(index % 2 === 1 ? assistantEntry("s1", "/w/a", index, `answer ${index}`) : userEntry("s1", "/w/a", index, `prompt ${index}`))
       }
       for (const entry of entries) yield* store.append(entry)
-      expect(Chunk.toReadonlyArray(yield* Stream.runCollect(store.read("s1")))).toEqual(entries)
+      expect(yield* Stream.runCollect(store.read("s1"))).toEqual(entries)
       const resumed = yield* store.resume("s1")
       expect(resumed.messages.length).toBe(2_000)
       expect(resumed.messages[0]?.content).toEqual([{ type: "text", text: big }])
@@ -547,7 +546,7 @@ describe("SessionStore.layerJsonl", () => {
     }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
   })
 
-  it.scoped("fork streams the copy and writes it aside first: nothing half-copied is left", () => {
+  it.effect("fork streams the copy and writes it aside first: nothing half-copied is left", () => {
     const home = tempDir()
     return Effect.gen(function* () {
       const store = yield* SessionStore

@@ -22,7 +22,7 @@ import { tempDir, write } from "../support/TempFiles.js"
 const platform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)
 
 const environment = (home: string) =>
-  ConfigProvider.fromMap(new Map([["WEFT_HOME", home], ["ANTHROPIC_BASE_URL", "http://127.0.0.1:9"]]))
+  ConfigProvider.fromUnknown({ WEFT_HOME: home, ANTHROPIC_BASE_URL: "http://127.0.0.1:9" })
 
 const sessionId = "5e55a0c1-0000-4000-8000-00000000000a"
 
@@ -75,7 +75,7 @@ describe("SessionStore.layerMemory in the session composition", () => {
       expect(second.at(-1)).toMatchObject({ _tag: "Result", isError: false })
 
       // Both runs are one conversation in the store: the second continued the first's chain.
-      const resumed = yield* Effect.flatMap(SessionStore, (s) => s.resume(sessionId)).pipe(Effect.provide(store))
+      const resumed = yield* SessionStore.use((s) => s.resume(sessionId)).pipe(Effect.provide(store))
       expect(resumed.brokenChain).toBe(false)
       expect(resumed.turns).toBe(3)
       const texts = resumed.messages.map((message) =>
@@ -84,10 +84,10 @@ describe("SessionStore.layerMemory in the session composition", () => {
           : message.content.map((block) => (block.type === "text" ? block.text : block.type)).join("|")
       )
       expect(texts).toEqual(["read the notes", "tool_use", "tool_result", "read it", "and now?", "still here"])
-      const [info] = yield* Effect.flatMap(SessionStore, (s) => s.list(cwd)).pipe(Effect.provide(store))
+      const [info] = yield* SessionStore.use((s) => s.list(cwd)).pipe(Effect.provide(store))
       expect(info).toMatchObject({ sessionId, firstPrompt: "read the notes", turns: 3 })
       // Nothing went to disk.
       expect(fs.existsSync(nodePath.join(home, "projects"))).toBe(false)
-    }).pipe(Effect.provide(platform), Effect.withConfigProvider(environment(home)))
+    }).pipe(Effect.provide(platform), Effect.provideService(ConfigProvider.ConfigProvider, environment(home)))
   })
 })

@@ -72,7 +72,7 @@ describe("SessionStore.layerJsonl under kill -9", () => {
       for (const line of complete) expect(Result.isSuccess(decodeEntry(JSON.parse(line)))).toBe(true)
 
       const loaded = await Effect.runPromise(
-        Effect.flatMap(SessionStore, (store) => store.loadDetailed(sessionId)).pipe(
+        SessionStore.use((store) => store.loadDetailed(sessionId)).pipe(
           Effect.provide(SessionStore.layerJsonlLive({ home }))
         )
       )

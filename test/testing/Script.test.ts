@@ -95,6 +95,6 @@ describe("Script", () => {
     const events = turnEvents(turn, context)
     const body = new TextEncoder().encode(events.map(frame).join(""))
     const decoded = Sse.decode(body).map((f) => Sse.toEvent(f))
-    expect(decoded.map((e) => (e._tag === "Right" ? e.right : null))).toEqual(events)
+    expect(decoded.map((e) => (e._tag === "Success" ? e.success : null))).toEqual(events)
   })
 })

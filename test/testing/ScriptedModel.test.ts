@@ -1,5 +1,4 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Stream from "effect/Stream"
@@ -18,17 +17,17 @@ const request = (content: string): MessagesRequest => ({
   messages: [{ role: "user", content }]
 })
 
-const types = (client: ApiClient["Type"], req: MessagesRequest) =>
-  Stream.runCollect(client.stream(req)).pipe(Effect.map((events) => Chunk.toArray(events).map((event) => event.type)))
+const types = (client: ApiClient["Service"], req: MessagesRequest) =>
+  Stream.runCollect(client.stream(req)).pipe(Effect.map((events) => events.map((event) => event.type)))
 
 describe("ScriptedModel", () => {
   it.effect("plays the n-th turn on the n-th call and records the requests", () =>
     Effect.gen(function* () {
       const client = yield* ApiClient
       const first = yield* Stream.runCollect(client.stream(request("one")))
-      const start = Chunk.headUnsafe(first)
+      const start = first[0]
       expect(start).toMatchObject({ type: "message_start", message: { id: "msg_scripted_1", model: "claude-test" } })
-      expect(Chunk.toArray(first).some((event) => event.type === "content_block_start" && event["content_block"] !== undefined && JSON.stringify(event).includes("toolu_scripted_1"))).toBe(true)
+      expect(first.some((event) => event.type === "content_block_start" && event["content_block"] !== undefined && JSON.stringify(event).includes("toolu_scripted_1"))).toBe(true)
       const second = yield* types(client, request("two"))
       expect(second.at(-1)).toBe("message_stop")
       const received = yield* (yield* ScriptedModel).requests
@@ -51,7 +50,7 @@ describe("ScriptedModel", () => {
       const fiber = yield* Effect.forkChild(types(client, request("slow")))
       // 8 events (start, block start, 3 deltas, block stop, delta, stop) at 1 s each.
       yield* TestClock.adjust("7 seconds")
-      expect(fiber.unsafePoll()).toBeNull()
+      expect(fiber.pollUnsafe()).toBeUndefined()
       yield* TestClock.adjust("1 second")
       const events = yield* Fiber.join(fiber)
       expect(events.length).toBe(8)

@@ -25,12 +25,12 @@ const formatDuration = (ms: number): string => {
 }
 
 export const BashInput = Schema.Struct({
-  command: Schema.String.annotations({ description: "The command to execute" }),
+  command: Schema.String.annotate({ description: "The command to execute" }),
   timeout: Schema.optional(
-    Schema.Number.annotations({ description: `Optional timeout in milliseconds (max ${MAX_TIMEOUT_MS})` })
+    Schema.Number.annotate({ description: `Optional timeout in milliseconds (max ${MAX_TIMEOUT_MS})` })
   ),
   description: Schema.optional(
-    Schema.String.annotations({
+    Schema.String.annotate({
       description: `Clear, concise description of what this command does in 5-10 words, in active voice. Examples:
 Input: ls
 Output: List files in current directory
@@ -46,7 +46,7 @@ Output: Create directory 'foo'`
     })
   ),
   run_in_background: Schema.optional(
-    Schema.Boolean.annotations({
+    Schema.Boolean.annotate({
       description: "Set to true to run this command in the background. Use BashOutput to read the output later."
     })
   )
@@ -94,7 +94,7 @@ export const BashTool = Tool.make({
         const timeoutMs = Math.min(Math.floor(requested), MAX_TIMEOUT_MS)
         return session.run(input.command, { timeoutMs }).pipe(
           Stream.groupedWithin(256, PROGRESS_INTERVAL),
-          Stream.mapConcat((events): Array<Tool.ToolOutput> => {
+          Stream.map((events): Array<Tool.ToolOutput> => {
             const out: Array<Tool.ToolOutput> = []
             let text = ""
             for (const event of events) {
@@ -116,16 +116,17 @@ export const BashTool = Tool.make({
             }
             if (text !== "") out.unshift(Tool.progress(text))
             return out
-          })
+          }),
+          Stream.flattenIterable
         )
       })
     )
 })
 
 export const BashOutputInput = Schema.Struct({
-  bash_id: Schema.String.annotations({ description: "The ID of the background shell to retrieve output from" }),
+  bash_id: Schema.String.annotate({ description: "The ID of the background shell to retrieve output from" }),
   filter: Schema.optional(
-    Schema.String.annotations({
+    Schema.String.annotate({
       description:
         "Optional regular expression to filter the output lines. Only lines matching this regex will be included in the result. Any lines that do not match will no longer be available to read."
     })
@@ -168,7 +169,7 @@ export const BashOutputTool = Tool.fromEffect({
 })
 
 export const KillShellInput = Schema.Struct({
-  shell_id: Schema.String.annotations({ description: "The ID of the background shell to kill" })
+  shell_id: Schema.String.annotate({ description: "The ID of the background shell to kill" })
 })
 
 export const KillShellTool = Tool.fromEffect({

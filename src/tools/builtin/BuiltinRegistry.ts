@@ -5,7 +5,7 @@
  * and HTML converter (about 10 M instructions of every `weft -p` start; scratchpad/bench/session.mjs).
  */
 import * as FileSystem from "effect/FileSystem"
-import * as HttpClient from "effect/unstable/http/HttpClient"
+import * as HttpClient from "effect/http/HttpClient"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -63,7 +63,7 @@ const makeServices = (options: Options) =>
 
 /** The services the built-in tools need, one of each per session (children get this process's environment without its credentials). */
 export const services = (options: Options) =>
-  Layer.merge(NodeFileSystem.layer, Layer.scopedContext(makeServices(options)).pipe(Layer.provide(ChildEnvironment.layerNode)))
+  Layer.merge(NodeFileSystem.layer, Layer.effectContext(makeServices(options)).pipe(Layer.provide(ChildEnvironment.layerNode)))
 
 /** The built-in tools, each loaded on its first call and provided with `context`. */
 export const deferredTools = (context: Context.Context<Requirements>): ReadonlyArray<Tool.AnyTool> =>

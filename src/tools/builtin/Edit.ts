@@ -29,13 +29,13 @@ import {
 } from "./Write.js"
 
 const EditInput = Schema.Struct({
-  file_path: Schema.String.annotations({ description: "The absolute path to the file to modify" }),
-  old_string: Schema.String.annotations({ description: "The text to replace" }),
-  new_string: Schema.String.annotations({
+  file_path: Schema.String.annotate({ description: "The absolute path to the file to modify" }),
+  old_string: Schema.String.annotate({ description: "The text to replace" }),
+  new_string: Schema.String.annotate({
     description: "The text to replace it with (must be different from old_string)"
   }),
   replace_all: Schema.optional(
-    Schema.Boolean.annotations({ description: "Replace all occurences of old_string (default false)", default: false })
+    Schema.Boolean.annotate({ description: "Replace all occurences of old_string (default false)", default: false })
   )
 })
 export type EditInput = typeof EditInput.Type

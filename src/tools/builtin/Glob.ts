@@ -16,9 +16,9 @@ import { loop, walk } from "../search/Walk.js"
 export const MAX_RESULTS = 100
 
 export const GlobInput = Schema.Struct({
-  pattern: Schema.String.annotations({ description: "The glob pattern to match files against" }),
+  pattern: Schema.String.annotate({ description: "The glob pattern to match files against" }),
   path: Schema.optional(
-    Schema.String.annotations({
+    Schema.String.annotate({
       description:
         'The directory to search in. If not specified, the current working directory will be used. IMPORTANT: Omit this field to use the default directory. DO NOT enter "undefined" or "null" - simply omit it for the default behavior. Must be a valid directory path if provided.'
     })

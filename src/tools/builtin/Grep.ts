@@ -24,21 +24,21 @@ import { loop } from "../search/Walk.js"
 const count = (description: string) => Tool.integerField(description, 0)
 
 export const GrepInput = Schema.Struct({
-  pattern: Schema.String.annotations({
+  pattern: Schema.String.annotate({
     description: "The regular expression pattern to search for in file contents"
   }),
   path: Schema.optional(
-    Schema.String.annotations({
+    Schema.String.annotate({
       description: "File or directory to search in (rg PATH). Defaults to current working directory."
     })
   ),
   glob: Schema.optional(
-    Schema.String.annotations({
+    Schema.String.annotate({
       description: 'Glob pattern to filter files (e.g. "*.js", "*.{ts,tsx}") - maps to rg --glob'
     })
   ),
   output_mode: Schema.optional(
-    Schema.Literal("content", "files_with_matches", "count").annotations({
+    Schema.Literals(["content", "files_with_matches", "count"]).annotate({
       description:
         'Output mode: "content" shows matching lines (supports -A/-B/-C context, -n line numbers, head_limit), "files_with_matches" shows file paths (supports head_limit), "count" shows match counts (supports head_limit). Defaults to "files_with_matches".'
     })
@@ -55,13 +55,13 @@ export const GrepInput = Schema.Struct({
     )
   ),
   "-n": Schema.optional(
-    Schema.Boolean.annotations({
+    Schema.Boolean.annotate({
       description: 'Show line numbers in output (rg -n). Requires output_mode: "content", ignored otherwise. Defaults to true.'
     })
   ),
-  "-i": Schema.optional(Schema.Boolean.annotations({ description: "Case insensitive search (rg -i)" })),
+  "-i": Schema.optional(Schema.Boolean.annotate({ description: "Case insensitive search (rg -i)" })),
   type: Schema.optional(
-    Schema.String.annotations({
+    Schema.String.annotate({
       description:
         "File type to search (rg --type). Common types: js, py, rust, go, java, etc. More efficient than include for standard file types."
     })
@@ -72,7 +72,7 @@ export const GrepInput = Schema.Struct({
     )
   ),
   multiline: Schema.optional(
-    Schema.Boolean.annotations({
+    Schema.Boolean.annotate({
       description:
         "Enable multiline mode where . matches newlines and patterns can span lines (rg -U --multiline-dotall). Default: false."
     })

@@ -13,7 +13,7 @@ import * as NodePath from "node:path"
 import { stampOf } from "../FileState.js"
 import { encodeText } from "../TextEncoding.js"
 import * as Tool from "../Tool.js"
-import { describePlatformError, fileCall, fileNotFoundMessage, resolveFilePath } from "./Read.js"
+import { describePlatformError, fileCall, fileNotFoundMessage, isNotFound, resolveFilePath } from "./Read.js"
 import {
   maxEditableBytes,
   readTextFile,
@@ -24,24 +24,24 @@ import {
 } from "./Write.js"
 
 const NotebookEditInput = Schema.Struct({
-  notebook_path: Schema.String.annotations({
+  notebook_path: Schema.String.annotate({
     description: "The absolute path to the Jupyter notebook file to edit (must be absolute, not relative)"
   }),
   cell_id: Schema.optional(
-    Schema.String.annotations({
+    Schema.String.annotate({
       description:
         "The ID of the cell to edit. When inserting a new cell, the new cell will be inserted after the cell with this ID, or at the beginning if not specified."
     })
   ),
-  new_source: Schema.String.annotations({ description: "The new source for the cell" }),
+  new_source: Schema.String.annotate({ description: "The new source for the cell" }),
   cell_type: Schema.optional(
-    Schema.Literal("code", "markdown").annotations({
+    Schema.Literals(["code", "markdown"]).annotate({
       description:
         "The type of the cell (code or markdown). If not specified, it defaults to the current cell type. If using edit_mode=insert, this is required."
     })
   ),
   edit_mode: Schema.optional(
-    Schema.Literal("replace", "insert", "delete").annotations({
+    Schema.Literals(["replace", "insert", "delete"]).annotate({
       description: "The type of edit to make (replace, insert, delete). Defaults to replace."
     })
   )
@@ -122,14 +122,13 @@ export const NotebookEditTool = Tool.fromEffect({
       return yield* failed("File must be a Jupyter notebook (.ipynb file). For editing other file types, use the Edit tool.")
     }
     const info = yield* fs.stat(absolute).pipe(
-      Effect.catchIf(
-        (error) => error._tag === "SystemError" && error.reason === "NotFound",
-        () =>
-          Effect.flatMap(fileNotFoundMessage(fs, absolute, context.cwd), (message) =>
-            Effect.fail(Tool.fail(toolName, message, "not_found"))
-          )
-      ),
-      Effect.catchTag("SystemError", "BadArgument", (error) => Effect.fail(failed(describePlatformError(error, absolute))))
+      Effect.catch((error) =>
+        isNotFound(error)
+          ? Effect.flatMap(fileNotFoundMessage(fs, absolute, context.cwd), (message) =>
+              Effect.fail(Tool.fail(toolName, message, "not_found"))
+            )
+          : Effect.fail(failed(describePlatformError(error, absolute)))
+      )
     )
     if (info.type !== "File") return yield* failed(`${absolute} is not a regular file.`)
     if (Number(info.size) > maxEditableBytes) {

@@ -82,32 +82,31 @@ export const snippet = (text: string, firstChanged: number, lastChanged: number)
 export const realPathOf = (fs: FileSystem.FileSystem, path: string) =>
   fs.realPath(path).pipe(Effect.orElseSucceed(() => path))
 
+/** True when the failure is "no such file or directory". */
+export const isNotFound = (error: PlatformError): boolean => error.reason._tag === "NotFound"
+
 /** A model-facing message for a file-system failure on `path`. */
 export const describePlatformError = (error: PlatformError, path: string): string => {
-  if (error._tag === "SystemError") {
-    switch (error.reason) {
-      case "NotFound":
-        return `File does not exist: ${path}`
-      case "PermissionDenied":
-        return `Permission denied: ${path}. weft cannot access this file; ask the user to change its permissions if it is needed.`
-      case "BadResource":
-        return `Cannot access ${path}: ${error.description ?? "not a regular file"}`
-      case "AlreadyExists":
-        return `${path} already exists.`
-      default:
-        return `Cannot access ${path}: ${error.description ?? error.message}`
-    }
+  const reason = error.reason
+  switch (reason._tag) {
+    case "NotFound":
+      return `File does not exist: ${path}`
+    case "PermissionDenied":
+      return `Permission denied: ${path}. weft cannot access this file; ask the user to change its permissions if it is needed.`
+    case "BadResource":
+      return `Cannot access ${path}: ${reason.description ?? "not a regular file"}`
+    case "AlreadyExists":
+      return `${path} already exists.`
+    case "BadArgument":
+      return `Cannot access ${path}: ${reason.message}`
+    default:
+      return `Cannot access ${path}: ${reason.description ?? reason.message}`
   }
-  return `Cannot access ${path}: ${error.message}`
 }
 
 /** A platform error as a ToolFailed naming `path`, of kind not_found when there is no such file. */
 export const platformFailure = (tool: string, error: PlatformError, path: string): Tool.ToolFailed =>
-  Tool.fail(
-    tool,
-    describePlatformError(error, path),
-    error._tag === "SystemError" && error.reason === "NotFound" ? "not_found" : undefined
-  )
+  Tool.fail(tool, describePlatformError(error, path), isNotFound(error) ? "not_found" : undefined)
 
 /**
  * What every file tool starts with: the services, the absolute path (and a note for the model when it gave a
@@ -271,7 +270,7 @@ class LineWindow {
 }
 
 const ReadInput = Schema.Struct({
-  file_path: Schema.String.annotations({ description: "The absolute path to the file to read" }),
+  file_path: Schema.String.annotate({ description: "The absolute path to the file to read" }),
   offset: Schema.optional(
     Tool.integerField("The line number to start reading from. Only provide if the file is too large to read at once", 0)
   ),
@@ -409,7 +408,7 @@ export const ReadTool = Tool.fromEffect({
     const note = relativePathNote(input.file_path, absolute)
     const info = yield* fs.stat(absolute).pipe(
       Effect.catch((error) =>
-        error._tag === "SystemError" && error.reason === "NotFound"
+        isNotFound(error)
           ? Effect.flatMap(fileNotFoundMessage(fs, absolute, context.cwd), (message) =>
               Effect.fail(Tool.fail(toolName, message, "not_found"))
             )
@@ -480,7 +479,7 @@ export const ReadTool = Tool.fromEffect({
     const limit = input.limit ?? defaultLineLimit
     const last = first + limit - 1
     const { window, hash } = yield* readText(fs, absolute, extension, size, first, last).pipe(
-      Effect.catchTag("SystemError", "BadArgument", (error) => Effect.fail(failed(describePlatformError(error, absolute))))
+      Effect.catchTag("PlatformError", (error) => Effect.fail(failed(describePlatformError(error, absolute))))
     )
 
     if (window.lines.length === 0) {

@@ -10,15 +10,15 @@ import { TodoStore } from "../TodoStore.js"
 import * as Tool from "../Tool.js"
 
 const NonEmpty = (description: string) =>
-  Schema.String.pipe(
-    Schema.filter((value) => value.length > 0, {
+  Schema.String.check(
+    Schema.makeFilter((value: string) => value.length > 0, {
       description,
       jsonSchema: { type: "string", minLength: 1 },
-      message: () => "must not be empty"
+      message: "must not be empty"
     })
   )
 
-export const TodoStatus = Schema.Literal("pending", "in_progress", "completed")
+export const TodoStatus = Schema.Literals(["pending", "in_progress", "completed"])
 export type TodoStatus = typeof TodoStatus.Type
 
 export const Todo = Schema.Struct({
@@ -36,7 +36,7 @@ export interface TodoWriteData {
 export { type Interface, TodoStore } from "../TodoStore.js"
 
 const TodoWriteInput = Schema.Struct({
-  todos: Schema.Array(Todo).annotations({ description: "The updated todo list" })
+  todos: Schema.Array(Todo).annotate({ description: "The updated todo list" })
 })
 export type TodoWriteInput = typeof TodoWriteInput.Type
 

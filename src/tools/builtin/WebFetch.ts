@@ -12,10 +12,10 @@
  * bounded by `timeout`. Interrupting the call aborts the request. It runs on the HttpClient in context (the
  * session's: through HTTPS_PROXY / HTTP_PROXY unless NO_PROXY exempts the host, see model/Proxy.ts).
  */
-import * as HttpClient from "effect/unstable/http/HttpClient"
-import type * as HttpClientError from "effect/unstable/http/HttpClientError"
-import * as HttpClientRequest from "effect/unstable/http/HttpClientRequest"
-import type * as HttpClientResponse from "effect/unstable/http/HttpClientResponse"
+import * as HttpClient from "effect/http/HttpClient"
+import type * as HttpClientError from "effect/http/HttpClientError"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
@@ -25,7 +25,7 @@ import * as Tool from "../Tool.js"
 
 export interface WebFetchOptions {
   /** Bound on the whole call, redirects and body included. Default 60 seconds. */
-  readonly timeout?: Duration.DurationInput
+  readonly timeout?: Duration.Input
   /** Bound on body bytes read (the rest is not downloaded). Default 10 MB. */
   readonly maxBodyBytes?: number
   /** Bound on the characters returned to the model. Default 100,000. */
@@ -43,11 +43,11 @@ export const maxUrlLength = 2000
 
 const WebFetchInput = Schema.Struct({
   // The JSON Schema is given whole: a `jsonSchema` annotation replaces the derived one, description included.
-  url: Schema.String.annotations({
+  url: Schema.String.annotate({
     description: "The URL to fetch content from",
     jsonSchema: { type: "string", format: "uri", description: "The URL to fetch content from" }
   }),
-  prompt: Schema.String.annotations({ description: "The prompt to run on the fetched content" })
+  prompt: Schema.String.annotate({ description: "The prompt to run on the fetched content" })
 })
 export type WebFetchInput = typeof WebFetchInput.Type
 
@@ -152,7 +152,7 @@ interface Redirected {
 }
 
 export const makeWebFetchTool = (options: WebFetchOptions = {}) => {
-  const timeout = Duration.decode(options.timeout ?? defaultTimeout)
+  const timeout = Duration.fromInputUnsafe(options.timeout ?? defaultTimeout)
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
   const maxChars = options.maxChars ?? defaultMaxChars
   const maxRedirects = options.maxRedirects ?? defaultMaxRedirects
@@ -274,13 +274,15 @@ export const makeWebFetchTool = (options: WebFetchOptions = {}) => {
     }
 
     const outcome = yield* fetchFollowing(url).pipe(
-      Effect.timeoutFail({
+      Effect.timeoutOrElse({
         duration: timeout,
-        onTimeout: () =>
-          Tool.fail(
-            toolName,
-            `Timed out after ${Duration.format(timeout)} fetching ${url.href}. The server did not answer in time; try again later or another URL.`,
-            "timeout"
+        orElse: () =>
+          Effect.fail(
+            Tool.fail(
+              toolName,
+              `Timed out after ${Duration.format(timeout)} fetching ${url.href}. The server did not answer in time; try again later or another URL.`,
+              "timeout"
+            )
           )
       })
     )

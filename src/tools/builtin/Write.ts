@@ -10,9 +10,9 @@
  * Also exports the pieces Edit and NotebookEdit share: `writeFileAtomic`, `requireFreshRead`, `createFile`,
  * `readTextFile`, `recordWritten`.
  */
-import { SystemError } from "effect/PlatformError"
-import * as FileSystem from "effect/FileSystem"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as PlatformError from "effect/PlatformError"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
 import { contentHash, type FileStamp, FileState, stampOf } from "../FileState.js"
@@ -26,7 +26,7 @@ import {
   utf8
 } from "../TextEncoding.js"
 import * as Tool from "../Tool.js"
-import { fileCall, realPathOf, resolveFilePath, snippet, splitLines } from "./Read.js"
+import { fileCall, isNotFound, realPathOf, resolveFilePath, snippet, splitLines } from "./Read.js"
 
 /** Largest existing file Write/Edit load to compare or edit (Edit works on the whole text in memory). */
 export const maxEditableBytes = 32 * 1024 * 1024
@@ -63,10 +63,7 @@ export const writeFileAtomic = (
 /** The file's info, or undefined when there is no such file (other errors pass through). */
 export const statIfExists = (fs: FileSystem.FileSystem, path: string) =>
   fs.stat(path).pipe(
-    Effect.catchIf(
-      (error) => error._tag === "SystemError" && error.reason === "NotFound",
-      () => Effect.succeed(undefined)
-    )
+    Effect.catchIf(isNotFound, () => Effect.succeed(undefined))
   )
 
 /** Bound on a chain of symbolic links followed by `writeTarget` (Linux's own bound). */
@@ -87,8 +84,8 @@ export const writeTarget = (fs: FileSystem.FileSystem, path: string) =>
       current = NodePath.resolve(directory, link.value)
     }
     return yield* Effect.fail(
-      new SystemError({
-        reason: "BadResource",
+      PlatformError.systemError({
+        _tag: "BadResource",
         module: "FileSystem",
         method: "writeTarget",
         pathOrDescriptor: path,
@@ -216,10 +213,10 @@ export const boundedSnippet = (text: string, first: number, last: number): strin
 }
 
 const WriteInput = Schema.Struct({
-  file_path: Schema.String.annotations({
+  file_path: Schema.String.annotate({
     description: "The absolute path to the file to write (must be absolute, not relative)"
   }),
-  content: Schema.String.annotations({ description: "The content to write to the file" })
+  content: Schema.String.annotate({ description: "The content to write to the file" })
 })
 export type WriteInput = typeof WriteInput.Type
 

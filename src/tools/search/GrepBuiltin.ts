@@ -34,7 +34,7 @@ interface Matcher {
 
 const makeMatcher = (query: GrepQuery): Result.Result<Matcher, GrepFailed> =>
   translateRegex(query.pattern, { multiline: query.multiline, dotAll: query.multiline, ignoreCase: query.ignoreCase }).pipe(
-    Result.mapLeft((message) => new GrepFailed({ message })),
+    Result.mapError((message) => new GrepFailed({ message })),
     Result.map((translated) => {
       const literal = translated.flags === "u" ? literalOf(query.pattern) : undefined
       return {
@@ -166,8 +166,8 @@ const searchFile = (
 
 /** Runs a query over the file system. Content and count answers come in path order, as `rg --sort path`. */
 export const search = (query: GrepQuery): Effect.Effect<Collector, GrepFailed, SearchFiles> =>
-  Effect.flatMap(SearchFiles, (files) => {
-    return Effect.flatMap(makeMatcher(query), (matcher) => {
+  SearchFiles.use((files) => {
+    return Effect.flatMap(Effect.fromResult(makeMatcher(query)), (matcher) => {
       let ofType: ((name: string) => boolean) | undefined
       if (query.type !== undefined) {
         ofType = typeMatcher(query.type)

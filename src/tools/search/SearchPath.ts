@@ -29,7 +29,7 @@ export const statSearchPath = (
   context: ToolContext,
   path: string
 ): Effect.Effect<SearchPath, ToolFailed, SearchFiles> =>
-  Effect.flatMap(SearchFiles, (files) => {
+  SearchFiles.use((files) => {
     const kind = files.kind(path)
     return kind === undefined
       ? Effect.fail(fail(tool, `Path does not exist: ${path}. Note: relative paths are resolved against ${context.cwd}.`, "not_found"))
@@ -44,7 +44,7 @@ export const statSearchPath = (
 export const shellNote = (context: ToolContext, resolvedRelative: boolean): Effect.Effect<string, never, ShellSession> =>
   Effect.gen(function* () {
     if (!resolvedRelative) return ""
-    const shellCwd = yield* Effect.flatMap(ShellSession, (session) => session.cwd)
+    const shellCwd = yield* ShellSession.use((session) => session.cwd)
     return shellCwd === context.cwd
       ? ""
       : `\n\n(Relative paths and the default are resolved against ${context.cwd}, not the shell's current ` +

@@ -105,7 +105,7 @@ interface Pending<S> {
 
 /** Walks the tree under the absolute directory `root`, calling the visitor for every entry not ignored. */
 export const walk = <S>(root: string, visitor: Visitor<S>, options: WalkOptions = {}): Effect.Effect<void, never, SearchFiles> =>
-  Effect.flatMap(SearchFiles, (files) => {
+  SearchFiles.use((files) => {
     const hidden = options.hidden ?? false
     const useIgnores = options.ignoreFiles ?? true
     const overrides = options.overrides === undefined || options.overrides.isEmpty ? undefined : options.overrides

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import * as NodeFs from "node:fs/promises"
@@ -31,7 +30,7 @@ describe("the built-in tools' definitions", () => {
 describe("BuiltinRegistry", () => {
   const session = BuiltinRegistry.layer({ cwd: process.cwd() })
 
-  it.scoped("offers the model what a registry of the typed tools offers", () =>
+  it.effect("offers the model what a registry of the typed tools offers", () =>
     Effect.gen(function* () {
       const deferred = yield* ToolRegistry
       const typed = yield* ToolRegistry.make(...all).pipe(Effect.provide(BuiltinRegistry.services({ cwd: process.cwd() })))
@@ -40,7 +39,7 @@ describe("BuiltinRegistry", () => {
     }).pipe(Effect.provide(session))
   )
 
-  it.scoped("runs a tool through its module, loaded on the first call", () =>
+  it.effect("runs a tool through its module, loaded on the first call", () =>
     Effect.gen(function* () {
       const registry = yield* ToolRegistry
       const dir = yield* tempDir
@@ -49,7 +48,7 @@ describe("BuiltinRegistry", () => {
       const context = { toolUseId: "t", sessionId: "s", cwd: dir }
       const read = yield* registry.get("Read")
       const output = yield* Effect.flatMap(read.prepare({ file_path: path }, context), (call) => Stream.runCollect(call.run()))
-      expect(JSON.stringify(Chunk.toReadonlyArray(output))).toContain("1\\tone")
+      expect(JSON.stringify(output)).toContain("1\\tone")
       // The loaded tool decodes: a wrong input is the tool's own message.
       const invalid = yield* Effect.flip(read.prepare({ file_path: path, limit: 0 }, context))
       expect(invalid.message).toBe("Invalid input for Read: limit: expected an integer >= 1, got 0")

@@ -210,7 +210,7 @@ describe("Grep", () => {
 
 describe("Grep engine selection", () => {
   const select = (env: Record<string, string>) =>
-    selectEngine.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))), Effect.provide(SearchFiles.layer))
+    selectEngine.pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env })), Effect.provide(SearchFiles.layer))
   // The suite runs where rg is not installed: only the cases that need a real rg wait for one.
   const rgPath = findRipgrep(process.env["PATH"])
 

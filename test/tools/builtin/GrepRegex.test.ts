@@ -122,8 +122,8 @@ describe("translateRegex", () => {
     translateRegex(pattern, { multiline, dotAll: multiline, ignoreCase: false })
   const matches = (pattern: string, text: string, multiline = false) => {
     const translated = translate(pattern, multiline)
-    if (Result.isFailure(translated)) throw new Error(translated.left)
-    return new RegExp(translated.right.source, translated.right.flags).test(text)
+    if (Result.isFailure(translated)) throw new Error(translated.failure)
+    return new RegExp(translated.success.source, translated.success.flags).test(text)
   }
 
   it("translates ripgrep's syntax to what it means there", () => {
@@ -146,7 +146,7 @@ describe("translateRegex", () => {
 
   it("(?U) swaps greediness", () => {
     const translated = translate("(?U)a+b*?")
-    expect(Result.isSuccess(translated) && translated.right.source).toBe("a+?b*")
+    expect(Result.isSuccess(translated) && translated.success.source).toBe("a+?b*")
   })
 
   it("says whether a match can hold a newline (what rg -c -U counts by)", () => {

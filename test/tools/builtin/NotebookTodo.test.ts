@@ -1,5 +1,4 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
@@ -146,7 +145,7 @@ describe("TodoWrite", () => {
     }).pipe(Effect.provide(TodoStore.layer))
   )
 
-  it.scoped("publishes changes to subscribers", () =>
+  it.effect("publishes changes to subscribers", () =>
     Effect.gen(function* () {
       const store = yield* TodoStore
       const subscribed = yield* Deferred.make<void>()
@@ -158,14 +157,14 @@ describe("TodoWrite", () => {
       )
       yield* Deferred.await(subscribed)
       yield* store.set(todos)
-      const lists = Chunk.toReadonlyArray(yield* Fiber.join(seen))
+      const lists = yield* Fiber.join(seen)
       expect(lists).toEqual([[], todos])
     }).pipe(Effect.provide(TodoStore.layer))
   )
 
   it.effect("rejects an empty content", () =>
     Effect.gen(function* () {
-      const erased = Tool.erase(TodoWriteTool, (stream) => stream.pipe(Stream.provideLayer(TodoStore.layer)))
+      const erased = Tool.erase(TodoWriteTool, (stream) => stream.pipe(Stream.provide(TodoStore.layer)))
       const error = yield* Effect.flip(
         erased.prepare({ todos: [{ content: "", status: "pending", activeForm: "x" }] }, { toolUseId: "t", sessionId: "s", cwd: "/" })
       )

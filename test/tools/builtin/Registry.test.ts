@@ -1,6 +1,5 @@
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { describe, expect, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
@@ -42,7 +41,7 @@ describe("file tools in a ToolRegistry", () => {
         Effect.gen(function* () {
           const tool = yield* registry.get(name)
           const call = yield* tool.prepare(input, context)
-          return Chunk.toReadonlyArray(yield* Stream.runCollect(call.run()))
+          return yield* Stream.runCollect(call.run())
         })
       yield* run("Read", { file_path: path })
       yield* run("Edit", { file_path: path, old_string: "1", new_string: "2" })

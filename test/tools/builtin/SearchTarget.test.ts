@@ -3,7 +3,6 @@
  * checked as the session directory must not read the shell's new directory.
  */
 import { afterEach, describe, expect, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
@@ -34,7 +33,7 @@ const call = <I, R>(tool: Tool<I, R>, input: Record<string, unknown>, cwd: strin
   Effect.gen(function* () {
     const services = yield* Effect.context<R>()
     const prepared = yield* erase(tool, (stream) => Stream.provideContext(stream, services)).prepare(input, context(cwd))
-    const outputs = Chunk.toReadonlyArray(yield* Stream.runCollect(prepared.run()))
+    const outputs = yield* Stream.runCollect(prepared.run())
     const result = outputs.find((output): output is ToolResult => output._tag === "ToolResult")
     if (result === undefined) return yield* Effect.die(new Error("no result"))
     return { target: prepared.target, text: textOf(result) }

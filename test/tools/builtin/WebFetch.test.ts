@@ -97,7 +97,7 @@ describe("WebFetch", () => {
     })
   })
 
-  it.scoped("converts an HTML page to markdown, with the prompt as context", () =>
+  it.effect("converts an HTML page to markdown, with the prompt as context", () =>
     Effect.gen(function* () {
       const { base } = yield* server
       const text = textOf(yield* fetchWith(WebFetchTool, `${base}/page`, "find the link"))
@@ -110,7 +110,7 @@ describe("WebFetch", () => {
     })
   )
 
-  it.scoped("follows a same-host redirect and reports a cross-host one", () =>
+  it.effect("follows a same-host redirect and reports a cross-host one", () =>
     Effect.gen(function* () {
       const { base, port } = yield* server
       const followed = yield* fetchWith(WebFetchTool, `${base}/moved`)
@@ -123,7 +123,7 @@ describe("WebFetch", () => {
     })
   )
 
-  it.scoped("returns JSON as it is and refuses binary content", () =>
+  it.effect("returns JSON as it is and refuses binary content", () =>
     Effect.gen(function* () {
       const { base } = yield* server
       expect(textOf(yield* fetchWith(WebFetchTool, `${base}/data.json`))).toBe(
@@ -133,7 +133,7 @@ describe("WebFetch", () => {
     })
   )
 
-  it.scoped("reports HTTP errors, bad schemes and unreachable hosts clearly", () =>
+  it.effect("reports HTTP errors, bad schemes and unreachable hosts clearly", () =>
     Effect.gen(function* () {
       const { base } = yield* server
       expect(yield* failureOf(fetchWith(WebFetchTool, `${base}/missing`))).toContain("status code 404 Not Found")
@@ -147,7 +147,7 @@ describe("WebFetch", () => {
     })
   )
 
-  it.scoped("caps the body read and the text returned", () =>
+  it.effect("caps the body read and the text returned", () =>
     Effect.gen(function* () {
       const { base } = yield* server
       const small = makeWebFetchTool({ maxBodyBytes: 100_000, maxChars: 1_000_000 })
@@ -161,7 +161,7 @@ describe("WebFetch", () => {
     })
   )
 
-  it.scoped("goes through HTTP_PROXY (absolute form) unless NO_PROXY names the host, with the body still capped", () =>
+  it.effect("goes through HTTP_PROXY (absolute form) unless NO_PROXY names the host, with the body still capped", () =>
     Effect.gen(function* () {
       const { base } = yield* server
       const proxy = yield* Effect.acquireRelease(Effect.promise(startLoopbackProxy), (started) => Effect.promise(started.close))
@@ -169,7 +169,7 @@ describe("WebFetch", () => {
       const viaProxy = (env: Record<string, string>) =>
         runTool(small, { url: `${base}/big`, prompt: "p" }, "/").pipe(
           Effect.provide(NodeApiClient.layerHttpClient),
-          Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+          Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))
         )
       const text = textOf(yield* viaProxy({ HTTP_PROXY: proxy.url }))
       expect(text).toContain("only the first 1000 bytes were read")
@@ -190,7 +190,7 @@ describe("WebFetch", () => {
     }).pipe(Effect.scoped)
   )
 
-  it.scoped("interrupting the call aborts the request", () =>
+  it.effect("interrupting the call aborts the request", () =>
     Effect.gen(function* () {
       const { base, hangReceived, hangClosed } = yield* server
       const fiber = yield* Effect.forkChild(fetchWith(WebFetchTool, `${base}/hang`))

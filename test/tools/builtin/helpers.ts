@@ -7,7 +7,6 @@ import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import * as Chunk from "effect/Chunk"
 import * as NodeFs from "node:fs/promises"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
@@ -17,11 +16,11 @@ import * as Tool from "../../../src/tools/Tool.js"
 /** Decodes `raw` with the tool's schema (as the registry does) and runs it to its result. */
 export const runTool = <I, R>(tool: Tool.Tool<I, R>, raw: unknown, cwd: string) =>
   Effect.gen(function* () {
-    const input = yield* Schema.decodeUnknown(tool.input)(raw).pipe(Effect.orDie)
+    const input = yield* Schema.decodeUnknownEffect(tool.input)(raw).pipe(Effect.orDie)
     const outputs = yield* Stream.runCollect(tool.run(input, { toolUseId: "toolu_test", sessionId: "s", cwd }))
-    const last = Chunk.last(outputs)
-    if (last._tag === "None" || last.value._tag !== "ToolResult") return yield* Effect.die("no ToolResult")
-    return last.value
+    const last = outputs.at(-1)
+    if (last === undefined || last._tag !== "ToolResult") return yield* Effect.die("no ToolResult")
+    return last
   })
 
 /** The text of a result whose content is a string. */
@@ -39,7 +38,7 @@ export const tempDir = Effect.acquireRelease(
 export const FileLayers = Layer.mergeAll(NodeFileSystem.layer, FileState.layer)
 
 /** Counts bytes returned by reads through opened files (and whole-file reads), to prove a tool reads little. */
-export class BytesRead extends Context.Tag("test/BytesRead")<BytesRead, { readonly ref: Ref.Ref<number> }>() {
+export class BytesRead extends Context.Service<BytesRead, { readonly ref: Ref.Ref<number> }>()("test/BytesRead") {
   static layer = Layer.effect(BytesRead, Effect.map(Ref.make(0), (ref) => ({ ref })))
 }
 
@@ -55,7 +54,6 @@ export const countingFileSystem = Layer.effect(
       open: (path, options) =>
         Effect.map(fs.open(path, options), (file) => ({
           [FileSystem.FileTypeId]: file[FileSystem.FileTypeId],
-          fd: file.fd,
           get stat() {
             return file.stat
           },
@@ -63,9 +61,10 @@ export const countingFileSystem = Layer.effect(
           get sync() {
             return file.sync
           },
-          read: (buffer: Uint8Array) => Effect.tap(file.read(buffer), (size) => count(Number(size))),
-          readAlloc: (size: FileSystem.SizeInput) =>
-            Effect.tap(file.readAlloc(size), (bytes) => count(bytes._tag === "Some" ? bytes.value.length : 0)),
+          read: (buffer: Uint8Array, readOptions?: FileSystem.File.ReadOptions) =>
+            Effect.tap(file.read(buffer, readOptions), (size) => count(Number(size))),
+          readAlloc: (size: number, readOptions?: FileSystem.File.ReadOptions) =>
+            Effect.tap(file.readAlloc(size, readOptions), (bytes) => count(bytes._tag === "Some" ? bytes.value.length : 0)),
           truncate: file.truncate,
           write: file.write,
           writeAll: file.writeAll

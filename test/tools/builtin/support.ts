@@ -5,7 +5,6 @@ import { SearchFiles } from "../../../src/tools/search/SearchFiles.js"
 import { ShellSession } from "../../../src/tools/ShellSession.js"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import * as Chunk from "effect/Chunk"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
@@ -36,7 +35,7 @@ export const runTool = <I, R>(
     const services = yield* Effect.context<R>()
     const erased = erase(tool, (stream) => Stream.provideContext(stream, services))
     const call = yield* erased.prepare(raw, context(cwd))
-    const outputs: ReadonlyArray<ToolOutput> = Chunk.toReadonlyArray(yield* Stream.runCollect(call.run()))
+    const outputs: ReadonlyArray<ToolOutput> = yield* Stream.runCollect(call.run())
     const progress: Array<string> = []
     let result: ToolResult | undefined
     for (const output of outputs) {
