@@ -44,6 +44,37 @@ const lazyBuiltinsPlugin = {
         loader: "js"
       }
     })
+    // node:module's createRequire, through which a dependency may require built-ins as it loads (@effect/platform-node
+    // requires node:http and node:https so): the require it makes gives the lazy built-ins above for their names and
+    // any other `node:` built-in through the bundle's own require; only another name loads node:module's (and with it,
+    // on some Node.js versions, the ES module loader), as the launcher avoids (src/cli/CodeCache.ts).
+    build.onResolve({ filter: /^(node:)?module$/ }, (args) =>
+      args.namespace === "lazy-require" ? { path: "node:module", external: true } : { path: "module", namespace: "lazy-require" }
+    )
+    build.onLoad({ filter: /.*/, namespace: "lazy-require" }, () => {
+      const names = Object.keys(requireBuiltin("node:module")).filter((name) => !["default", "__esModule", "createRequire"].includes(name))
+      const getters = names.map((name) => `get ${JSON.stringify(name)}() { return load()[${JSON.stringify(name)}] }`)
+      const lazy = lazyBuiltins.flatMap((name) => [name, `node:${name}`].map((id) => `${JSON.stringify(id)}: require(${JSON.stringify(`node:${name}`)})`))
+      return {
+        contents: [
+          "const builtin = require",
+          "let loaded",
+          'const load = () => (loaded ??= require("node:module"))',
+          `const lazy = { ${lazy.join(",\n")} }`,
+          "module.exports = {",
+          `${getters.join(",\n")},`,
+          "createRequire(filename) {",
+          "  let required",
+          "  const real = () => (required ??= load().createRequire(filename))",
+          "  const lazyRequire = (id) => (Object.hasOwn(lazy, id) ? lazy[id] : id.startsWith(\"node:\") ? builtin(id) : real()(id))",
+          "  lazyRequire.resolve = (request, options) => real().resolve(request, options)",
+          "  return lazyRequire",
+          "}",
+          "}"
+        ].join("\n"),
+        loader: "js"
+      }
+    })
   }
 }
 

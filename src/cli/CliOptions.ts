@@ -1,7 +1,7 @@
 /**
  * weft's command-line options, declared once. Both argument parsers are generated from `printOptions`: the fast
- * one of CommandLine.ts (node:util, which every run goes through, so a plain `weft -p` never loads @effect/cli) and
- * the @effect/cli command of Commands.ts (shell completions); both only gather each option's raw values, and
+ * one of CommandLine.ts (node:util, which every run goes through, so a plain `weft -p` never loads effect/cli) and
+ * the effect/cli command of Commands.ts (shell completions); both only gather each option's raw values, and
  * `decodeOptions` below turns them into the print command's options, so a value is accepted or refused with the
  * same message whichever parser read it. The help (`weft --help`) is rendered from the same table.
  *

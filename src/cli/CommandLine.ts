@@ -1,7 +1,7 @@
 /**
  * weft's arguments, read with Node's `util.parseArgs` configured from the options table (CliOptions.ts): every run
- * goes through here, so a plain `weft -p`, `--help` and argument errors never load @effect/cli (loading and running
- * it cost about 15 ms of a print run). Only @effect/cli's own options (`--completions`, `--wizard`, `--log-level`)
+ * goes through here, so a plain `weft -p`, `--help` and argument errors never load effect/cli (loading and running
+ * it cost about 15 ms of a print run). Only effect/cli's own options (`--completions`, `--wizard`, `--log-level`)
  * are handed to the command line of Commands.ts, generated from the same table; test/cli/CommandLine.test.ts checks
  * that the two read every invocation alike.
  */
@@ -23,13 +23,13 @@ export type Invocation =
   | { readonly _tag: "Help" }
   | { readonly _tag: "Version" }
   | { readonly _tag: "Command"; readonly command: CommandSpec; readonly args: ReadonlyArray<string> }
-  /** One of @effect/cli's own options: Commands.ts answers. */
+  /** One of effect/cli's own options: Commands.ts answers. */
   | { readonly _tag: "EffectCli" }
   | { readonly _tag: "Invalid"; readonly message: string }
 
 /** weft's own options beside the table's (the help lists them). */
 const builtIn = { help: "h", version: "v" } as const
-/** @effect/cli's options, which only its command line (Commands.ts) knows. */
+/** effect/cli's options, which only its command line (Commands.ts) knows. */
 const effectCliOptions = new Set(["completions", "wizard", "log-level"])
 
 interface Known {

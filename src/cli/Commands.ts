@@ -1,7 +1,7 @@
 /**
  * weft's command line as an effect/cli command, generated from the options table (CliOptions.ts). The binary
  * reads its arguments with CommandLine.ts and comes here only for effect/cli's own options (`--completions
- * bash|zsh|fish|sh`, `--wizard`, `--log-level`); like CommandLine.ts, the command only gathers each option's raw
+ * bash|zsh|fish|powershell`, `--wizard`, `--log-level`); like CommandLine.ts, the command only gathers each option's raw
  * values, and the same `toInvocation` decodes them (test/cli/CommandLine.test.ts checks that both read alike).
  */
 import * as NodeServices from "@effect/platform-node/NodeServices"

@@ -1,6 +1,6 @@
 /**
  * `weft --help` and a command's help (`weft demo --help`), rendered from the options table (CliOptions.ts) as plain
- * text: no @effect/cli, no styles, the same on a terminal and in a pipe.
+ * text: no effect/cli, no styles, the same on a terminal and in a pipe.
  */
 import { commands, dashed, environment, type OptionSpec, printOptions } from "./CliOptions.js"
 import { version } from "./Version.js"

@@ -3,7 +3,7 @@
  * ask for over Node's file system and paths, and turns how it ended (an Outcome, or a CliError with its message)
  * into the exit code, here and nowhere else. The build bundles it into one CommonJS file, `dist/bin/weft-app.cjs`,
  * which the `weft` launcher (bin.ts) runs through V8's code cache; the modules of each command (print, demo, help,
- * @effect/cli's completions) are initialized only when that command runs.
+ * effect/cli's completions) are initialized only when that command runs.
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"

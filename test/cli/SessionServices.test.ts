@@ -47,8 +47,9 @@ const answer = answerMessage
 
 /** The two forms of the same composition: the Layer a library user composes, and the CLI's one Effect. */
 const forms = {
+  // Layer.build also hands back the memo map it built with: not one of the session's services.
   layer: <E>(options: SessionServices.Options, overrides?: SessionServices.Overrides<E>) =>
-    Layer.build(SessionServices.layer(options, overrides)),
+    Layer.build(SessionServices.layer(options, overrides)).pipe(Effect.map(Context.omit(Layer.CurrentMemoMap))),
   make: <E>(options: SessionServices.Options, overrides?: SessionServices.Overrides<E>) =>
     SessionServices.make(options, overrides)
 }
