@@ -2,11 +2,12 @@
 // programs README shows (its `ts` code blocks, taken from README.md itself) typechecked there and run, on the node
 // running this test. Installed with `npm ci --offline` from a lock file made of this repository's own (the same
 // versions, fetched by integrity from npm's cache, which `npm ci` here filled): no network.
-import { execFileSync, spawnSync } from "node:child_process"
+import { execFile, execFileSync, spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Script from "../../src/testing/Script.js"
 import { ScriptTurn } from "../../src/testing/Script.js"
@@ -16,6 +17,12 @@ const root = resolve(import.meta.dirname, "../..")
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
 const lock = JSON.parse(readFileSync(join(root, "package-lock.json"), "utf8"))
 const npm = process.platform === "win32" ? "npm.cmd" : "npm"
+
+/** Runs a program to its end without blocking this process (the mock server answers from here). */
+const run = (args: ReadonlyArray<string>, options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv }) =>
+  promisify(execFile)(process.execPath, [...args], { ...options, encoding: "utf8" }).catch(
+    (error: { stdout: string; stderr: string }) => ({ stdout: error.stdout, stderr: `${error.stderr}\n${String(error)}` })
+  )
 
 /** The `ts` code blocks of README.md, in order. */
 const readmePrograms = (): ReadonlyArray<string> =>
@@ -39,7 +46,10 @@ const lockEntries = (names: ReadonlyArray<string>): Record<string, unknown> => {
     }
     if (key === undefined || key in entries) return
     const { dev: _dev, ...entry } = packages[key]!
-    entries[key] = entry
+    // Where npm's cache has the tarball, by its address (this repository's lock leaves the address out).
+    const scoped = key.slice(key.lastIndexOf("node_modules/") + "node_modules/".length)
+    const version = (entry as { version: string }).version
+    entries[key] = { ...entry, resolved: `https://registry.npmjs.org/${scoped}/-/${scoped.split("/").at(-1)}-${version}.tgz` }
     for (const dependency of Object.keys({ ...entry.dependencies, ...entry.peerDependencies })) visit(dependency, key)
   }
   for (const name of names) visit(name, "")
@@ -111,7 +121,7 @@ describe("the packed package, installed into a project of its own", () => {
     expect(new Set(copies)).toEqual(new Set([join(dir, "node_modules/effect")]))
   })
 
-  it("typechecks and runs README's programs: a custom tool beside the built-in Read, against a model; and the same agent on the scripted fake", () => {
+  it("typechecks and runs README's programs: a custom tool beside the built-in Read, against a model; and the same agent on the scripted fake", async () => {
     const programs = readmePrograms()
     expect(programs.length).toBeGreaterThanOrEqual(2)
     programs.forEach((program, index) => writeFileSync(join(dir, `program${index}.ts`), program))
@@ -120,7 +130,7 @@ describe("the packed package, installed into a project of its own", () => {
     expect(tsc.status).toBe(0)
 
     const env = { PATH: process.env.PATH ?? "", HOME: dir, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "test-key" }
-    const live = spawnSync(process.execPath, ["program0.ts"], { cwd: dir, env, encoding: "utf8" })
+    const live = await run(["program0.ts"], { cwd: dir, env })
     expect(live.stderr).toBe("")
     expect(live.stdout.trim()).toBe("README.md has 9 words.")
     // What the custom tool answered, as the model received it.
@@ -128,7 +138,7 @@ describe("the packed package, installed into a project of its own", () => {
     expect(bodies).toHaveLength(3)
     expect(bodies[2]).toContain('"content":"9"')
 
-    const scripted = spawnSync(process.execPath, ["program1.ts"], { cwd: dir, env: { PATH: env.PATH, HOME: dir }, encoding: "utf8" })
+    const scripted = await run(["program1.ts"], { cwd: dir, env: { PATH: env.PATH, HOME: dir } })
     expect(scripted.stderr).toBe("")
     expect(scripted.stdout.trim()).toBe("It has 4 words.")
   })
