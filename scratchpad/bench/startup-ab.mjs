@@ -1,7 +1,8 @@
 // Two builds of weft side by side: this tree's binary (dist/bin/weft.cjs) against another one, in one run, counted
 // under valgrind's callgrind in alternation (A, B, A, B...), for a 2-turn session that reads a file and one that runs
-// a Bash command. Counts are medians; the main thread's is the figure to go by (every thread's moves with the
-// machine's load, ±10-20 M a run). Run after `npm run build`, with the other build made in its own checkout:
+// a Bash command, and their wall times (peak RSS too) in alternation as well. Counts are medians; the main thread's
+// is the figure to go by (every thread's moves with the machine's load, ±10-20 M a run); wall times are medians of
+// 5x as many runs. Run after `npm run build`, with the other build made in its own checkout:
 //   git worktree add /tmp/weft-base <commit> && (cd /tmp/weft-base && npm ci && npm run build)
 //   node scratchpad/bench/startup-ab.mjs /tmp/weft-base/dist/bin/weft.cjs [runs=3]
 // Both binaries talk to this tree's mock server, in the same project folder, without NODE_EXTRA_CA_CERTS.
@@ -22,6 +23,7 @@ const sessions = {
 }
 const builds = { A: other, B: binary }
 const results = {}
+const wallResults = {}
 for (const [kind, server] of Object.entries(sessions)) {
   const env = withoutExtraCerts(sessionEnv(server, project.dir))
   const options = { cwd: project.dir, env }
@@ -31,7 +33,12 @@ for (const [kind, server] of Object.entries(sessions)) {
   for (let i = 0; i < runs; i++) {
     for (const [name, build] of Object.entries(builds)) counts[name].push(await instructions(["node", build, "-p", prompt], options))
   }
+  const walls = { A: [], B: [] }
+  for (let i = 0; i < runs * 5; i++) {
+    for (const [name, build] of Object.entries(builds)) walls[name].push(await timed(["node", build, "-p", prompt], { ...options, peakRss: true }))
+  }
   results[kind] = counts
+  wallResults[kind] = walls
 }
 for (const server of Object.values(sessions)) await server.close()
 await project.remove()
@@ -43,4 +50,12 @@ console.log("|---|---:|---:|---:|---:|---:|---:|")
 for (const [kind, { A, B }] of Object.entries(results)) {
   const cells = ["main", "total"].flatMap((key) => [med(A, key).toFixed(0), med(B, key).toFixed(0), (med(B, key) / med(A, key)).toFixed(3)])
   console.log(`| ${kind} | ${cells.join(" | ")} |`)
+}
+console.log(`\nwall (ms) and peak RSS (MB), medians of ${runs * 5} alternating runs`)
+console.log("| session | A wall | B wall | B/A | A RSS | B RSS |")
+console.log("|---|---:|---:|---:|---:|---:|")
+for (const [kind, { A, B }] of Object.entries(wallResults)) {
+  const wall = (runs) => median(runs.map((run) => run.wall))
+  const rss = (runs) => median(runs.map((run) => run.rss))
+  console.log(`| ${kind} | ${wall(A).toFixed(0)} | ${wall(B).toFixed(0)} | ${(wall(B) / wall(A)).toFixed(3)} | ${rss(A).toFixed(0)} | ${rss(B).toFixed(0)} |`)
 }
