@@ -3,13 +3,15 @@
 //   weft-app.cjs                   the application (src/cli/main.ts), one minified CommonJS bundle
 //   weft-app.<hash>.<node>-<arch>.codecache   V8's code cache of a trained run, for the Node.js running this build
 //   web-tree-sitter.wasm, tree-sitter-bash.wasm   the Bash parser, loaded on the first Bash command checked
+// and, outside the package, dist/meta/weft-app.json: esbuild's list of the application bundle's inputs (a test reads
+// it to check that one copy of effect went in).
 // The cache is trained by running `weft demo` (a scripted print session: Read, Edit, Bash, answer, against the
 // built-in mock server): its print run writes the cache at exit. `--no-train` skips that step; `--no-minify` keeps
 // names readable (for profiling: node --cpu-prof dist/bin/weft.cjs ...).
 // Usage: node scripts/build-bin.mjs [--no-train] [--no-minify]
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
@@ -124,13 +126,16 @@ const builtinDefinitionsPlugin = async () => {
 
 rmSync(out, { recursive: true, force: true })
 const app = join(out, "weft-app.cjs")
-await build({
+const { metafile } = await build({
   ...common,
   entryPoints: [join(root, "src/cli/main.ts")],
   outfile: app,
+  metafile: true,
   plugins: [lazyBuiltinsPlugin, mcpConnectionPlugin, await builtinDefinitionsPlugin(), ...shellParserPlugins],
   define: shellParserDefine
 })
+mkdirSync(join(root, "dist/meta"), { recursive: true })
+writeFileSync(join(root, "dist/meta/weft-app.json"), JSON.stringify({ inputs: Object.keys(metafile.inputs) }, null, 1))
 copyShellParser(out)
 await build({ ...common, entryPoints: [join(root, "src/mcp/McpConnection.ts")], outfile: join(out, mcpBundle) })
 const hash = createHash("sha256").update(readFileSync(app)).digest("hex").slice(0, 16)
