@@ -2,7 +2,7 @@
 // or those named), then prints each module's mutation score and fails if one is below 85%.
 // Usage: npm run mutate [-- paths writes bash hooks secrets stream]
 import { spawnSync } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync, rmSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -24,6 +24,8 @@ const stryker = join(root, "node_modules/@stryker-mutator/core/bin/stryker.js")
 let failed = false
 for (const name of chosen) {
   console.error(`\n== ${name}: ${areas[name].mutate.join(", ")}`)
+  // A run that fails leaves no report behind: the table shows only what this run measured.
+  rmSync(join(root, "reports/mutation", `${name}.json`), { force: true })
   if (run(process.execPath, [stryker, "run"], { WEFT_MUTATE_AREA: name }) !== 0) failed = true
 }
 
