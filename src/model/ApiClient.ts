@@ -31,7 +31,7 @@ import * as Option from "effect/Option"
 import * as Pull from "effect/Pull"
 import * as Random from "effect/Random"
 import * as Redacted from "effect/Redacted"
-import * as Result from "effect/Result"
+import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
 import * as Scope from "effect/Scope"
@@ -585,46 +585,67 @@ export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, H
           `${new Date(retryAtMillis).toISOString()}.`
       })
 
-    /** Attempts until a 2xx response or the policy gives up; waits on Effect's clock. */
-    const send = (request: HttpClientRequest.HttpClientRequest, options: StreamOptions | undefined) =>
-      Effect.gen(function* () {
-        const startedAt = yield* Clock.currentTimeMillis
-        for (let retry = 0; ; retry++) {
-          const result = yield* Effect.result(attempt(request))
-          if (Result.isSuccess(result)) return result.success
-          const failure = result.failure
-          const now = yield* Clock.currentTimeMillis
-          if (!failure.retryable) return yield* Effect.fail(finalError(failure, retry + 1, now - startedAt))
+    /**
+     * The retry policy as a Schedule over failed attempts: Retry.decide for each, whose wait the schedule sleeps on
+     * Effect's clock; its output is the notice of the retry it waits for. A failure it does not retry ends it with
+     * the request's final error (its error channel): what failed, how often and for how long, and what to check.
+     */
+    const retrySchedule: Schedule.Schedule<RetryNotice, AttemptFailure, ApiError> = Schedule.fromStepWithMetadata(
+      // Read when a request starts (before its first attempt): the time it has taken runs from then.
+      Effect.map(Clock.currentTimeMillis, (startedAt) => (step: Schedule.InputMetadata<AttemptFailure>) => {
+        // `attempt` counts the failed attempts so far, this one included.
+        const { input: failure, attempt: attempts, now } = step
+        if (!failure.retryable) return Effect.fail(finalError(failure, attempts, now - startedAt))
+        return Effect.flatMap(Random.next, (random) => {
           const decision = Retry.decide(
             {
-              retry,
+              retry: attempts - 1,
               status: failure.status,
               header: failure.header,
               nowMillis: now,
-              random: yield* Random.next,
+              random,
               timedOut: failure.timedOut === true
             },
             settings.policy
           )
-          if (decision._tag === "GiveUp") return yield* Effect.fail(finalError(failure, retry + 1, now - startedAt))
-          if (decision._tag === "WaitTooLong") {
-            return yield* Effect.fail(waitTooLongError(failure, decision.delayMillis, decision.retryAtMillis))
+          switch (decision._tag) {
+            case "GiveUp":
+              return Effect.fail(finalError(failure, attempts, now - startedAt))
+            case "WaitTooLong":
+              return Effect.fail(waitTooLongError(failure, decision.delayMillis, decision.retryAtMillis))
+            case "Retry": {
+              const notice: RetryNotice = {
+                attempt: attempts,
+                maxRetries: decision.maxRetries,
+                delayMillis: decision.delayMillis,
+                status: failure.status,
+                message: failure.error.message,
+                errorTag: failure.error._tag
+              }
+              const next: [RetryNotice, Duration.Duration] = [notice, Duration.millis(decision.delayMillis)]
+              return Effect.as(
+                Effect.logDebug(
+                  `ApiClient: retry ${notice.attempt}/${notice.maxRetries} in ${decision.delayMillis} ms after: ${failure.error.message}`
+                ),
+                next
+              )
+            }
           }
-          const notice: RetryNotice = {
-            attempt: retry + 1,
-            maxRetries: decision.maxRetries,
-            delayMillis: decision.delayMillis,
-            status: failure.status,
-            message: failure.error.message,
-            errorTag: failure.error._tag
-          }
-          yield* Effect.logDebug(
-            `ApiClient: retry ${notice.attempt}/${notice.maxRetries} in ${decision.delayMillis} ms after: ${failure.error.message}`
-          )
-          if (options?.onRetry !== undefined) yield* options.onRetry(notice)
-          yield* Effect.sleep(Duration.millis(decision.delayMillis))
-        }
+        })
       })
+    )
+
+    /** Attempts until a 2xx response or the retry schedule gives up; `onRetry` is told before each retry's wait. */
+    const send = (request: HttpClientRequest.HttpClientRequest, options: StreamOptions | undefined) => {
+      const onRetry = options?.onRetry
+      return Effect.retryOrElse(
+        attempt(request),
+        onRetry === undefined ? retrySchedule : Schedule.tap(retrySchedule, ({ output }) => onRetry(output)),
+        // The schedule ends only by failing with the request's final error; were it to end otherwise, the last
+        // attempt's error would be that.
+        (failure) => Effect.fail(failure.error)
+      )
+    }
 
     const withModel = (request: MessagesRequest, stream: boolean): MessagesRequest => ({
       ...request,

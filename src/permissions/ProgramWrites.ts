@@ -2,7 +2,7 @@
  * Files the common writing programs write through their operands: `cp x .git/hooks/pre-commit`, `mv x ~/.bashrc`,
  * `tee -a f`, `rm -r .claude`, `tar -xf a.tar -C dir`... Each is read by its own argument grammar (options that take
  * a value, `--`, `-t DIR` / `--target-directory`, `-T`, the last operand as destination) and every file it names is
- * returned, to be checked as an edit of that file exactly as a redirection's target is (Permissions.ts): deny rules,
+ * returned, to be checked as an edit of that file exactly as a redirection's target is (BashFiles.ts): deny rules,
  * ask rules, the workspace boundary and protected paths apply, allow rule or not.
  *
  * A `tree` write changes what lies under the path too (a recursive delete, a rename, an extraction into a directory,

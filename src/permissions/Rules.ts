@@ -7,7 +7,7 @@
  *   - `Edit` also Write, NotebookEdit and MultiEdit (every file edit), `Read` also Glob and Grep (every file read);
  *   - `mcp__server`, `mcp__server__*`: every tool of that MCP server; `mcp__server__tool`: that tool.
  * What the specifier means depends on the tool (Bash: command patterns; file tools: path patterns; WebFetch:
- * `domain:host`); Permissions.ts matches them. A rule that does not parse is a warning naming it, never an allow.
+ * `domain:host`); PermissionRules.ts compiles them. A rule that does not parse is a warning naming it, never an allow.
  */
 import type { Scope } from "../context/Settings.js"
 
