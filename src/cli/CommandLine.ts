@@ -1,9 +1,10 @@
 /**
  * weft's arguments, read with Node's `util.parseArgs` configured from the options table (CliOptions.ts): every run
- * goes through here, so a plain `weft -p`, `--help` and argument errors never load effect/cli (loading and running
- * it cost about 15 ms of a print run). Only effect/cli's own options (`--completions`, `--wizard`, `--log-level`)
- * are handed to the command line of Commands.ts, generated from the same table; test/cli/CommandLine.test.ts checks
- * that the two read every invocation alike.
+ * goes through here, so a plain `weft -p`, `--help` and argument errors never load effect/cli, whose CliOutput module
+ * builds an `Intl.Segmenter` as it loads (ICU's grapheme rules: a large share of a whole print session, measured in
+ * docs/performance.md). Only effect/cli's own options (`--completions`, `--wizard`, `--log-level`) are handed to the
+ * command line of Commands.ts, generated from the same table; test/cli/CommandLine.test.ts checks that the two read
+ * every invocation alike.
  */
 import * as Result from "effect/Result"
 import { parseArgs, type ParseArgsConfig } from "node:util"
