@@ -40,7 +40,6 @@ import type { ParsedTranscript, TranscriptEntry } from "../domain/Transcript.js"
 import { isAssistant, promptText } from "../domain/TranscriptGuards.js"
 import type { Decode } from "./JsonlReader.js"
 import { probe } from "../platform/FileProbe.js"
-import * as Finalizer from "../platform/Finalizer.js"
 import * as Variables from "../platform/Variables.js"
 import { Credentials } from "../platform/Credentials.js"
 import { contains, view, decodeLine, emptyReport, entries as entriesOf, type Item, type Line, lines, parseJson, record, type Report, type Select } from "./JsonlReader.js"
@@ -335,8 +334,7 @@ const makeJsonl = (options: JsonlOptions) =>
       }
     }
 
-    // Finalizer.addFinalizer: closing descriptors needs nothing of the fiber (see Finalizer.ts).
-    yield* Finalizer.addFinalizer(() =>
+    yield* Effect.addFinalizer(() =>
       Effect.sync(() => {
         for (const open of openFiles.values()) closeFile(open)
         openFiles.clear()
