@@ -16,7 +16,6 @@ import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 import type { AssistantMessage, MessageParam } from "../domain/Message.js"
 import type { TranscriptEntry } from "../domain/Transcript.js"
-import * as Finalizer from "../platform/Finalizer.js"
 import { SessionStore } from "../session/SessionStore.js"
 
 export interface Interface {
@@ -90,8 +89,7 @@ export class Transcript extends Context.Service<Transcript, Interface>()("weft/a
         yield* Queue.offer(pending, { _tag: "Flush", done })
         yield* Deferred.await(done)
       })
-      // Finalizer.addFinalizer: the flush needs nothing of the fiber that closes the scope (see Finalizer.ts).
-      yield* Finalizer.addFinalizer(() => flush.pipe(Effect.andThen(Fiber.interrupt(writer))))
+      yield* Effect.addFinalizer(() => flush.pipe(Effect.andThen(Fiber.interrupt(writer))))
 
       let parent: string | null = null
       // Entries held until the model's first answer (see the module doc).

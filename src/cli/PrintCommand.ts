@@ -129,7 +129,7 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
     })
     for (const warning of settings.warnings) yield* Output.stderr(credentials.redact(`${warning}\n`)).pipe(Effect.ignore)
     const permissionMode = options.dangerouslySkipPermissions ? "bypassPermissions" : options.permissionMode
-    const session = SessionServices.make({
+    const session = SessionServices.layer({
       cwd,
       version,
       additionalDirectories: options.addDirs,
@@ -184,10 +184,7 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
         write: (text) => Output.stdout(credentials.redact(text)),
         writeError: (text) => Output.stderr(credentials.redact(text))
       })
-    }).pipe(
-      (program) => Effect.flatMap(session, (services) => Effect.provide(program, services)),
-      Effect.scoped
-    )
+    }).pipe(Effect.provide(session))
 
     const fiber = yield* Effect.forkChild(printing)
     const runFork = Effect.runForkWith(yield* Effect.context<never>())

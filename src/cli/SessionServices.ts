@@ -1,21 +1,18 @@
 /**
- * The composition root of a session: every service a run needs, as the list of parts a library user would
- * compose (Credentials, Settings, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, Permissions, Hooks, McpClient, ToolRegistry), each
- * overridable by a Layer (a test's fake, an SDK host's own permissions or model). The list is written once
- * (`composition`); `layer` is its Layer form, and `make` the Effect the CLI runs: the same constructors, in order,
- * without the cost of building a graph of layers (see src/platform/Composition.ts). Resources are released in
- * reverse order when the scope closes: the transcript is flushed before the session store closes its files, and
- * background shells end.
+ * The composition root of a session: every service a run needs, as one Layer (`layer`) of parts in order
+ * (Credentials, Settings, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, ShellSession,
+ * Permissions, Hooks, McpClient, ToolRegistry), each overridable by a Layer (a test's fake, an SDK host's own
+ * permissions or model). The CLI runs the same Layer a library user composes. Resources are released in reverse
+ * order when its scope closes: the transcript is flushed before the session store closes its files, and background
+ * shells end.
  *
- * A new service joins the session as one more `.add(...)` in `composition`, after the services it needs.
+ * A new service joins the session as one more part in `layer`, after the services it needs.
  */
 import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
 import type * as Config from "effect/Config"
-import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import type * as Layer from "effect/Layer"
-import type * as Scope from "effect/Scope"
+import * as Layer from "effect/Layer"
 import * as nodePath from "node:path"
 import type { InvalidShellEnvironmentPolicy } from "../platform/ShellEnvironmentPolicy.js"
 import { Transcript } from "../agent/Transcript.js"
@@ -34,12 +31,12 @@ import { type PermissionMode, Permissions } from "../permissions/Permissions.js"
 import type * as Prompter from "../permissions/Prompter.js"
 import * as ChildEnvironmentModule from "../platform/ChildEnvironment.js"
 import { ChildEnvironment } from "../platform/ChildEnvironment.js"
-import * as Composition from "../platform/Composition.js"
 import * as CredentialsModule from "../platform/Credentials.js"
 import { Credentials } from "../platform/Credentials.js"
 import { SessionStore } from "../session/SessionStore.js"
 import * as Output from "./Output.js"
 import * as Builtin from "../tools/builtin/BuiltinRegistry.js"
+import { ShellSession } from "../tools/ShellSession.js"
 import { filterTools, ToolRegistry, withExtraTools } from "../tools/ToolRegistry.js"
 
 export interface Options {
@@ -74,8 +71,8 @@ export type Base = Platform | Credentials | Settings
 
 /**
  * Replacements for the default parts, each a Layer on the `Base` services (provide anything else it needs before
- * giving it). The default parts after them use what comes before them in `composition` (the Transcript writes to
- * the SessionStore, overridden or not).
+ * giving it). The default parts after them use what comes before them in `layer` (the Transcript writes to the
+ * SessionStore, Permissions reads the ShellSession's directory, overridden or not).
  */
 export interface Overrides<E = never> {
   readonly settings?: Layer.Layer<Settings, E, Platform | Credentials>
@@ -84,6 +81,11 @@ export interface Overrides<E = never> {
   readonly sessionStore?: Layer.Layer<SessionStore, E, Base>
   readonly transcript?: Layer.Layer<Transcript, E, Base>
   readonly apiClient?: Layer.Layer<ApiClient, E, Base>
+  /**
+   * Bash's shell (its working directory and background shells), which the default Permissions and tools use; it
+   * may use the session's ChildEnvironment, as the default one does.
+   */
+  readonly shell?: Layer.Layer<ShellSession, E, Base | ChildEnvironment>
   readonly permissions?: Layer.Layer<Permissions, E, Base>
   readonly hooks?: Layer.Layer<Hooks, E, Base>
   /** The MCP client (default: `mcpServers` connected); its tools join the registry's. */
@@ -101,55 +103,72 @@ export type Services =
   | SessionStore
   | Transcript
   | ApiClient
+  | ShellSession
   | Permissions
   | Hooks
   | McpClient
   | ToolRegistry
 
-/** The session's parts, in order; what each default part needs comes from the platform and the parts before it. */
-export const composition = <E = never>(options: Options, overrides: Overrides<E> = {}) => {
+/** `part` after the parts before it: it may use their services, and the session provides both. */
+const add =
+  <A, E, R>(part: Layer.Layer<A, E, R>) =>
+  <A0, E0, R0>(before: Layer.Layer<A0, E0, R0>) =>
+    Layer.provideMerge(part, before)
+
+/** The library user's part when one is given, else the default one. */
+const overrideOr = <A, E1, R1, E2, R2>(
+  override: Layer.Layer<A, E1, R1> | undefined,
+  part: Layer.Layer<A, E2, R2>
+): Layer.Layer<A, E1 | E2, R1 | R2> => override ?? part
+
+/**
+ * The session as a Layer: what a library user composes, and what the CLI runs. Its parts in order, each
+ * `Layer.provideMerge`d onto the ones before it, whose services it may use; an override replaces its part.
+ */
+export const layer = <E = never>(
+  options: Options,
+  overrides: Overrides<E> = {}
+): Layer.Layer<Services, E | Config.ConfigError | InvalidShellEnvironmentPolicy, Platform> => {
   const removed = options.removedTools ?? new Set<string>()
-  // Where Bash runs now (after a `cd`), for the paths of the commands Permissions checks: the built-in tools' shell,
-  // known once the tools are built (Permissions comes before them); the project directory until then.
-  let shellDirectory: Effect.Effect<string> = Effect.succeed(options.cwd)
-  return Composition.empty
-    .add(
-      Composition.succeed(
-        Credentials,
-        options.credentials ?? CredentialsModule.make(CredentialsModule.valuesFromEnv(process.env))
-      )
-    )
-    .add(
-      Composition.orElse(overrides.settings, () =>
+  return Layer.succeed(
+    Credentials,
+    options.credentials ?? CredentialsModule.make(CredentialsModule.valuesFromEnv(process.env))
+  ).pipe(
+    add(
+      overrideOr(
+        overrides.settings,
         options.settings === undefined
-          ? Composition.service(Settings, Settings.make({ cwd: options.cwd }))
-          : Composition.succeed(Settings, options.settings)
+          ? Layer.effect(Settings, Settings.make({ cwd: options.cwd }))
+          : Layer.succeed(Settings, options.settings)
       )
-    )
-    .add(Composition.service(ChildEnvironment, ChildEnvironmentModule.makeFromSettings()))
-    .add(
-      Composition.orElse(overrides.environment, () =>
-        Composition.service(
+    ),
+    add(Layer.effect(ChildEnvironment, ChildEnvironmentModule.makeFromSettings())),
+    add(
+      overrideOr(
+        overrides.environment,
+        Layer.effect(
           Environment,
           EnvironmentModule.make({ cwd: options.cwd, additionalDirectories: options.additionalDirectories ?? [] })
         )
       )
-    )
-    .add(
-      Composition.orElse(overrides.memory, () =>
-        Composition.service(Memory, Effect.map(MemoryModule.load({ cwd: options.cwd }), (files) => ({ files })))
+    ),
+    add(
+      overrideOr(
+        overrides.memory,
+        Layer.effect(Memory, Effect.map(MemoryModule.load({ cwd: options.cwd }), (files) => ({ files })))
       )
-    )
-    .add(Composition.orElse(overrides.sessionStore, () => Composition.service(SessionStore, SessionStore.makeJsonl())))
-    .add(
-      Composition.orElse(overrides.transcript, () =>
-        Composition.service(Transcript, Transcript.make({ cwd: options.cwd, version: options.version }))
-      )
-    )
-    .add(Composition.orElse(overrides.apiClient, () => Composition.service(ApiClient, NodeApiClient.make)))
-    .add(
-      Composition.orElse(overrides.permissions, () =>
-        Composition.service(
+    ),
+    add(overrideOr(overrides.sessionStore, Layer.effect(SessionStore, SessionStore.makeJsonl()))),
+    add(
+      overrideOr(overrides.transcript, Layer.effect(Transcript, Transcript.make({ cwd: options.cwd, version: options.version })))
+    ),
+    add(overrideOr(overrides.apiClient, Layer.effect(ApiClient, NodeApiClient.make))),
+    // Bash's shell: its current directory (after a `cd`) is where Permissions resolves a command's relative paths.
+    add(overrideOr(overrides.shell, ShellSession.layer({ cwd: options.cwd }))),
+    add(
+      overrideOr(
+        overrides.permissions,
+        Layer.effect(
           Permissions,
           Settings.use((settings) =>
             Permissions.make({
@@ -157,40 +176,31 @@ export const composition = <E = never>(options: Options, overrides: Overrides<E>
               allowedTools: options.allowedRules ?? [],
               disallowedTools: options.deniedRules ?? [],
               additionalDirectories: (options.additionalDirectories ?? []).map((dir) => nodePath.resolve(options.cwd, dir)),
-              shellDirectory: Effect.suspend(() => shellDirectory),
               ...(options.permissionMode === undefined ? {} : { mode: options.permissionMode }),
               ...(options.prompter === undefined ? {} : { prompter: options.prompter })
             })
           )
         )
       )
-    )
+    ),
     // Command hooks from the merged settings (an untrusted project's were dropped by the loader) beside none in-process;
     // their runner is loaded only when some are configured.
-    .add(
-      Composition.orElse(overrides.hooks, () =>
-        Composition.service(
+    add(
+      overrideOr(
+        overrides.hooks,
+        Layer.effect(
           Hooks,
           Hooks.fromSettings({
             onWarning: (warning) => Effect.sync(() => Output.stderrSync(`weft: settings: ${warning}\n`))
           })
         )
       )
-    )
-    .add(Composition.orElse(overrides.mcp, () => Composition.service(McpClient, mcpClient(options))))
-    .add(
-      Composition.orElse(overrides.tools, () =>
-        Composition.service(
-          ToolRegistry,
-          Effect.map(Builtin.makeWithShell({ cwd: options.cwd }), (built) => {
-            shellDirectory = built.shell.cwd
-            return built.registry
-          })
-        )
-      )
-    )
-    .add(
-      Composition.service(
+    ),
+    add(overrideOr(overrides.mcp, Layer.effect(McpClient, mcpClient(options)))),
+    add(overrideOr(overrides.tools, Layer.effect(ToolRegistry, Builtin.makeOnShell))),
+    // The tools offered: `removedTools` taken out of the registry (overridden or not), the MCP servers' tools added.
+    add(
+      Layer.effect(
         ToolRegistry,
         Effect.gen(function* () {
           const registry = yield* ToolRegistry
@@ -202,6 +212,7 @@ export const composition = <E = never>(options: Options, overrides: Overrides<E>
         })
       )
     )
+  )
 }
 
 /**
@@ -221,17 +232,3 @@ const mcpClient = (options: Options) => {
     })
   )
 }
-
-/** The session as a Layer: what a library user composes. */
-export const layer = <E = never>(
-  options: Options,
-  overrides: Overrides<E> = {}
-): Layer.Layer<Services, E | Config.ConfigError | InvalidShellEnvironmentPolicy, Platform> =>
-  composition(options, overrides).layer
-
-/** The session built in the current scope, as one Effect (the CLI's fast path: the same parts as `layer`). */
-export const make = <E = never>(
-  options: Options,
-  overrides: Overrides<E> = {}
-): Effect.Effect<Context.Context<Services>, E | Config.ConfigError | InvalidShellEnvironmentPolicy, Platform | Scope.Scope> =>
-  composition(options, overrides).build

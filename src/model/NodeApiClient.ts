@@ -15,7 +15,6 @@ import * as Https from "node:https"
 import { type Duplex, PassThrough } from "node:stream"
 import * as Tls from "node:tls"
 import { ApiClient, type Interface, makeFromEnv } from "./ApiClient.js"
-import * as Finalizer from "../platform/Finalizer.js"
 import * as Variables from "../platform/Variables.js"
 import * as Proxy from "./Proxy.js"
 
@@ -121,8 +120,7 @@ const makeKeepAliveAgent = (proxies: Proxy.ProxySettings): Effect.Effect<NodeHtt
   Effect.gen(function* () {
     let http: Http.Agent | undefined
     let https: Https.Agent | undefined
-    // Finalizer.addFinalizer: destroying the agents needs nothing of the fiber (see Finalizer.ts).
-    yield* Finalizer.addFinalizer(() =>
+    yield* Effect.addFinalizer(() =>
       Effect.sync(() => {
         http?.destroy()
         https?.destroy()

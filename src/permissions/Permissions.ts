@@ -25,6 +25,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { join, resolve } from "node:path"
 import { type Interface as SettingsInterface, type PermissionMode, permissionModes, Settings } from "../context/Settings.js"
+import { ShellSession } from "../tools/ShellSession.js"
 import * as BashCheck from "./BashCheck.js"
 import { checkBashFiles } from "./BashFiles.js"
 import { hostMatches, hostOf, makeOtherToolCheck } from "./OtherToolCheck.js"
@@ -69,12 +70,13 @@ export interface Options {
   readonly weftHome?: string
   /** The Bash analyser; default the tree-sitter parse (loaded on the first Bash call checked). */
   readonly bash?: BashCheck.Interface
-  /** The directory Bash runs in now (after a `cd`); default the project directory. */
-  readonly shellDirectory?: Effect.Effect<string>
 }
 
 export class Permissions extends Context.Service<Permissions, Interface>()("weft/Permissions") {
-  /** The real permissions: rules from every settings scope and the CLI, the mode, the workspace (see above). */
+  /**
+   * The real permissions: rules from every settings scope and the CLI, the mode, the workspace (see above). A Bash
+   * command's relative paths land in the ShellSession's current directory when the context has one.
+   */
   static make = (options: Options): Effect.Effect<Interface> => make(options)
 
   /** `make` as a layer, with settings given. */
@@ -131,7 +133,10 @@ export const make = (options: Options): Effect.Effect<Interface> =>
       rulesFor("Bash", behavior).filter((entry) => entry.rule.tool === "Bash").map((entry) => entry.rule.specifier)
 
     const bashRules: BashCheck.BashRuleSet = { allow: specifiersOf("allow"), ask: specifiersOf("ask"), deny: specifiersOf("deny") }
-    const shellDirectory = options.shellDirectory ?? Effect.succeed(cwd)
+    // Where Bash runs now (after a `cd`), for the relative paths of a command: the session's shell, when the
+    // context has one (the session provides it before Permissions); the project directory otherwise.
+    const shell = yield* Effect.serviceOption(ShellSession)
+    const shellDirectory = shell._tag === "Some" ? shell.value.cwd : Effect.succeed(cwd)
 
     const checkBash = Effect.fn("Permissions.checkBash")(function* (command: string) {
       const verdict = yield* bash.check(command, bashRules)

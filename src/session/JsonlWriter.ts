@@ -17,7 +17,6 @@ import type * as Path from "effect/Path"
 import type * as Scope from "effect/Scope"
 import * as NodeFs from "node:fs"
 import type { TranscriptEntry } from "../domain/Transcript.js"
-import * as Finalizer from "../platform/Finalizer.js"
 import { attempt, ioError, run, SessionStoreError } from "./SessionErrors.js"
 import type { SessionFiles } from "./SessionFiles.js"
 import { cwdSlug, validSessionId } from "./SessionIds.js"
@@ -89,8 +88,7 @@ export const makeJsonlWriter = (
     // Open files in least-recently-written order (Map keeps insertion order); bounded by maxOpenFiles.
     const openFiles = new Map<string, OpenSession>()
 
-    // Finalizer.addFinalizer: closing descriptors needs nothing of the fiber (see Finalizer.ts).
-    yield* Finalizer.addFinalizer(() =>
+    yield* Effect.addFinalizer(() =>
       Effect.sync(() => {
         for (const open of openFiles.values()) closeFile(open)
         openFiles.clear()

@@ -20,7 +20,6 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import { ChildEnvironment } from "../platform/ChildEnvironment.js"
-import * as Finalizer from "../platform/Finalizer.js"
 import * as Variables from "../platform/Variables.js"
 import type { ToolFailed } from "./Tool.js"
 import { OutputBuffer } from "./shell/OutputBuffer.js"
@@ -155,8 +154,8 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
     let counter = 0
 
     // Every background shell ends with the session, concurrently, so N shells cost one grace period, not N. Each
-    // shell's scope releases what it holds as it was acquired; this needs nothing of the fiber (see Finalizer.ts).
-    yield* Finalizer.addFinalizer(() =>
+    // shell's scope releases what it holds as it was acquired.
+    yield* Effect.addFinalizer(() =>
       Effect.forEach([...shells.values()], (entry) => Scope.close(entry.scope, Exit.void), {
         concurrency: "unbounded",
         discard: true

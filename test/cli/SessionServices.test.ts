@@ -27,6 +27,7 @@ import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
 import * as Builtin from "../../src/tools/builtin/index.js"
 import { isRunning, sleepLive } from "../../src/tools/shell/ProcessGroup.js"
 import * as Tool from "../../src/tools/Tool.js"
+import { ShellSession } from "../../src/tools/ShellSession.js"
 import { ToolRegistry } from "../../src/tools/ToolRegistry.js"
 import { tempDir, write } from "../support/TempFiles.js"
 import { answerMessage } from "../session/entries.js"
@@ -45,111 +46,105 @@ const user = (text: string) => ({ role: "user" as const, content: [{ type: "text
 /** An answer of the model (the transcript writes nothing before the first one). */
 const answer = answerMessage
 
-/** The two forms of the same composition: the Layer a library user composes, and the CLI's one Effect. */
-const forms = {
-  // Layer.build also hands back the memo map it built with: not one of the session's services.
-  layer: <E>(options: SessionServices.Options, overrides?: SessionServices.Overrides<E>) =>
-    Layer.build(SessionServices.layer(options, overrides)).pipe(Effect.map(Context.omit(Layer.CurrentMemoMap))),
-  make: <E>(options: SessionServices.Options, overrides?: SessionServices.Overrides<E>) =>
-    SessionServices.make(options, overrides)
-}
+/** The session built in the current scope (Layer.build also hands back its memo map: not a session service). */
+const build = <E>(options: SessionServices.Options, overrides?: SessionServices.Overrides<E>) =>
+  Layer.build(SessionServices.layer(options, overrides)).pipe(Effect.map(Context.omit(Layer.CurrentMemoMap)))
 
 const serviceKeys = (context: Context.Context<never>) => [...context.mapUnsafe.keys()].sort()
 
 describe("SessionServices", () => {
-  for (const [form, build] of Object.entries(forms)) {
-    it.live(`${form}: a session's services in its scope, closed in order (shells end, the transcript is written)`, () => {
-      const home = tempDir()
-      const cwd = tempDir()
-      write(nodePath.join(cwd, "CLAUDE.md"), "Use tabs.")
-      const sessionId = "0b7e8f3a-1111-4c4c-8888-000000000001"
-      return Effect.gen(function* () {
-        const scope = yield* Scope.make()
-        const context = yield* build({
-          cwd,
-          version: "test",
-          additionalDirectories: ["extra"],
-          removedTools: new Set(["WebFetch"]),
-          deniedRules: ["WebFetch", "Bash(rm -rf /)"]
-        }).pipe(Scope.provide(scope))
+  it.live("a session's services in its scope, closed in order (shells end, the transcript is written)", () => {
+    const home = tempDir()
+    const cwd = tempDir()
+    write(nodePath.join(cwd, "CLAUDE.md"), "Use tabs.")
+    const sessionId = "0b7e8f3a-1111-4c4c-8888-000000000001"
+    return Effect.gen(function* () {
+      const scope = yield* Scope.make()
+      const context = yield* build({
+        cwd,
+        version: "test",
+        additionalDirectories: ["extra"],
+        removedTools: new Set(["WebFetch"]),
+        deniedRules: ["WebFetch", "Bash(rm -rf /)"]
+      }).pipe(Scope.provide(scope))
 
-        const registry = Context.get(context, ToolRegistry)
-        expect(registry.tools.map((tool) => tool.name)).toEqual(
-          Builtin.all.map((tool) => tool.name).filter((name) => name !== "WebFetch")
-        )
-        expect(registry.definitions.map((definition) => definition.name)).toEqual(registry.tools.map((tool) => tool.name))
-        expect(Context.get(context, ApiClient).defaultModel).toBe("claude-test-model")
-        expect(Context.get(context, Environment).cwd).toBe(cwd)
-        expect(Context.get(context, Environment).additionalDirectories).toEqual([nodePath.join(cwd, "extra")])
-        expect(Context.get(context, Memory).files.map((file) => file.content)).toContain("Use tabs.")
-        const permissions = Context.get(context, Permissions)
-        const denied = yield* permissions.check({
-          toolName: "Bash",
-          toolUseId: "t1",
-          input: { command: "rm -rf /" },
-          target: { _tag: "Command", command: "rm -rf /" },
-          readOnly: false
-        })
-        expect(denied._tag).toBe("Deny")
-        expect(yield* Context.get(context, Hooks).userPromptSubmit({ sessionId, cwd, prompt: "hi" })).toEqual({})
+      const registry = Context.get(context, ToolRegistry)
+      expect(registry.tools.map((tool) => tool.name)).toEqual(
+        Builtin.all.map((tool) => tool.name).filter((name) => name !== "WebFetch")
+      )
+      expect(registry.definitions.map((definition) => definition.name)).toEqual(registry.tools.map((tool) => tool.name))
+      expect(Context.get(context, ApiClient).defaultModel).toBe("claude-test-model")
+      expect(Context.get(context, Environment).cwd).toBe(cwd)
+      expect(Context.get(context, Environment).additionalDirectories).toEqual([nodePath.join(cwd, "extra")])
+      expect(Context.get(context, Memory).files.map((file) => file.content)).toContain("Use tabs.")
+      const permissions = Context.get(context, Permissions)
+      const denied = yield* permissions.check({
+        toolName: "Bash",
+        toolUseId: "t1",
+        input: { command: "rm -rf /" },
+        target: { _tag: "Command", command: "rm -rf /" },
+        readOnly: false
+      })
+      expect(denied._tag).toBe("Deny")
+      expect(yield* Context.get(context, Hooks).userPromptSubmit({ sessionId, cwd, prompt: "hi" })).toEqual({})
 
-        // A background shell started through the registry belongs to the session's scope.
-        const bash = yield* registry.get("Bash")
-        const call = yield* bash.prepare(
-          { command: "echo $$ > pid; sleep 1000", run_in_background: true },
-          { toolUseId: "t2", sessionId, cwd }
-        )
-        yield* Stream.runDrain(call.run())
-        const pidFile = nodePath.join(cwd, "pid")
-        for (let attempt = 0; attempt < 1000 && !fs.existsSync(pidFile); attempt++) yield* sleepLive(10)
-        const pid = Number(fs.readFileSync(pidFile, "utf8").trim())
-        expect(isRunning(pid)).toBe(true)
+      // A background shell started through the registry belongs to the session's scope.
+      const bash = yield* registry.get("Bash")
+      const call = yield* bash.prepare(
+        { command: "echo $$ > pid; sleep 1000", run_in_background: true },
+        { toolUseId: "t2", sessionId, cwd }
+      )
+      yield* Stream.runDrain(call.run())
+      const pidFile = nodePath.join(cwd, "pid")
+      for (let attempt = 0; attempt < 1000 && !fs.existsSync(pidFile); attempt++) yield* sleepLive(10)
+      const pid = Number(fs.readFileSync(pidFile, "utf8").trim())
+      expect(isRunning(pid)).toBe(true)
 
-        // The transcript writes in the background; closing the scope flushes it before the store closes its files.
-        const transcript = Context.get(context, Transcript)
-        const first = yield* transcript.user(sessionId, user("one"))
-        const second = yield* transcript.assistant(sessionId, answer("two"))
-        yield* Scope.close(scope, Exit.void)
+      // The transcript writes in the background; closing the scope flushes it before the store closes its files.
+      const transcript = Context.get(context, Transcript)
+      const first = yield* transcript.user(sessionId, user("one"))
+      const second = yield* transcript.assistant(sessionId, answer("two"))
+      yield* Scope.close(scope, Exit.void)
 
-        expect(isRunning(pid), `pid ${pid} still running`).toBe(false)
-        const entries = yield* Effect.scoped(
-          Effect.flatMap(SessionStore.makeJsonl({ home }), (store) => store.load(sessionId))
-        ).pipe(Effect.provide(Credentials.layerNone))
-        expect(entries.map((entry) => entry.uuid)).toEqual([first, second])
-      }).pipe(Effect.provide(platform), Effect.provideService(ConfigProvider.ConfigProvider, environment(home)))
-    })
+      expect(isRunning(pid), `pid ${pid} still running`).toBe(false)
+      const entries = yield* Effect.scoped(
+        Effect.flatMap(SessionStore.makeJsonl({ home }), (store) => store.load(sessionId))
+      ).pipe(Effect.provide(Credentials.layerNone))
+      expect(entries.map((entry) => entry.uuid)).toEqual([first, second])
+    }).pipe(Effect.provide(platform), Effect.provideService(ConfigProvider.ConfigProvider, environment(home)))
+  })
 
-    it.live(`${form}: overrides replace their part; removed tools are removed from an overriding registry too`, () => {
-      const home = tempDir()
-      const cwd = tempDir()
-      return Effect.gen(function* () {
-        const asked: Array<string> = []
-        const context = yield* build(
-          { cwd, version: "test", removedTools: new Set(["Read"]) },
-          {
-            apiClient: ScriptedModel.layer([textTurn("scripted")], { defaultModel: "claude-scripted" }),
-            permissions: Permissions.layerPermissive({ mode: "plan" }),
-            hooks: Hooks.layerWith({
-              userPromptSubmit: (input) => Effect.sync(() => void asked.push(input.prompt)).pipe(Effect.as({}))
-            }),
-            sessionStore: SessionStore.layerMemory(),
-            tools: ToolRegistry.layer(Builtin.ReadTool, Builtin.GlobTool).pipe(Layer.provide(Builtin.services({ cwd })))
-          }
-        )
-        expect(Context.get(context, ApiClient).defaultModel).toBe("claude-scripted")
-        expect(Context.get(context, Permissions).mode).toBe("plan")
-        yield* Context.get(context, Hooks).userPromptSubmit({ sessionId: "s", cwd, prompt: "hello" })
-        expect(asked).toEqual(["hello"])
-        expect(Context.get(context, ToolRegistry).tools.map((tool) => tool.name)).toEqual(["Glob"])
-        // The default Transcript writes to the overriding store.
-        const uuid = yield* Context.get(context, Transcript).assistant("s1", answer("kept in memory"))
-        yield* Context.get(context, Transcript).flush
-        const entries = yield* Context.get(context, SessionStore).load("s1")
-        expect(entries.map((entry) => entry.uuid)).toEqual([uuid])
-        expect(fs.existsSync(nodePath.join(home, "projects"))).toBe(false)
-      }).pipe(Effect.scoped, Effect.provide(platform), Effect.provideService(ConfigProvider.ConfigProvider, environment(home)))
-    })
-  }
+  it.live("overrides replace their part; removed tools are removed from an overriding registry too", () => {
+    const home = tempDir()
+    const cwd = tempDir()
+    return Effect.gen(function* () {
+      const asked: Array<string> = []
+      const context = yield* build(
+        { cwd, version: "test", removedTools: new Set(["Read"]) },
+        {
+          apiClient: ScriptedModel.layer([textTurn("scripted")], { defaultModel: "claude-scripted" }),
+          permissions: Permissions.layerPermissive({ mode: "plan" }),
+          hooks: Hooks.layerWith({
+            userPromptSubmit: (input) => Effect.sync(() => void asked.push(input.prompt)).pipe(Effect.as({}))
+          }),
+          sessionStore: SessionStore.layerMemory(),
+          tools: ToolRegistry.layer(Builtin.ReadTool, Builtin.GlobTool).pipe(Layer.provide(Builtin.services({ cwd })))
+        }
+      )
+      expect(Context.get(context, ApiClient).defaultModel).toBe("claude-scripted")
+      expect(Context.get(context, Permissions).mode).toBe("plan")
+      yield* Context.get(context, Hooks).userPromptSubmit({ sessionId: "s", cwd, prompt: "hello" })
+      expect(asked).toEqual(["hello"])
+      expect(Context.get(context, ToolRegistry).tools.map((tool) => tool.name)).toEqual(["Glob"])
+      // The default Transcript writes to the overriding store.
+      const uuid = yield* Context.get(context, Transcript).assistant("s1", answer("kept in memory"))
+      yield* Context.get(context, Transcript).flush
+      const entries = yield* Context.get(context, SessionStore).load("s1")
+      expect(entries.map((entry) => entry.uuid)).toEqual([uuid])
+      expect(fs.existsSync(nodePath.join(home, "projects"))).toBe(false)
+    }).pipe(Effect.scoped, Effect.provide(platform), Effect.provideService(ConfigProvider.ConfigProvider, environment(home)))
+  })
+
 
   // MAX_MCP_OUTPUT_TOKENS through the session's Config: set, an MCP tool's output over it is cut with a note naming
   // it; unset, the default bound leaves the same output whole.
@@ -162,7 +157,7 @@ describe("SessionServices", () => {
     const server = nodePath.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js")
     const message = "m".repeat(200)
     return Effect.gen(function* () {
-      const context = yield* SessionServices.make(
+      const context = yield* build(
         {
           cwd,
           version: "test",
@@ -192,21 +187,43 @@ describe("SessionServices", () => {
     )
   })
 
-  it.live("the layer and the fast path provide the same services", () => {
+  it.live("the layer provides the session's services, each part once", () => {
     const home = tempDir()
     const cwd = tempDir()
     const options = { cwd, version: "test", removedTools: new Set(["Bash"]) }
     return Effect.gen(function* () {
-      const fromLayer = yield* forms.layer(options)
-      const fromMake = yield* forms.make(options)
-      expect(serviceKeys(fromMake)).toEqual(serviceKeys(fromLayer))
-      expect(serviceKeys(fromMake)).toEqual(
-        [Credentials, Settings, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, Permissions, Hooks, McpClient, ToolRegistry].map((tag) => tag.key).sort()
+      const context = yield* build(options)
+      expect(serviceKeys(context)).toEqual(
+        [Credentials, Settings, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, ShellSession, Permissions, Hooks, McpClient, ToolRegistry].map((tag) => tag.key).sort()
       )
-      const names = (context: Context.Context<ToolRegistry>) => Context.get(context, ToolRegistry).tools.map((tool) => tool.name)
-      expect(names(fromMake)).toEqual(names(fromLayer))
-      expect(Context.get(fromMake, Environment)).toEqual(Context.get(fromLayer, Environment))
-      expect(Context.get(fromMake, Permissions).mode).toBe(Context.get(fromLayer, Permissions).mode)
+      expect(Context.get(context, ToolRegistry).tools.map((tool) => tool.name)).toEqual(
+        Builtin.all.map((tool) => tool.name).filter((name) => name !== "Bash")
+      )
+    }).pipe(Effect.scoped, Effect.provide(platform), Effect.provideService(ConfigProvider.ConfigProvider, environment(home)))
+  })
+
+  // Where a Bash command's relative paths land: the session's shell's directory (after a `cd`), which Permissions
+  // reads from the ShellSession part, the one the Bash tool runs in.
+  it.live("Permissions resolves a Bash command's paths in the session shell's current directory", () => {
+    const home = tempDir()
+    const cwd = tempDir()
+    fs.mkdirSync(nodePath.join(cwd, ".git"))
+    return Effect.gen(function* () {
+      const context = yield* build({ cwd, version: "test", permissionMode: "acceptEdits" })
+      const permissions = Context.get(context, Permissions)
+      const check = permissions.check({
+        toolName: "Bash",
+        toolUseId: "t1",
+        input: { command: "echo x > config" },
+        target: { _tag: "Command", command: "echo x > config" },
+        readOnly: false
+      })
+      expect((yield* check)._tag).toBe("Allow")
+      const bash = yield* Context.get(context, ToolRegistry).get("Bash")
+      yield* Tool.outcome(yield* bash.prepare({ command: "cd .git" }, { toolUseId: "t2", sessionId: "s1", cwd }), bash.name)
+      expect(yield* Context.get(context, ShellSession).cwd).toBe(nodePath.join(cwd, ".git"))
+      const moved = yield* check
+      expect(moved).toMatchObject({ _tag: "Ask", reason: expect.stringContaining(".git") })
     }).pipe(Effect.scoped, Effect.provide(platform), Effect.provideService(ConfigProvider.ConfigProvider, environment(home)))
   })
 })

@@ -38,14 +38,14 @@ describe("SessionStore.layerMemory in the session composition", () => {
     const session = (script: Parameters<typeof ScriptedModel.layer>[0], prompt: string, resumeFrom?: string) =>
       Effect.scoped(
         Effect.gen(function* () {
-          const context = yield* SessionServices.make(
+          const context = yield* Layer.build(SessionServices.layer(
             { cwd, version: "test" },
             {
               apiClient: ScriptedModel.layer(script),
               sessionStore: store,
               tools: ToolRegistry.layer(Builtin.ReadTool).pipe(Layer.provide(Builtin.services({ cwd })))
             }
-          )
+          ))
           let history: ReadonlyArray<MessageParam> | undefined
           if (resumeFrom !== undefined) {
             const resumed = yield* Context.get(context, SessionStore).resume(resumeFrom)

@@ -17,7 +17,7 @@ import { ChildEnvironment } from "../../platform/ChildEnvironment.js"
 import { FileState, make as makeFileState } from "../FileState.js"
 import { SearchFiles } from "../search/SearchFiles.js"
 import * as SearchFilesModule from "../search/SearchFiles.js"
-import { type Interface as ShellSessionInterface, ShellSession, make as makeShellSession } from "../ShellSession.js"
+import { ShellSession, make as makeShellSession } from "../ShellSession.js"
 import { TodoStore } from "../TodoStore.js"
 import * as Tool from "../Tool.js"
 import { fromAnyTools, type Interface as ToolRegistryInterface, ToolRegistry } from "../ToolRegistry.js"
@@ -49,16 +49,21 @@ export interface Options {
 const shellOptions = (options: Options) =>
   options.graceMs === undefined ? { cwd: options.cwd } : { cwd: options.cwd, graceMs: options.graceMs }
 
+/** The services the built-in tools need besides a FileSystem and the session's shell, one of each per session. */
+const makeToolServices = Effect.gen(function* () {
+  return Context.make(FileState, yield* makeFileState).pipe(
+    Context.add(TodoStore, yield* TodoStore.make),
+    Context.add(SearchFiles, SearchFilesModule.node),
+    // WebFetch's: the session's proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) apply to it as to the API.
+    Context.add(HttpClient.HttpClient, yield* NodeApiClient.makeHttpClient)
+  )
+})
+
 /** The services the built-in tools need besides a FileSystem, one of each per session (shells end with the scope). */
 const makeServices = (options: Options) =>
   Effect.gen(function* () {
-    return Context.make(FileState, yield* makeFileState).pipe(
-      Context.add(TodoStore, yield* TodoStore.make),
-      Context.add(ShellSession, yield* makeShellSession(shellOptions(options))),
-      Context.add(SearchFiles, SearchFilesModule.node),
-      // WebFetch's: the session's proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) apply to it as to the API.
-      Context.add(HttpClient.HttpClient, yield* NodeApiClient.makeHttpClient)
-    )
+    const shell = yield* makeShellSession(shellOptions(options))
+    return Context.add(yield* makeToolServices, ShellSession, shell)
   })
 
 /** The services the built-in tools need, one of each per session (children get this process's environment without its credentials). */
@@ -77,28 +82,25 @@ export const deferredTools = (context: Context.Context<Requirements>): ReadonlyA
   })
 
 /**
- * A registry of every built-in tool, with its services made here (background shells end when the scope closes),
- * and the session's shell (whose current directory Permissions reads for Bash paths).
+ * A registry of every built-in tool on the session's shell (the ShellSession given, whose current directory
+ * Permissions reads too), with their other services made here.
  */
-export const makeWithShell = (
-  options: Options
-): Effect.Effect<{ readonly registry: ToolRegistryInterface; readonly shell: ShellSessionInterface }, never, FileSystem.FileSystem | ChildEnvironment | Scope.Scope> =>
+export const makeOnShell: Effect.Effect<ToolRegistryInterface, never, FileSystem.FileSystem | ShellSession | Scope.Scope> =
   Effect.gen(function* () {
-    const services = yield* makeServices(options)
-    const context = Context.add(services, FileSystem.FileSystem, yield* FileSystem.FileSystem)
+    const services = yield* makeToolServices
+    const context = services.pipe(
+      Context.add(ShellSession, yield* ShellSession),
+      Context.add(FileSystem.FileSystem, yield* FileSystem.FileSystem)
+    )
     // Compaction makes the tools forget what they remember of the files they showed (FileState).
-    const registry = fromAnyTools(deferredTools(context), Context.get(services, FileState).clear)
-    return { registry, shell: Context.get(services, ShellSession) }
+    return fromAnyTools(deferredTools(context), Context.get(services, FileState).clear)
   })
 
-/**
- * A registry of every built-in tool, with its services made here (background shells end when the scope closes):
- * what `layer` builds, as an Effect for a caller that composes a session in one (src/cli/SessionServices.ts).
- */
+/** A registry of every built-in tool, with its services made here (background shells end when the scope closes). */
 export const make = (
   options: Options
 ): Effect.Effect<ToolRegistryInterface, never, FileSystem.FileSystem | ChildEnvironment | Scope.Scope> =>
-  Effect.map(makeWithShell(options), (made) => made.registry)
+  Effect.flatMap(makeShellSession(shellOptions(options)), (shell) => Effect.provideService(makeOnShell, ShellSession, shell))
 
 /** A ToolRegistry of every built-in tool, with its services (children get this process's environment without its credentials). */
 export const layer = (options: Options) =>
