@@ -17,7 +17,6 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
-import * as Pull from "effect/Pull"
 import * as Queue from "effect/Queue"
 import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
@@ -157,42 +156,22 @@ interface Run {
 }
 
 /**
- * The run started in a fiber of the current scope, its events put in a queue (the loop waits while `eventBuffer`
- * events wait there); the scope's end interrupts the loop (its processes are ended).
+ * The run's events, ending with its Result. The loop runs in a fiber of the stream's scope, its events put in a
+ * queue (the loop waits while `eventBuffer` events wait there); a consumer that stops early ends the scope, which
+ * interrupts the loop (its processes are ended).
  */
-const started = (options: RunOptions) =>
-  Effect.gen(function* () {
-    // The queue itself carries the end (Done) or the loop's failure, after the events still waiting in it.
-    const queue = yield* Queue.bounded<AgentEvent, Cause.Done>(eventBuffer)
-    const emit = (event: AgentEvent) => Queue.offer(queue, event).pipe(Effect.asVoid)
-    yield* loop(options, emit).pipe(
-      Effect.exit,
-      Effect.flatMap((exit) => (Exit.isSuccess(exit) ? Queue.end(queue) : Queue.failCause(queue, exit.cause))),
-      Effect.forkScoped
-    )
-    return queue
-  })
-
-/** The run's events, ending with its Result. A consumer that stops early interrupts the run. */
 export const run = (options: RunOptions) =>
-  Stream.unwrap(Effect.map(started(options), Stream.fromQueue))
-
-/**
- * The run, each event handed to `onEvent` in order: `run`'s events without a Stream's machinery (for a consumer
- * that only handles each event, as the CLI's printer does: about 10 M instructions of every `weft -p`). A failure of
- * `onEvent` interrupts the run, as a stream consumer's would, and is this Effect's failure.
- */
-export const runEach = <E, R>(options: RunOptions, onEvent: (event: AgentEvent) => Effect.Effect<void, E, R>) =>
-  Effect.scoped(
-    Effect.flatMap(started(options), (queue) => {
-      // Taking ends with Done once the loop's events are all handed out.
-      const take: Pull.Pull<ReadonlyArray<AgentEvent>> = Queue.takeAll(queue)
-      const next: Effect.Effect<void, E, R> = Pull.matchEffect(take, {
-        onDone: () => Effect.void,
-        onFailure: Effect.failCause,
-        onSuccess: (events) => Effect.andThen(Effect.forEach(events, onEvent, { discard: true }), Effect.suspend(() => next))
-      })
-      return next
+  Stream.unwrap(
+    Effect.gen(function* () {
+      // The queue itself carries the end (Done) or the loop's failure, after the events still waiting in it.
+      const queue = yield* Queue.bounded<AgentEvent, Cause.Done>(eventBuffer)
+      const emit = (event: AgentEvent) => Queue.offer(queue, event).pipe(Effect.asVoid)
+      yield* loop(options, emit).pipe(
+        Effect.exit,
+        Effect.flatMap((exit) => (Exit.isSuccess(exit) ? Queue.end(queue) : Queue.failCause(queue, exit.cause))),
+        Effect.forkScoped
+      )
+      return Stream.fromQueue(queue)
     })
   )
 

@@ -370,28 +370,10 @@ describe("Agent.run", () => {
   })
 })
 
-describe("Agent.runEach", () => {
+describe("Agent.run consumed event by event", () => {
   const options = { prompt: "hello", cwd: "/project", systemPrompt: "You are a test.", sessionId: "s-1", promptCaching: false }
-  const stable = (events: ReadonlyArray<AgentEvent>) =>
-    events.map((event) => ({
-      ...event,
-      ...("uuid" in event ? { uuid: "" } : {}),
-      ...(event._tag === "Result" ? { durationMs: 0, durationApiMs: 0 } : {})
-    }))
 
-  it.effect("hands over, in order, the events Agent.run streams", () => {
-    const script = [ScriptTurn.blocks([text("Echoing."), toolUse("Echo", { text: "ping" }, "t1")]), textTurn("Done.")]
-    return Effect.gen(function* () {
-      const streamed = yield* runAgent({ script }).pipe(Effect.provide(layers({ script })))
-      const handed: Array<AgentEvent> = []
-      yield* Agent.runEach(options, (event) => Effect.sync(() => void handed.push(event))).pipe(Effect.provide(layers({ script })))
-      expect(handed.length).toBeGreaterThan(5)
-      expect(stable(handed)).toEqual(stable(streamed))
-      expect(resultOf(handed)).toMatchObject({ subtype: "success", result: "Done.", numTurns: 2 })
-    })
-  })
-
-  it.effect("a handler that fails stops the run (its tool call interrupted) and is the failure", () => {
+  it.effect("a consumer that fails stops the run (its tool call interrupted) and is the failure", () => {
     const script = [ScriptTurn.blocks([toolUse("Wait", {}, "w1")]), textTurn("never")]
     return Effect.gen(function* () {
       const running = yield* Deferred.make<void>()
@@ -399,7 +381,7 @@ describe("Agent.runEach", () => {
       const Wait = hangingTool("Wait", running, interrupted)
       const handed: Array<string> = []
       // The handler fails on the turn that asked for the tool, once the loop (running ahead) has started it.
-      const failure = yield* Agent.runEach(options, (event) => {
+      const failure = yield* Stream.runForEach(Agent.run(options), (event) => {
         handed.push(event._tag)
         return event._tag === "AssistantTurn" ? Deferred.await(running).pipe(Effect.andThen(Effect.fail("reader gone" as const))) : Effect.void
       }).pipe(Effect.flip, Effect.provide(layers({ script, tools: [Wait] })))
