@@ -27,7 +27,7 @@ await direct.connect(new StdioClientTransport({ command: process.execPath, args:
 
 const scope = Effect.runSync(Scope.make())
 const mcp = await Effect.runPromise(
-  Scope.extend(
+  Scope.provide(
     McpClient.make({
       servers: [{ name: "everything", scope: "dynamic", origin: "bench", config: { type: "stdio", command: process.execPath, args: [server, "stdio"], env: {} } }],
       cwd: root

@@ -14,14 +14,16 @@
 import * as Cause from "effect/Cause"
 import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import { absurd } from "effect/Function"
 import * as Option from "effect/Option"
-import * as Pull from "effect/Pull"
 import * as Queue from "effect/Queue"
 import * as Ref from "effect/Ref"
+import type * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
-import type { AgentEvent, PermissionDenial, Result, ResultSubtype } from "../domain/AgentEvent.js"
+import type { AgentEvent, PermissionDenial, Result as AgentResult, ResultSubtype } from "../domain/AgentEvent.js"
 import type { ContentBlock, ToolUseBlock } from "../domain/Content.js"
 import * as Content from "../domain/ContentGuards.js"
 import type { AssistantMessage, MessageParam } from "../domain/Message.js"
@@ -30,11 +32,12 @@ import type { ToolFailure } from "../domain/ToolFailure.js"
 import { Hooks } from "../hooks/Hooks.js"
 import * as Accumulator from "../model/Accumulator.js"
 import { ApiClient, retryEvent } from "../model/ApiClient.js"
-import { isPromptTooLong, promptTokensOf } from "../model/ApiError.js"
+import { type ApiError, isPromptTooLong, promptTokensOf } from "../model/ApiError.js"
 import * as Models from "../model/Models.js"
 import * as Pricing from "../model/Pricing.js"
 import * as Tokens from "../model/Tokens.js"
 import { Permissions } from "../permissions/Permissions.js"
+import * as Uuid from "../platform/Uuid.js"
 import * as SessionState from "../session/SessionState.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
 import * as Compaction from "./Compaction.js"
@@ -120,25 +123,35 @@ export interface RunState {
 }
 
 /** What a step decides: another model request, or the end of the run with a Result. */
-export type Next =
-  | { readonly _tag: "Continue"; readonly state: RunState }
-  | {
-      readonly _tag: "Finish"
-      readonly state: RunState
-      readonly subtype: ResultSubtype
-      readonly text: string
-      readonly isError: boolean
-    }
+export type Next = Data.TaggedEnum<{
+  Continue: { readonly state: RunState }
+  Finish: { readonly state: RunState; readonly subtype: ResultSubtype; readonly text: string; readonly isError: boolean }
+}>
+export const Next = Data.taggedEnum<Next>()
 
-const proceed = (state: RunState): Next => ({ _tag: "Continue", state })
-const finishWith = (state: RunState, subtype: ResultSubtype, text: string, isError: boolean): Next => ({
-  _tag: "Finish",
-  state,
-  subtype,
-  text,
-  isError
-})
-const interrupted = (state: RunState): Next => finishWith(state, "error_during_execution", "Interrupted by the user.", true)
+type Finish = Data.TaggedEnum.Value<Next, "Finish">
+
+/** A model response, folded. */
+type Complete = Extract<Accumulator.Output, { readonly _tag: "Complete" }>
+
+/** A model request made: its response (or why there is none), and the state with the time it took counted. */
+interface Sent {
+  readonly _tag: "Sent"
+  readonly state: RunState
+  readonly response: Result.Result<Complete, ApiError | Aborted>
+}
+
+/** A compaction that could not be made, with the state to go on from (see compactStep). */
+interface NotCompacted {
+  readonly _tag: "Failed"
+  readonly state: RunState
+  readonly message: string
+}
+
+const proceed = (state: RunState): Next => Next.Continue({ state })
+const finishWith = (state: RunState, subtype: ResultSubtype, text: string, isError: boolean): Finish =>
+  Next.Finish({ state, subtype, text, isError })
+const interrupted = (state: RunState): Finish => finishWith(state, "error_during_execution", "Interrupted by the user.", true)
 
 /** What every step of one run shares: its options resolved, its services, and where events go. */
 interface Run {
@@ -147,7 +160,6 @@ interface Run {
   readonly model: string
   readonly promptCaching: boolean
   readonly abort: Deferred.Deferred<void>
-  readonly startedAt: number
   readonly emit: (event: AgentEvent) => Effect.Effect<void>
   readonly api: ApiClient["Service"]
   readonly registry: ToolRegistry["Service"]
@@ -157,42 +169,22 @@ interface Run {
 }
 
 /**
- * The run started in a fiber of the current scope, its events put in a queue (the loop waits while `eventBuffer`
- * events wait there); the scope's end interrupts the loop (its processes are ended).
+ * The run's events, ending with its Result. The loop runs in a fiber of the stream's scope, its events put in a
+ * queue (the loop waits while `eventBuffer` events wait there); a consumer that stops early ends the scope, which
+ * interrupts the loop (its processes are ended).
  */
-const started = (options: RunOptions) =>
-  Effect.gen(function* () {
-    // The queue itself carries the end (Done) or the loop's failure, after the events still waiting in it.
-    const queue = yield* Queue.bounded<AgentEvent, Cause.Done>(eventBuffer)
-    const emit = (event: AgentEvent) => Queue.offer(queue, event).pipe(Effect.asVoid)
-    yield* loop(options, emit).pipe(
-      Effect.exit,
-      Effect.flatMap((exit) => (Exit.isSuccess(exit) ? Queue.end(queue) : Queue.failCause(queue, exit.cause))),
-      Effect.forkScoped
-    )
-    return queue
-  })
-
-/** The run's events, ending with its Result. A consumer that stops early interrupts the run. */
 export const run = (options: RunOptions) =>
-  Stream.unwrap(Effect.map(started(options), Stream.fromQueue))
-
-/**
- * The run, each event handed to `onEvent` in order: `run`'s events without a Stream's machinery (for a consumer
- * that only handles each event, as the CLI's printer does: about 10 M instructions of every `weft -p`). A failure of
- * `onEvent` interrupts the run, as a stream consumer's would, and is this Effect's failure.
- */
-export const runEach = <E, R>(options: RunOptions, onEvent: (event: AgentEvent) => Effect.Effect<void, E, R>) =>
-  Effect.scoped(
-    Effect.flatMap(started(options), (queue) => {
-      // Taking ends with Done once the loop's events are all handed out.
-      const take: Pull.Pull<ReadonlyArray<AgentEvent>> = Queue.takeAll(queue)
-      const next: Effect.Effect<void, E, R> = Pull.matchEffect(take, {
-        onDone: () => Effect.void,
-        onFailure: Effect.failCause,
-        onSuccess: (events) => Effect.andThen(Effect.forEach(events, onEvent, { discard: true }), Effect.suspend(() => next))
-      })
-      return next
+  Stream.unwrap(
+    Effect.gen(function* () {
+      // The queue itself carries the end (Done) or the loop's failure, after the events still waiting in it.
+      const queue = yield* Queue.bounded<AgentEvent, Cause.Done>(eventBuffer)
+      const emit = (event: AgentEvent) => Queue.offer(queue, event).pipe(Effect.asVoid)
+      yield* loop(options, emit).pipe(
+        Effect.exit,
+        Effect.flatMap((exit) => (Exit.isSuccess(exit) ? Queue.end(queue) : Queue.failCause(queue, exit.cause))),
+        Effect.forkScoped
+      )
+      return Stream.fromQueue(queue)
     })
   )
 
@@ -202,11 +194,10 @@ const loop = Effect.fn("Agent.loop")(function* (options: RunOptions, emit: (even
   const model = api.resolveModel(options.model ?? api.defaultModel)
   const run: Run = {
     options,
-    sessionId: options.sessionId ?? crypto.randomUUID(),
+    sessionId: options.sessionId ?? (yield* Uuid.v4),
     model,
     promptCaching: options.promptCaching ?? (yield* Request.promptCachingFor(model)),
     abort: options.abort ?? (yield* Deferred.make<void>()),
-    startedAt: Date.now(),
     emit,
     api,
     registry: yield* ToolRegistry,
@@ -234,15 +225,19 @@ const loop = Effect.fn("Agent.loop")(function* (options: RunOptions, emit: (even
     }
     return step
   })
-  const next = yield* steps.pipe(
+  const [elapsed, end] = yield* steps.pipe(
     Effect.catchDefect((defect) =>
       Effect.map(Ref.get(latest), (state) =>
         finishWith(state, "error_during_execution", `Internal error: ${Cause.pretty(Cause.die(defect))}`, true)
       )
-    )
+    ),
+    Effect.timed
   )
-  yield* finish(run, next)
+  yield* finish(run, end, millisOf(elapsed))
 })
+
+/** A duration in whole milliseconds, as the Result and hooks report them. */
+const millisOf = (duration: Duration.Duration): number => Math.round(Duration.toMillis(duration))
 
 /**
  * Announces the session (SessionStart hooks may stop it or add context) and submits the prompt (UserPromptSubmit
@@ -306,31 +301,54 @@ const turn = Effect.fn("Agent.turn")(function* (run: Run, before: RunState) {
     return finishWith(before, "error_max_turns", `Reached the maximum number of turns (${run.options.maxTurns}).`, true)
   }
   const ready = yield* compactIfNearFull(run, before)
-  if (ready._tag === "Finish") return ready
+  switch (ready._tag) {
+    case "Finish":
+      return ready
+    case "Continue":
+      break
+    default:
+      return absurd<never>(ready)
+  }
   const first = yield* request(run, { ...ready.state, turns: ready.state.turns + 1 })
   const sent = first.response._tag === "Failure" && isPromptTooLong(first.response.failure)
     ? yield* retryCompacted(run, first.state, first.response.failure)
     : first
-  if (sent._tag !== "Sent") return sent
-  const { response, state } = sent
+  switch (sent._tag) {
+    case "Finish":
+      return sent
+    case "Sent":
+      return yield* answered(run, sent)
+    default:
+      return absurd<never>(sent)
+  }
+})
+
+/**
+ * The model's answer to the turn's request: an API error ends the run; a response is recorded, then either the
+ * tools it asked for run or, when it asked for none, the Stop hooks decide.
+ */
+const answered = Effect.fn("Agent.answered")(function* (run: Run, { response, state }: Sent) {
   if (response._tag === "Failure") {
     const error = response.failure
     return error._tag === "Aborted"
       ? interrupted(state)
       : finishWith(state, "error_during_execution", `API error: ${error.message}`, true)
   }
-  const answered = yield* recordResponse(run, state, response.success.message)
-  const uses = response.success.message.content.filter(Content.isToolUse)
+  const { message, incompleteToolInputs } = response.success
+  const recorded = yield* recordResponse(run, state, message)
+  const uses = message.content.filter(Content.isToolUse)
   return uses.length === 0
-    ? yield* stopOrContinue(run, answered, response.success.message)
-    : yield* runTools(run, answered, uses, response.success.incompleteToolInputs)
+    ? yield* stopOrContinue(run, recorded, message)
+    : yield* runTools(run, recorded, uses, incompleteToolInputs)
 })
 
 /** The turn's model request with the conversation of `state`, answered with `state` and the time it took counted. */
 const request = Effect.fn("Agent.request")(function* (run: Run, state: RunState) {
-  const started = Date.now()
-  const response = yield* Effect.result(abortable(run, requestModel(run, Request.build(requestSettings(run), state.history))))
-  return { _tag: "Sent" as const, response, state: { ...state, apiMs: state.apiMs + (Date.now() - started) } }
+  const [elapsed, response] = yield* Effect.timed(
+    Effect.result(abortable(run, requestModel(run, Request.build(requestSettings(run), state.history))))
+  )
+  const sent: Sent = { _tag: "Sent", response, state: { ...state, apiMs: state.apiMs + millisOf(elapsed) } }
+  return sent
 })
 
 /**
@@ -344,14 +362,20 @@ const retryCompacted = Effect.fn("Agent.retryCompacted")(function* (
 ) {
   const preTokens = promptTokensOf(refusal.message) ?? Tokens.ofJson(state.history)
   const compacted = yield* compactStep(run, state, preTokens)
-  if (compacted._tag === "Finish") return compacted
-  if (compacted._tag === "Failed") {
-    return finishWith(
-      compacted.state,
-      "error_during_execution",
-      `API error: ${refusal.message}; compacting the conversation failed: ${compacted.message}`,
-      true
-    )
+  switch (compacted._tag) {
+    case "Finish":
+      return compacted
+    case "Failed":
+      return finishWith(
+        compacted.state,
+        "error_during_execution",
+        `API error: ${refusal.message}; compacting the conversation failed: ${compacted.message}`,
+        true
+      )
+    case "Continue":
+      break
+    default:
+      return absurd<never>(compacted)
   }
   const again = yield* request(run, compacted.state)
   if (again.response._tag === "Failure" && isPromptTooLong(again.response.failure)) {
@@ -380,9 +404,16 @@ const compactIfNearFull = Effect.fn("Agent.compactIfNearFull")(function* (run: R
     return proceed(state)
   }
   const compacted = yield* compactStep(run, state, size)
-  if (compacted._tag !== "Failed") return compacted
-  yield* Effect.logWarning(`weft: could not compact the conversation (${compacted.message}); going on without compacting it.`)
-  return proceed({ ...compacted.state, contextTokens: undefined })
+  switch (compacted._tag) {
+    case "Continue":
+    case "Finish":
+      return compacted
+    case "Failed":
+      yield* Effect.logWarning(`weft: could not compact the conversation (${compacted.message}); going on without compacting it.`)
+      return proceed({ ...compacted.state, contextTokens: undefined })
+    default:
+      return absurd<never>(compacted)
+  }
 })
 
 /** The model that answered a response (the run's when it names none) and what the response cost. */
@@ -397,9 +428,12 @@ const priced = (run: Run, response: AssistantMessage): { readonly model: string;
  * compact is answered as `Failed` for the caller to decide, with the state to go on from (the history as it was, an
  * unusable summary's cost counted all the same).
  */
-const compactStep = Effect.fn("Agent.compact")(function* (run: Run, state: RunState, preTokens: number) {
-  const started = Date.now()
-  const outcome = yield* Effect.result(
+const compactStep = Effect.fn("Agent.compact")(function* (
+  run: Run,
+  state: RunState,
+  preTokens: number
+): Effect.fn.Return<Next | NotCompacted, never, never> {
+  const [elapsed, outcome] = yield* Effect.timed(Effect.result(
     Compaction.compact(
       {
         sessionId: run.sessionId,
@@ -419,8 +453,8 @@ const compactStep = Effect.fn("Agent.compact")(function* (run: Run, state: RunSt
       state.history,
       { trigger: "auto", preTokens, maxTokens: run.options.maxTokens ?? defaultMaxTokens }
     )
-  )
-  const apiMs = state.apiMs + (Date.now() - started)
+  ))
+  const apiMs = state.apiMs + millisOf(elapsed)
   const withCostOf = (response: AssistantMessage): RunState["totals"] => {
     const { model, costUSD } = priced(run, response)
     return SessionState.addResponse(state.totals, model, response.usage, costUSD)
@@ -433,11 +467,13 @@ const compactStep = Effect.fn("Agent.compact")(function* (run: Run, state: RunSt
       apiMs,
       ...(error._tag === "CompactionFailed" && error.response !== undefined ? { totals: withCostOf(error.response) } : {})
     }
-    return { _tag: "Failed" as const, message: error.message, state: failed }
+    return { _tag: "Failed", message: error.message, state: failed }
   }
-  if (outcome.success._tag === "Stopped") return finishWith({ ...state, apiMs }, "success", outcome.success.reason, false)
-  const { response, history } = outcome.success
-  return proceed({ ...state, apiMs, history, contextTokens: undefined, totals: withCostOf(response) })
+  return Compaction.Outcome.$match(outcome.success, {
+    Stopped: ({ reason }) => finishWith({ ...state, apiMs }, "success", reason, false),
+    Compacted: ({ response, history }) =>
+      proceed({ ...state, apiMs, history, contextTokens: undefined, totals: withCostOf(response) })
+  })
 })
 
 /**
@@ -591,17 +627,15 @@ const recordResults = Effect.fn("Agent.recordResults")(function* (
  * The Result: SessionEnd hooks (Claude Code's reason for a session that ends because its work is done under -p:
  * "other"), the transcript flushed (a `--resume` right after sees it all), then the event.
  */
-const finish = Effect.fn("Agent.finish")(function* (run: Run, next: Next) {
-  const { state } = next
-  const [subtype, text, isError]: [ResultSubtype, string, boolean] =
-    next._tag === "Finish" ? [next.subtype, next.text, next.isError] : ["error_during_execution", "The run ended early.", true]
-  const result: Result = {
+const finish = Effect.fn("Agent.finish")(function* (run: Run, end: Finish, durationMs: number) {
+  const { state, subtype, text, isError } = end
+  const result: AgentResult = {
     _tag: "Result",
     subtype,
     isError,
     result: text,
     numTurns: state.turns,
-    durationMs: Date.now() - run.startedAt,
+    durationMs,
     durationApiMs: state.apiMs,
     totalCostUsd: state.totals.costUSD,
     usage: state.totals.usage,

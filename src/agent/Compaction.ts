@@ -55,16 +55,17 @@ export class CompactionFailed extends Data.TaggedError("CompactionFailed")<{
   readonly response?: AssistantMessage
 }> {}
 
-export type Outcome =
-  | {
-      readonly _tag: "Compacted"
-      /** The history to go on with: the summary (and the prompt that was waiting, if any). */
-      readonly history: ReadonlyArray<MessageParam>
-      /** The summary response, whose usage and cost the run counts. */
-      readonly response: AssistantMessage
-    }
+export type Outcome = Data.TaggedEnum<{
+  Compacted: {
+    /** The history to go on with: the summary (and the prompt that was waiting, if any). */
+    readonly history: ReadonlyArray<MessageParam>
+    /** The summary response, whose usage and cost the run counts. */
+    readonly response: AssistantMessage
+  }
   /** A PreCompact hook stopped the run (`continue: false`). */
-  | { readonly _tag: "Stopped"; readonly reason: string }
+  Stopped: { readonly reason: string }
+}>
+export const Outcome = Data.taggedEnum<Outcome>()
 
 /** `max_tokens` of the summary request (Claude Code's: 20k), or the run's own when smaller. */
 export const summaryMaxTokens = 20_000
@@ -213,7 +214,7 @@ export const compact = <E extends { readonly _tag: string; readonly message: str
       customInstructions: null
     })
     yield* HookReport.report(context.emit, "PreCompact", hooked)
-    if (hooked.stopRun !== undefined) return { _tag: "Stopped", reason: hooked.stopRun } satisfies Outcome
+    if (hooked.stopRun !== undefined) return Outcome.Stopped({ reason: hooked.stopRun })
 
     const { summarized, pending } = split(history)
     if (summarized.length === 0) return yield* new CompactionFailed({ message: "There is no conversation to summarize." })
@@ -244,5 +245,5 @@ export const compact = <E extends { readonly _tag: string; readonly message: str
     yield* context.emit({ _tag: "Compacted", uuid, trigger: options.trigger, preTokens: options.preTokens })
     // One user message: the summary, then the prompt that was waiting (a resumed transcript merges them the same way).
     const next = pending === undefined ? [summaryMessage] : appendUser([summaryMessage], pending)
-    return { _tag: "Compacted", history: next, response } satisfies Outcome
+    return Outcome.Compacted({ history: next, response })
   }).pipe(Effect.withSpan("Compaction.compact"))

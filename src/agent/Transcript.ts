@@ -7,6 +7,7 @@
  * record). Nothing is written before the model's first answer: a run that never got one (no credentials, a server
  * down) leaves no session file behind; the entries held until then are written with that answer.
  */
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
@@ -16,6 +17,7 @@ import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 import type { AssistantMessage, MessageParam } from "../domain/Message.js"
 import type { TranscriptEntry } from "../domain/Transcript.js"
+import * as Uuid from "../platform/Uuid.js"
 import { SessionStore } from "../session/SessionStore.js"
 
 export interface Interface {
@@ -52,10 +54,10 @@ export interface Options {
 export class Transcript extends Context.Service<Transcript, Interface>()("weft/agent/Transcript") {
   /** Records nothing (a throwaway run); uuids are still issued so events can be told apart. */
   static layerNone = Layer.succeed(Transcript, {
-    user: () => Effect.sync(() => crypto.randomUUID()),
-    assistant: () => Effect.sync(() => crypto.randomUUID()),
-    system: () => Effect.sync(() => crypto.randomUUID()),
-    userWith: () => Effect.sync(() => crypto.randomUUID()),
+    user: () => Uuid.v4,
+    assistant: () => Uuid.v4,
+    system: () => Uuid.v4,
+    userWith: () => Uuid.v4,
     setParent: () => Effect.void,
     flush: Effect.void
   })
@@ -97,12 +99,12 @@ export class Transcript extends Context.Service<Transcript, Interface>()("weft/a
       const held: Array<TranscriptEntry> = []
       const write = (make: (envelope: Envelope) => TranscriptEntry, freshChain = false) =>
         Effect.gen(function* () {
-          const uuid = crypto.randomUUID()
+          const uuid = yield* Uuid.v4
           const envelope: Envelope = {
             uuid,
             parentUuid: freshChain ? null : parent,
             ...(freshChain ? { logicalParentUuid: parent } : {}),
-            timestamp: new Date().toISOString(),
+            timestamp: new Date(yield* Clock.currentTimeMillis).toISOString(),
             cwd: options.cwd,
             version: options.version
           }

@@ -89,7 +89,7 @@ const renderVerbose = (event: AgentEvent): string | undefined => {
 
 /**
  * Consumes the agent's events, writes the output, and answers the Result (or undefined if none came). `each` runs
- * the handler it is given on every event, in order: `Agent.runEach` (or `Stream.runForEach` over `Agent.run`).
+ * the handler it is given on every event, in order (`Stream.runForEach` over `Agent.run`).
  */
 export const print = <E, R>(
   each: (onEvent: (event: AgentEvent) => Effect.Effect<void, OutputClosed>) => Effect.Effect<void, E | OutputClosed, R>,

@@ -12,6 +12,7 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 import * as Agent from "../agent/Agent.js"
 import { Environment } from "../context/Environment.js"
 import { Memory } from "../context/Memory.js"
@@ -175,7 +176,7 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
         ...(options.model === undefined ? {} : { model: options.model }),
         ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns })
       }
-      return yield* print((onEvent) => Agent.runEach(runOptions, onEvent), {
+      return yield* print((onEvent) => Stream.runForEach(Agent.run(runOptions), onEvent), {
         outputFormat: options.outputFormat,
         verbose: options.verbose,
         includePartialMessages: options.includePartialMessages,

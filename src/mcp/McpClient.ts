@@ -29,6 +29,7 @@ import type {
   Resource,
   Tool as McpTool
 } from "@modelcontextprotocol/client"
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
@@ -216,13 +217,13 @@ const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
       new McpError({ server: handle.server.name, message: `MCP server "${handle.server.name}": ${message}` })
 
     const fail = (handle: Handle, message: string) =>
-      Effect.sync(() => {
+      Effect.map(Clock.currentTimeMillis, (now) => {
         const attempts = handle.state._tag === "Failed" ? handle.state.attempts + 1 : 1
         handle.state = {
           _tag: "Failed",
           message,
           attempts,
-          retryAt: Date.now() + Math.min(BACKOFF_BASE_MS * 2 ** (attempts - 1), BACKOFF_MAX_MS)
+          retryAt: now + Math.min(BACKOFF_BASE_MS * 2 ** (attempts - 1), BACKOFF_MAX_MS)
         }
       })
 
@@ -347,12 +348,13 @@ const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
 
     /** The server's connection: as it is, the attempt in flight, or a new attempt unless backing off. */
     const ensure = (handle: Handle): Effect.Effect<Connection, McpError> =>
-      Effect.suspend(() => {
+      Effect.clockWith((clock) => {
         const state = handle.state
         if (state._tag === "Connected") return Effect.succeed(state.connection)
         if (handle.inFlight) return Deferred.await(handle.inFlight)
-        if (state._tag === "Failed" && Date.now() < state.retryAt) {
-          const seconds = Math.ceil((state.retryAt - Date.now()) / 1000)
+        const now = clock.currentTimeMillisUnsafe()
+        if (state._tag === "Failed" && now < state.retryAt) {
+          const seconds = Math.ceil((state.retryAt - now) / 1000)
           return Effect.fail(notConnected(handle, `${state.message} (not connected; tried again in ${seconds} s)`))
         }
         return start(handle).pipe(Effect.flatMap(Deferred.await))

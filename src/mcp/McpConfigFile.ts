@@ -14,6 +14,7 @@
  * never leaves half a file), keeping every other key as it was; a file that is not a JSON object is refused rather
  * than replaced. weft's own file is created readable by its owner only: servers' `env` and `headers` hold tokens.
  */
+import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { chmodSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
@@ -118,7 +119,7 @@ export const entries = (
 
 /** Writes `file` to `path` through a temporary file renamed over it; a new file gets `mode`, an old one keeps its. */
 const writeAtomically = (path: string, file: Record<string, unknown>, mode: number) =>
-  Effect.try({
+  Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.try({
     try: () => {
       // A symbolic link (a dotfiles repository's) stays one: the file it points to is what is replaced.
       let target = path
@@ -134,7 +135,7 @@ const writeAtomically = (path: string, file: Record<string, unknown>, mode: numb
         existingMode = undefined
       }
       mkdirSync(dirname(target), { recursive: true })
-      const temporary = `${target}.${process.pid}.${Date.now().toString(36)}.tmp`
+      const temporary = `${target}.${process.pid}.${now.toString(36)}.tmp`
       try {
         writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`, { mode: existingMode ?? mode, flag: "wx" })
         if (existingMode !== undefined) chmodSync(temporary, existingMode)
@@ -147,7 +148,7 @@ const writeAtomically = (path: string, file: Record<string, unknown>, mode: numb
     },
     catch: (error) =>
       new McpConfigFileError({ message: `could not write ${path}: ${error instanceof Error ? error.message : String(error)}` })
-  })
+  }))
 
 const modeOf = (scope: FileScope) => (scope === "project" ? 0o644 : 0o600)
 

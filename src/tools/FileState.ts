@@ -11,6 +11,7 @@
  */
 import * as NodeCrypto from "node:crypto"
 import type * as FileSystem from "effect/FileSystem"
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -102,7 +103,8 @@ export const make: Effect.Effect<Interface> = Effect.gen(function* () {
     stamp: FileStamp,
     options?: RecordOptions
   ) {
-    const base = { mtimeMs: stamp.mtimeMs, size: stamp.size, partial: options?.partial ?? false, readAt: Date.now(), fromWrite: false }
+    const readAt = yield* Clock.currentTimeMillis
+    const base = { mtimeMs: stamp.mtimeMs, size: stamp.size, partial: options?.partial ?? false, readAt, fromWrite: false }
     yield* put(path, options?.hash === undefined ? base : { ...base, hash: options.hash })
   })
 
@@ -111,7 +113,8 @@ export const make: Effect.Effect<Interface> = Effect.gen(function* () {
     stamp: FileStamp,
     options?: { readonly hash?: string }
   ) {
-    const base = { mtimeMs: stamp.mtimeMs, size: stamp.size, partial: false, readAt: Date.now(), fromWrite: true }
+    const readAt = yield* Clock.currentTimeMillis
+    const base = { mtimeMs: stamp.mtimeMs, size: stamp.size, partial: false, readAt, fromWrite: true }
     yield* put(path, options?.hash === undefined ? base : { ...base, hash: options.hash })
   })
 

@@ -15,11 +15,11 @@ import * as Queue from "effect/Queue"
 import * as Ref from "effect/Ref"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import { ChildEnvironment } from "../platform/ChildEnvironment.js"
+import * as Uuid from "../platform/Uuid.js"
 import * as Variables from "../platform/Variables.js"
 import type { ToolFailed } from "./Tool.js"
 import { OutputBuffer } from "./shell/OutputBuffer.js"
@@ -168,7 +168,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
           const current = yield* Ref.get(cwdRef)
           // The directory a command left the session in may have been removed since: say so, and start over.
           const cwd = isDirectory(current) ? current : options.cwd
-          const cwdFile = nodePath.join(os.tmpdir(), `weft-cwd-${randomUUID()}`)
+          const cwdFile = nodePath.join(os.tmpdir(), `weft-cwd-${yield* Uuid.v4}`)
           const moved = cwd === current ? "" : `(The working directory ${current} no longer exists; this command ran in ${cwd}.)\n`
           yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(cwdFile, { force: true })))
           const queue = yield* Effect.acquireRelease(Queue.sliding<string>(PROGRESS_QUEUE_CHUNKS), Queue.shutdown)

@@ -109,11 +109,6 @@ export interface PreparedCall {
   readonly input: unknown
   readonly target: ToolTarget
   readonly run: () => Stream.Stream<ToolOutput, ToolError>
-  /**
-   * The same call as one Effect, for a tool that reports no progress (an MCP server's): what `outcome` runs when it
-   * is there, since running a Stream costs more than a fast tool's whole call (a tenth of a millisecond and more).
-   */
-  readonly result?: (() => Effect.Effect<ToolResult, ToolError>) | undefined
 }
 
 /**
@@ -125,14 +120,12 @@ export const outcome = (
   toolName: string,
   onProgress: (text: string) => Effect.Effect<void> = () => Effect.void
 ): Effect.Effect<ToolResult, ToolError> =>
-  call.result
-    ? call.result()
-    : call.run().pipe(
-        Stream.runFoldEffect(() => Option.none<ToolResult>(), (last, output) =>
-          output._tag === "ToolProgress" ? Effect.as(onProgress(output.text), last) : Effect.succeed(Option.some(output))
-        ),
-        Effect.map(Option.getOrElse((): ToolResult => ({ _tag: "ToolResult", content: `${toolName} produced no result.`, isError: true })))
-      )
+  call.run().pipe(
+    Stream.runFoldEffect(() => Option.none<ToolResult>(), (last, output) =>
+      output._tag === "ToolProgress" ? Effect.as(onProgress(output.text), last) : Effect.succeed(Option.some(output))
+    ),
+    Effect.map(Option.getOrElse((): ToolResult => ({ _tag: "ToolResult", content: `${toolName} produced no result.`, isError: true })))
+  )
 
 /** A tool with its types erased, as the registry holds it. */
 export interface AnyTool {
@@ -178,7 +171,7 @@ export type JsonSchemaToolOptions = {
   readonly target?: (input: Readonly<Record<string, unknown>>, context: ToolContext) => ToolTarget
 } & (
   | { readonly run: (input: Readonly<Record<string, unknown>>, context: ToolContext) => Stream.Stream<ToolOutput, ToolError> }
-  /** A call that reports no progress: its result as one Effect (run without a Stream: see PreparedCall.result). */
+  /** A call that reports no progress: its result as one Effect (as `fromEffect` is to `make`). */
   | { readonly result: (input: Readonly<Record<string, unknown>>, context: ToolContext) => Effect.Effect<ToolResult, ToolError> }
 )
 
@@ -193,20 +186,11 @@ export const fromJsonSchema = (options: JsonSchemaToolOptions): AnyTool => ({
   inputJsonSchema: options.inputJsonSchema,
   prepare: (raw, context) =>
     isRecord(raw)
-      ? Effect.succeed(
-          "result" in options
-            ? {
-                input: raw,
-                target: options.target ? options.target(raw, context) : { _tag: "None" },
-                run: () => Stream.fromEffect(options.result(raw, context)),
-                result: () => options.result(raw, context)
-              }
-            : {
-                input: raw,
-                target: options.target ? options.target(raw, context) : { _tag: "None" },
-                run: () => options.run(raw, context)
-              }
-        )
+      ? Effect.succeed({
+          input: raw,
+          target: options.target ? options.target(raw, context) : { _tag: "None" },
+          run: "result" in options ? () => Stream.fromEffect(options.result(raw, context)) : () => options.run(raw, context)
+        })
       : Effect.fail(
           new InvalidToolInput({ tool: options.name, message: `Invalid input for ${options.name}: expected a JSON object` })
         )

@@ -4,8 +4,10 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Random from "effect/Random"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import * as TestClock from "effect/testing/TestClock"
 import * as Agent from "../../src/agent/Agent.js"
 import { Transcript } from "../../src/agent/Transcript.js"
 import type { AgentEvent, ToolResults } from "../../src/domain/AgentEvent.js"
@@ -101,15 +103,16 @@ describe("Agent.run", () => {
   it.effect("with streamDeltas off, emits the same events without the raw stream's", () => {
     const script = [ScriptTurn.blocks([text("Echoing."), toolUse("Echo", { text: "ping" }, "t1")]), textTurn("Done.")]
     return Effect.gen(function* () {
-      const withDeltas = yield* runAgent({ script }).pipe(Effect.provide(layers({ script })))
-      const without = yield* runAgent({ script, options: { streamDeltas: false } }).pipe(Effect.provide(layers({ script })))
+      // The same seed gives both runs the same uuids; the TestClock, the same durations.
+      const withDeltas = yield* runAgent({ script }).pipe(Effect.provide(layers({ script })), Random.withSeed("deltas"))
+      const without = yield* runAgent({ script, options: { streamDeltas: false } }).pipe(
+        Effect.provide(layers({ script })),
+        Random.withSeed("deltas")
+      )
       expect(withDeltas.filter((event) => event._tag === "StreamDelta").length).toBeGreaterThan(5)
       expect(without.some((event) => event._tag === "StreamDelta")).toBe(false)
-      const stable = (events: ReadonlyArray<AgentEvent>) =>
-        events
-          .filter((event) => event._tag !== "StreamDelta")
-          .map((event) => ({ ...event, ...("uuid" in event ? { uuid: "" } : {}), ...(event._tag === "Result" ? { durationMs: 0, durationApiMs: 0 } : {}) }))
-      expect(stable(without)).toEqual(stable(withDeltas))
+      const withoutDeltas = (events: ReadonlyArray<AgentEvent>) => events.filter((event) => event._tag !== "StreamDelta")
+      expect(without).toEqual(withoutDeltas(withDeltas))
       expect(resultOf(without)).toMatchObject({ subtype: "success", result: "Done.", numTurns: 2 })
     })
   })
@@ -370,28 +373,46 @@ describe("Agent.run", () => {
   })
 })
 
-describe("Agent.runEach", () => {
-  const options = { prompt: "hello", cwd: "/project", systemPrompt: "You are a test.", sessionId: "s-1", promptCaching: false }
-  const stable = (events: ReadonlyArray<AgentEvent>) =>
-    events.map((event) => ({
-      ...event,
-      ...("uuid" in event ? { uuid: "" } : {}),
-      ...(event._tag === "Result" ? { durationMs: 0, durationApiMs: 0 } : {})
-    }))
-
-  it.effect("hands over, in order, the events Agent.run streams", () => {
-    const script = [ScriptTurn.blocks([text("Echoing."), toolUse("Echo", { text: "ping" }, "t1")]), textTurn("Done.")]
-    return Effect.gen(function* () {
-      const streamed = yield* runAgent({ script }).pipe(Effect.provide(layers({ script })))
-      const handed: Array<AgentEvent> = []
-      yield* Agent.runEach(options, (event) => Effect.sync(() => void handed.push(event))).pipe(Effect.provide(layers({ script })))
-      expect(handed.length).toBeGreaterThan(5)
-      expect(stable(handed)).toEqual(stable(streamed))
-      expect(resultOf(handed)).toMatchObject({ subtype: "success", result: "Done.", numTurns: 2 })
+describe("Agent.run's time", () => {
+  it.effect("durations are the Clock's: the Result's, the API's and PostToolUse's, to the millisecond", () => {
+    const script = [ScriptTurn.blocks([toolUse("Slow", {}, "s1")]), ScriptTurn.blocks([text("Done.")], { delay: "100 millis" })]
+    const Slow = Tool.fromEffect({
+      name: "Slow",
+      description: "takes three seconds",
+      input: Schema.Struct({}),
+      run: () => Effect.as(Effect.sleep("3 seconds"), Tool.result("slept"))
     })
+    const posted: Array<number | undefined> = []
+    const hooks = { postToolUse: (input: { readonly durationMs?: number }) => Effect.sync(() => void posted.push(input.durationMs)).pipe(Effect.as({})) }
+    return Effect.gen(function* () {
+      const running = yield* Effect.forkChild(runAgent({ script }))
+      yield* TestClock.adjust("1 minute")
+      const events = yield* Fiber.join(running)
+      // The second response's events each come 100 ms after the one before; the first response's come at once.
+      const turns = events.filter((event) => event._tag === "StreamDelta" || event._tag === "AssistantTurn")
+      const secondTurn = turns.slice(turns.findIndex((event) => event._tag === "AssistantTurn") + 1)
+      const delayed = secondTurn.filter((event) => event._tag === "StreamDelta").length
+      expect(delayed).toBeGreaterThan(3)
+      expect(posted).toEqual([3000])
+      expect(resultOf(events)).toMatchObject({ durationMs: 3000 + delayed * 100, durationApiMs: delayed * 100 })
+    }).pipe(Effect.provide(layers({ script, tools: [Slow], hooks })))
   })
 
-  it.effect("a handler that fails stops the run (its tool call interrupted) and is the failure", () => {
+  it.effect("the transcript's timestamps are the Clock's", () => {
+    const script = [textTurn("Hi.")]
+    return Effect.gen(function* () {
+      yield* TestClock.setTime(Date.UTC(2026, 9, 1, 12, 0, 0))
+      yield* runAgent({ script })
+      const entries = yield* SessionStore.use((store) => store.load("s-1"))
+      expect(entries.map((entry) => entry.timestamp)).toEqual(["2026-10-01T12:00:00.000Z", "2026-10-01T12:00:00.000Z"])
+    }).pipe(Effect.provide(layers({ script })))
+  })
+})
+
+describe("Agent.run consumed event by event", () => {
+  const options = { prompt: "hello", cwd: "/project", systemPrompt: "You are a test.", sessionId: "s-1", promptCaching: false }
+
+  it.effect("a consumer that fails stops the run (its tool call interrupted) and is the failure", () => {
     const script = [ScriptTurn.blocks([toolUse("Wait", {}, "w1")]), textTurn("never")]
     return Effect.gen(function* () {
       const running = yield* Deferred.make<void>()
@@ -399,7 +420,7 @@ describe("Agent.runEach", () => {
       const Wait = hangingTool("Wait", running, interrupted)
       const handed: Array<string> = []
       // The handler fails on the turn that asked for the tool, once the loop (running ahead) has started it.
-      const failure = yield* Agent.runEach(options, (event) => {
+      const failure = yield* Stream.runForEach(Agent.run(options), (event) => {
         handed.push(event._tag)
         return event._tag === "AssistantTurn" ? Deferred.await(running).pipe(Effect.andThen(Effect.fail("reader gone" as const))) : Effect.void
       }).pipe(Effect.flip, Effect.provide(layers({ script, tools: [Wait] })))

@@ -3,6 +3,7 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Stream from "effect/Stream"
+import * as TestClock from "effect/testing/TestClock"
 import * as fs from "node:fs"
 import * as http from "node:http"
 import * as path from "node:path"
@@ -216,6 +217,26 @@ describe("McpClient with server-everything over stdio", () => {
       expect(broken?.status).toBe("failed")
       const call = yield* Effect.result(mcp.callTool("broken", "anything", {}))
       expect(call._tag === "Failure" && call.failure.message).toMatch(/^MCP server "broken": /)
+    })
+  )
+
+  it.effect("a failed server is tried again once its backoff is over, on the Clock; each failure doubles the backoff", () =>
+    Effect.gen(function* () {
+      const mcp = yield* McpClient.make({
+        servers: [stdio("broken", ["-e", "process.stderr.write('boom on start'); process.exit(3)"])],
+        cwd: tempDir()
+      })
+      expect((yield* mcp.servers)[0]?.status).toBe("failed")
+      const failure = () => Effect.map(Effect.flip(mcp.callTool("broken", "anything", {})), (error) => error.message)
+      expect(yield* failure()).toMatch(/\(not connected; tried again in 1 s\)$/)
+      yield* TestClock.adjust("999 millis")
+      expect(yield* failure()).toMatch(/\(not connected; tried again in 1 s\)$/)
+      // The backoff is over: this call starts the process again, which fails again.
+      yield* TestClock.adjust("1 milli")
+      expect(yield* failure()).not.toMatch(/not connected; tried again/)
+      expect(yield* failure()).toMatch(/\(not connected; tried again in 2 s\)$/)
+      yield* TestClock.adjust("1001 millis")
+      expect(yield* failure()).toMatch(/\(not connected; tried again in 1 s\)$/)
     })
   )
 })

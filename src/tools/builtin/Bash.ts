@@ -4,6 +4,7 @@
  * A command that exits non-zero is a normal run whose result is marked `is_error` (as Claude Code does): the
  * output followed by "Exit code N". A timeout is also `is_error`, with the output so far and the time limit.
  */
+import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
@@ -163,7 +164,7 @@ export const BashOutputTool = Tool.fromEffect({
       const parts = [`<status>${shell.status}</status>`]
       if (shell.exitCode !== undefined) parts.push(`<exit_code>${shell.exitCode}</exit_code>`)
       if (shown !== "") parts.push(`<stdout>\n${shown}\n</stdout>`)
-      parts.push(`<timestamp>${new Date().toISOString()}</timestamp>`)
+      parts.push(`<timestamp>${new Date(yield* Clock.currentTimeMillis).toISOString()}</timestamp>`)
       return Tool.result(parts.join("\n\n"), { status: shell.status, exitCode: shell.exitCode })
     })
 })

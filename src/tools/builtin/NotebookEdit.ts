@@ -8,6 +8,7 @@
  * (TextEncoding).
  */
 import * as Effect from "effect/Effect"
+import * as Random from "effect/Random"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
 import { stampOf } from "../FileState.js"
@@ -81,7 +82,8 @@ const wantsCellIds = (notebook: Json): boolean => {
   return major > 4 || (major === 4 && minor >= 5)
 }
 
-const newCellId = (): string => Math.random().toString(36).slice(2, 10).padEnd(8, "0")
+/** A new cell's id: eight base-36 characters of a draw from `Random` (a test's seeded Random makes it reproducible). */
+const newCellId = Effect.map(Random.next, (draw) => draw.toString(36).slice(2, 10).padEnd(8, "0"))
 
 const makeCell = (cellType: "code" | "markdown", source: string, id: string | undefined): Json => {
   const cell: Json = { cell_type: cellType, metadata: {}, source: sourceLines(source) }
@@ -166,7 +168,6 @@ export const NotebookEditTool = Tool.fromEffect({
     let mode = editMode
     // Replacing the cell just past the end is how a model appends: do it as an insert (Claude Code does too).
     if (mode === "replace" && index === cells.length) mode = "insert"
-    const idFor = () => (wantsCellIds(notebook) ? newCellId() : undefined)
 
     let message: string
     let cellId: string
@@ -176,7 +177,7 @@ export const NotebookEditTool = Tool.fromEffect({
           return yield* failed("Cell type is required when using edit_mode=insert.")
         }
         const at = index === undefined ? 0 : editMode === "insert" ? index + 1 : index
-        const id = idFor()
+        const id = wantsCellIds(notebook) ? yield* newCellId : undefined
         cells.splice(at, 0, makeCell(input.cell_type, input.new_source, id))
         cellId = id ?? `cell-${at}`
         message = `Inserted cell ${cellId} with ${input.new_source}`

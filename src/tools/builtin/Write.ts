@@ -10,9 +10,11 @@
  * Also exports the pieces Edit and NotebookEdit share: `writeFileAtomic`, `requireFreshRead`, `createFile`,
  * `readTextFile`, `recordWritten`.
  */
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as PlatformError from "effect/PlatformError"
+import * as Random from "effect/Random"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
 import { contentHash, type FileStamp, FileState, stampOf } from "../FileState.js"
@@ -41,24 +43,25 @@ export const writeFileAtomic = (
   target: string,
   data: Uint8Array,
   mode?: number
-) => {
-  const temp = NodePath.join(
-    NodePath.dirname(target),
-    `.${NodePath.basename(target)}.weft-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`
-  )
-  const write = Effect.scoped(
-    Effect.gen(function* () {
-      const file = yield* fs.open(temp, { flag: "wx", mode: mode ?? 0o666 })
-      // An empty file is a file: writeAll of no bytes fails ("write returned 0 bytes written"), so skip it.
-      if (data.length > 0) yield* file.writeAll(data)
-      yield* file.sync
-    })
-  ).pipe(
-    Effect.andThen(mode === undefined ? Effect.void : fs.chmod(temp, mode & 0o7777)),
-    Effect.andThen(fs.rename(temp, target))
-  )
-  return write.pipe(Effect.onError(() => Effect.ignore(fs.remove(temp))))
-}
+) =>
+  Effect.flatMap(Effect.all([Clock.currentTimeMillis, Random.next]), ([now, draw]) => {
+    const temp = NodePath.join(
+      NodePath.dirname(target),
+      `.${NodePath.basename(target)}.weft-${now.toString(36)}${draw.toString(36).slice(2, 8)}.tmp`
+    )
+    const write = Effect.scoped(
+      Effect.gen(function* () {
+        const file = yield* fs.open(temp, { flag: "wx", mode: mode ?? 0o666 })
+        // An empty file is a file: writeAll of no bytes fails ("write returned 0 bytes written"), so skip it.
+        if (data.length > 0) yield* file.writeAll(data)
+        yield* file.sync
+      })
+    ).pipe(
+      Effect.andThen(mode === undefined ? Effect.void : fs.chmod(temp, mode & 0o7777)),
+      Effect.andThen(fs.rename(temp, target))
+    )
+    return write.pipe(Effect.onError(() => Effect.ignore(fs.remove(temp))))
+  })
 
 /** The file's info, or undefined when there is no such file (other errors pass through). */
 export const statIfExists = (fs: FileSystem.FileSystem, path: string) =>

@@ -25,7 +25,9 @@ const yieldToEventLoop: Effect.Effect<void> = Effect.callback<void>((resume) => 
 
 /**
  * Calls `step` until it returns false, yielding to the event loop every few milliseconds. `step` does one small
- * unit of synchronous work (read one directory, search one file).
+ * unit of synchronous work (read one directory, search one file). The slice is measured in real time
+ * (`performance.now`), not by the Clock service: it bounds how long the thread is held, whatever clock the program
+ * runs under (a TestClock stands still, and a walk under it would never yield).
  */
 export const loop = (step: () => boolean): Effect.Effect<void> =>
   Effect.suspend(function go(): Effect.Effect<void> {
