@@ -13,9 +13,8 @@ import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
-import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
 import { build } from "esbuild"
 import { copyShellParser, shellParserDefine, shellParserPlugins } from "./shell-parser-build.mjs"
 
@@ -100,30 +99,6 @@ const mcpConnectionPlugin = {
   }
 }
 
-// The built-in tools' definitions (src/tools/builtin/definitions.ts: names, descriptions, input JSON Schemas) are
-// computed here, by running that module, and written into the bundle in its place: a start then shows the model the
-// tools without initializing their modules or building their Schemas (each tool's module loads on its first call).
-const builtinDefinitionsPlugin = async () => {
-  const source = join(root, "src/tools/builtin/definitions.ts")
-  const bundled = await build({ ...common, minify: false, entryPoints: [source], format: "esm", write: false })
-  const temporary = join(tmpdir(), `weft-definitions-${process.pid}.mjs`)
-  writeFileSync(temporary, bundled.outputFiles[0].text)
-  let definitions
-  try {
-    definitions = (await import(pathToFileURL(temporary).href)).definitions
-  } finally {
-    rmSync(temporary, { force: true })
-  }
-  if (!Array.isArray(definitions) || definitions.length === 0) throw new Error(`${source} gave no definitions`)
-  const filter = /[\\/]src[\\/]tools[\\/]builtin[\\/]definitions\.ts$/
-  return {
-    name: "builtin-definitions",
-    setup(build) {
-      build.onLoad({ filter }, () => ({ contents: `export const definitions = ${JSON.stringify(definitions)}\n`, loader: "js" }))
-    }
-  }
-}
-
 rmSync(out, { recursive: true, force: true })
 const app = join(out, "weft-app.cjs")
 const { metafile } = await build({
@@ -131,7 +106,7 @@ const { metafile } = await build({
   entryPoints: [join(root, "src/cli/main.ts")],
   outfile: app,
   metafile: true,
-  plugins: [lazyBuiltinsPlugin, mcpConnectionPlugin, await builtinDefinitionsPlugin(), ...shellParserPlugins],
+  plugins: [lazyBuiltinsPlugin, mcpConnectionPlugin, ...shellParserPlugins],
   define: shellParserDefine
 })
 mkdirSync(join(root, "dist/meta"), { recursive: true })

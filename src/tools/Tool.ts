@@ -196,39 +196,6 @@ export const fromJsonSchema = (options: JsonSchemaToolOptions): AnyTool => ({
         )
 })
 
-/** What the model is shown of a tool before any call: its name, description and input's JSON Schema. */
-export interface Definition {
-  readonly name: string
-  readonly description: string
-  readonly readOnly: boolean
-  readonly inputJsonSchema: Record<string, unknown>
-}
-
-/** A typed tool's definition (its input's JSON Schema made from the Schema). */
-export const definitionOf = (tool: Tool<any, any>): Definition => ({
-  name: tool.name,
-  description: tool.description,
-  readOnly: tool.readOnly,
-  inputJsonSchema: jsonSchemaOf(tool.input)
-})
-
-/**
- * A tool known by its definition whose implementation is loaded on its first call (`load`, run once; later calls
- * use what it gave). What a session offers the model is then the definitions alone: the modules of the tools the
- * model never calls are never initialized (their Schemas never built), which is start-up saved.
- */
-export const deferred = (definition: Definition, load: Effect.Effect<AnyTool>): AnyTool => {
-  let loaded: AnyTool | undefined
-  const tool = Effect.suspend(() => (loaded === undefined ? Effect.map(load, (made) => (loaded = made)) : Effect.succeed(loaded)))
-  return {
-    name: definition.name,
-    description: definition.description,
-    readOnly: definition.readOnly,
-    inputJsonSchema: definition.inputJsonSchema,
-    prepare: (raw, context) => Effect.flatMap(tool, (implementation) => implementation.prepare(raw, context))
-  }
-}
-
 /** Erases a tool's types, providing what its run needs through `provide`. */
 export const erase = <I, R>(
   tool: Tool<I, R>,
@@ -237,15 +204,11 @@ export const erase = <I, R>(
   // Compiled on the tool's first call: compiling every tool's decoder when the registry is built costs start-up.
   let decoder: ((raw: unknown) => Effect.Effect<I, Schema.SchemaError>) | undefined
   const decode = (raw: unknown) => (decoder ??= Schema.decodeUnknownEffect(tool.input, decodeOptions))(raw)
-  // Made when first read: a deferred tool (above) shows its definition's and never reads this one.
-  let inputJsonSchema: Record<string, unknown> | undefined
   return {
     name: tool.name,
     description: tool.description,
     readOnly: tool.readOnly,
-    get inputJsonSchema() {
-      return (inputJsonSchema ??= jsonSchemaOf(tool.input))
-    },
+    inputJsonSchema: jsonSchemaOf(tool.input),
     prepare: (raw, context) =>
       decode(raw).pipe(
         Effect.mapError(

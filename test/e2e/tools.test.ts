@@ -3,7 +3,6 @@ import { readFile } from "node:fs/promises"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { ScriptTurn, text, textTurn, toolUse } from "../../src/testing/Script.js"
-import { definitions } from "../../src/tools/builtin/definitions.js"
 import { frames, resultFrame, runWeft, toolResults, useSessions } from "./harness.js"
 
 const { setup } = useSessions()
@@ -123,19 +122,5 @@ describe("weft -p: tool edge cases", () => {
     // A comment ending in a backslash continues nothing: the cd still takes effect for the next command.
     expect(results["cd"]).toBe("(No output)")
     expect(results["after"]).toMatch(/\/sub$/)
-  })
-})
-
-describe("weft -p: the tools offered", () => {
-  it("are the built-in tools' definitions, which the build wrote into the binary, before any tool has loaded", async () => {
-    const { dir, env, server } = await setup({}, () => ({ script: [textTurn("Nothing to do.")] }))
-    const out = await runWeft(["-p", "hello"], { cwd: dir, env })
-    expect(out.code).toBe(0)
-    const body = server.requests().find((request) => request.path.startsWith("/v1/messages"))?.body
-    const tools = typeof body === "object" && body !== null && "tools" in body ? body.tools : undefined
-    // Prompt caching marks the last tool; the definitions are what comes before.
-    expect(
-      (tools as ReadonlyArray<Record<string, unknown>>).map(({ name, description, input_schema }) => ({ name, description, input_schema }))
-    ).toEqual(definitions.map((definition) => ({ name: definition.name, description: definition.description, input_schema: definition.inputJsonSchema })))
   })
 })

@@ -7,7 +7,6 @@ import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 import { describe, expect, it } from "vitest"
 import { all } from "../../src/tools/builtin/all.js"
-import { definitions } from "../../src/tools/builtin/definitions.js"
 import * as Tool from "../../src/tools/Tool.js"
 
 const snapshots = NodePath.join(import.meta.dirname, "../e2e/__snapshots__/wire")
@@ -15,11 +14,7 @@ const readSnapshot = (name: string) => NodeFs.readFileSync(NodePath.join(snapsho
 
 describe("the wire snapshots", () => {
   it("every built-in tool's name, description and input_schema, as tools.json has them (keys in order)", () => {
-    const tools = definitions.map((definition) => ({
-      name: definition.name,
-      description: definition.description,
-      input_schema: definition.inputJsonSchema
-    }))
+    const tools = all.map((tool) => ({ name: tool.name, description: tool.description, input_schema: Tool.jsonSchemaOf(tool.input) }))
     // The request marks its last tool for caching: that is the request's, not the tool's.
     const pinned = (JSON.parse(readSnapshot("tools.json")) as ReadonlyArray<Record<string, unknown>>).map(
       ({ name, description, input_schema }) => ({ name, description, input_schema })

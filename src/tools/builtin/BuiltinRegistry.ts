@@ -1,8 +1,5 @@
 /**
- * The registry of Claude Code's built-in tools for a session, and the per-session services they run on. Each tool
- * is offered by its definition (definitions.ts) and loaded on its first call (`Tool.deferred`): a session whose
- * model reads one file initializes the Read tool's module alone, not the other ten tools' Schemas, search engines
- * and HTML converter (about 10 M instructions of every `weft -p` start; scratchpad/bench/session.mjs).
+ * The registry of Claude Code's built-in tools for a session, and the per-session services they run on.
  */
 import * as FileSystem from "effect/FileSystem"
 import * as HttpClient from "effect/http/HttpClient"
@@ -11,7 +8,6 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
-import * as Stream from "effect/Stream"
 import * as NodeApiClient from "../../model/NodeApiClient.js"
 import { ChildEnvironment } from "../../platform/ChildEnvironment.js"
 import { FileState, make as makeFileState } from "../FileState.js"
@@ -19,25 +15,8 @@ import { SearchFiles } from "../search/SearchFiles.js"
 import * as SearchFilesModule from "../search/SearchFiles.js"
 import { ShellSession, make as makeShellSession } from "../ShellSession.js"
 import { TodoStore } from "../TodoStore.js"
-import * as Tool from "../Tool.js"
-import { fromAnyTools, type Interface as ToolRegistryInterface, ToolRegistry } from "../ToolRegistry.js"
-import type { Requirements } from "./all.js"
-import { definitions } from "./definitions.js"
-
-/** Each built-in tool's module, by the tool's name, imported on the tool's first call. */
-export const loaders: Readonly<Record<string, () => Promise<Tool.Tool<any, Requirements>>>> = {
-  Bash: () => import("./Bash.js").then((module) => module.BashTool),
-  BashOutput: () => import("./Bash.js").then((module) => module.BashOutputTool),
-  KillShell: () => import("./Bash.js").then((module) => module.KillShellTool),
-  Glob: () => import("./Glob.js").then((module) => module.GlobTool),
-  Grep: () => import("./Grep.js").then((module) => module.GrepTool),
-  Read: () => import("./Read.js").then((module) => module.ReadTool),
-  Edit: () => import("./Edit.js").then((module) => module.EditTool),
-  Write: () => import("./Write.js").then((module) => module.WriteTool),
-  NotebookEdit: () => import("./NotebookEdit.js").then((module) => module.NotebookEditTool),
-  WebFetch: () => import("./WebFetch.js").then((module) => module.WebFetchTool),
-  TodoWrite: () => import("./TodoWrite.js").then((module) => module.TodoWriteTool)
-}
+import { type Interface as ToolRegistryInterface, ToolRegistry } from "../ToolRegistry.js"
+import { all } from "./all.js"
 
 export interface Options {
   /** The session's working directory (where Bash starts). */
@@ -70,17 +49,6 @@ const makeServices = (options: Options) =>
 export const services = (options: Options) =>
   Layer.merge(NodeFileSystem.layer, Layer.effectContext(makeServices(options)).pipe(Layer.provide(ChildEnvironment.layerNode)))
 
-/** The built-in tools, each loaded on its first call and provided with `context`. */
-export const deferredTools = (context: Context.Context<Requirements>): ReadonlyArray<Tool.AnyTool> =>
-  definitions.map((definition) => {
-    const load = loaders[definition.name]
-    if (load === undefined) throw new Error(`no loader for the built-in tool ${definition.name}`)
-    return Tool.deferred(
-      definition,
-      Effect.map(Effect.promise(load), (tool) => Tool.erase(tool, Stream.provideContext(context)))
-    )
-  })
-
 /**
  * A registry of every built-in tool on the session's shell (the ShellSession given, whose current directory
  * Permissions reads too), with their other services made here.
@@ -92,8 +60,8 @@ export const makeOnShell: Effect.Effect<ToolRegistryInterface, never, FileSystem
       Context.add(ShellSession, yield* ShellSession),
       Context.add(FileSystem.FileSystem, yield* FileSystem.FileSystem)
     )
-    // Compaction makes the tools forget what they remember of the files they showed (FileState).
-    return fromAnyTools(deferredTools(context), Context.get(services, FileState).clear)
+    // Compaction makes the tools forget what they remember of the files they showed (FileState, in the context).
+    return yield* Effect.provideContext(ToolRegistry.make(...all), context)
   })
 
 /** A registry of every built-in tool, with its services made here (background shells end when the scope closes). */
