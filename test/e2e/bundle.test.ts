@@ -12,7 +12,9 @@ const copiesOf = (name: string, files: ReadonlyArray<string>) =>
   new Set(files.flatMap((file) => [...file.matchAll(new RegExp(`^(.*node_modules/${name})/`, "g"))].map((match) => match[1])))
 
 it("bundles one copy of effect", () => {
-  expect(copiesOf("effect", inputs)).toEqual(new Set(["node_modules/effect"]))
+  const copies = copiesOf("effect", inputs)
+  expect(copies.size).toBe(1)
+  expect([...copies][0]).toMatch(/(^|\/)node_modules\/effect$/)
 })
 
 it("would see a second copy", () => {
