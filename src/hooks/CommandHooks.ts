@@ -28,7 +28,7 @@ import type {
   HookContext,
   HookSettings,
   Interface,
-  LayerOptions,
+  WithOptions,
   Outcome,
   PermissionRequestOutcome,
   PostToolUseOutcome,
@@ -157,7 +157,7 @@ const opt = <K extends string, V>(key: K, value: V | undefined): Partial<Record<
   return out
 }
 
-export interface Options extends LayerOptions {
+export interface Options extends WithOptions {
   readonly settings: HookSettings | HookConfig.HookConfig
 }
 

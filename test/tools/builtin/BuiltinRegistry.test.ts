@@ -28,12 +28,12 @@ describe("the built-in tools' definitions", () => {
 })
 
 describe("BuiltinRegistry", () => {
-  const session = BuiltinRegistry.layer({ cwd: process.cwd() })
+  const session = BuiltinRegistry.layerNode({ cwd: process.cwd() })
 
   it.effect("offers the model what a registry of the typed tools offers", () =>
     Effect.gen(function* () {
       const deferred = yield* ToolRegistry
-      const typed = yield* ToolRegistry.make(...all).pipe(Effect.provide(BuiltinRegistry.services({ cwd: process.cwd() })))
+      const typed = yield* ToolRegistry.make(...all).pipe(Effect.provide(BuiltinRegistry.layerServices({ cwd: process.cwd() })))
       expect(deferred.definitions).toEqual(typed.definitions)
       expect(deferred.tools.map((tool) => tool.readOnly)).toEqual(typed.tools.map((tool) => tool.readOnly))
     }).pipe(Effect.provide(session))
