@@ -24,7 +24,7 @@ import { McpClient } from "../mcp/McpClient.js"
 import * as McpConfig from "../mcp/McpConfig.js"
 import * as McpPrompt from "../mcp/McpPrompt.js"
 import { Permissions } from "../permissions/Permissions.js"
-import { newSessionId, SessionStore } from "../session/SessionStore.js"
+import { SessionStore } from "../session/SessionStore.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
 import { Transcript } from "../agent/Transcript.js"
 import type { PrintOptions } from "./CliOptions.js"
@@ -84,7 +84,7 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
     const resuming = SessionFlags.needsStore(options)
       ? yield* Effect.gen(function* () {
           const store = yield* SessionStore.make().pipe(Effect.provideService(Credentials.Credentials, credentials))
-          const start = yield* SessionFlags.resolve(options, { cwd, store, newSessionId: newSessionId })
+          const start = yield* SessionFlags.resolve(options, { cwd, store })
           return { store, start }
         })
       : undefined
