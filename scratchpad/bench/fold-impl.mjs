@@ -23,7 +23,7 @@ const runtimeFor = (baseURL) => {
   let runtime = runtimes.get(baseURL)
   if (runtime === undefined) {
     runtime = ManagedRuntime.make(
-      ApiClient.layerConfig({ baseUrl: baseURL, apiKey: process.env.ANTHROPIC_API_KEY ?? "bench" }).pipe(
+      ApiClient.layerWith({ baseUrl: baseURL, apiKey: process.env.ANTHROPIC_API_KEY ?? "bench" }).pipe(
         Layer.provide(NodeHttpClient.layer)
       )
     )

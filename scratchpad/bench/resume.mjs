@@ -32,7 +32,7 @@ if (process.argv[2] === "--child") {
   const { parseTranscript } = await import(path.join(lib, "domain", "Transcript.js"))
   const { fromEntries } = await import(path.join(lib, "session", "SessionState.js"))
   const file = path.join(home, "projects", slug, `${sessionId}.jsonl`)
-  const run = (effect) => Effect.runPromise(Effect.scoped(Effect.provide(effect, SessionStore.layerJsonlLive({ home }))))
+  const run = (effect) => Effect.runPromise(Effect.scoped(Effect.provide(effect, SessionStore.layerNode({ home }))))
   global.gc?.()
   const baseline = process.memoryUsage().rss
   const heapAtStart = process.memoryUsage().heapUsed

@@ -57,9 +57,9 @@ const hasRealModel = Boolean(process.env["ANTHROPIC_API_KEY"] || process.env["AN
 export const agentLayer = (cwd: string, useRealModel: boolean) =>
   Layer.mergeAll(
     useRealModel ? NodeApiClient.layer.pipe(Layer.orDie) : ScriptedModel.layer(script),
-    Builtin.layer({ cwd }),
+    Builtin.layerNode({ cwd }),
     Permissions.layerPermissive(),
-    Hooks.layer({ handlers }),
+    Hooks.layerWith({ handlers }),
     Transcript.layerNone
   )
 

@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import type { AgentEvent, Result } from "../domain/AgentEvent.js"
 import type { ToolResultBlock } from "../domain/Content.js"
 import * as Content from "../domain/ContentGuards.js"
+import * as Uuid from "../platform/Uuid.js"
 import type { OutputFormat } from "./CliOptions.js"
 import type { OutputClosed } from "./Output.js"
 import { type Frame, type FrameOptions, toFrame } from "./StreamJson.js"
@@ -99,16 +100,17 @@ export const print = <E, R>(
     let sessionId = ""
     let result: Result | undefined
     const frames: Array<Frame> = []
+    const uuid = yield* Uuid.maker
     yield* each((event) => {
       if (event._tag === "SessionStarted") sessionId = event.sessionId
       if (event._tag === "Result") result = event
       switch (options.outputFormat) {
         case "stream-json": {
-          const frame = toFrame(event, sessionId, options)
+          const frame = toFrame(event, sessionId, options, uuid)
           return frame ? options.write(`${JSON.stringify(frame)}\n`) : Effect.void
         }
         case "json": {
-          const frame = toFrame(event, sessionId, options)
+          const frame = toFrame(event, sessionId, options, uuid)
           if (frame && (options.verbose || frame["type"] === "result")) frames.push(frame)
           return Effect.void
         }

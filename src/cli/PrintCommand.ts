@@ -24,7 +24,7 @@ import { McpClient } from "../mcp/McpClient.js"
 import * as McpConfig from "../mcp/McpConfig.js"
 import * as McpPrompt from "../mcp/McpPrompt.js"
 import { Permissions } from "../permissions/Permissions.js"
-import { newSessionId, SessionStore } from "../session/SessionStore.js"
+import { SessionStore } from "../session/SessionStore.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
 import { Transcript } from "../agent/Transcript.js"
 import type { PrintOptions } from "./CliOptions.js"
@@ -56,7 +56,7 @@ const isToolName = (rule: string) => /^[A-Za-z0-9_-]+$/.test(rule)
  * (answers, --verbose lines, errors, logs) and records, whoever printed them.
  */
 
-const credentials = Credentials.make(Credentials.valuesFromEnv(process.env))
+const credentials = Credentials.fromEnv(process.env)
 /**
  * What the run logs (a warning: the session could not be recorded, ...), on stderr as `weft: ...` lines, redacted:
  * this logger in place of the default one, for the fibers of the run (set on the fiber rather than by
@@ -83,8 +83,8 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
     // so that a wrong one is said at once; the store that read it records the run.
     const resuming = SessionFlags.needsStore(options)
       ? yield* Effect.gen(function* () {
-          const store = yield* SessionStore.makeJsonl().pipe(Effect.provideService(Credentials.Credentials, credentials))
-          const start = yield* SessionFlags.resolve(options, { cwd, store, newSessionId: newSessionId })
+          const store = yield* SessionStore.make().pipe(Effect.provideService(Credentials.Credentials, credentials))
+          const start = yield* SessionFlags.resolve(options, { cwd, store })
           return { store, start }
         })
       : undefined

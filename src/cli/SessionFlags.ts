@@ -14,6 +14,7 @@ import * as Stream from "effect/Stream"
 import * as nodePath from "node:path"
 import type { MessageParam } from "../domain/Message.js"
 import type { TranscriptEntry } from "../domain/Transcript.js"
+import { newSessionId } from "../session/SessionIds.js"
 import type * as SessionStore from "../session/SessionStore.js"
 import type { PrintOptions } from "./CliOptions.js"
 import { RunError, UsageError } from "./Outcome.js"
@@ -73,7 +74,7 @@ const storeFailure = (error: { readonly message: string }) => new RunError({ mes
 /** The flags (checked by `conflict`) resolved against the store, for a run in `cwd`. */
 export const resolve = (
   flags: SessionFlags,
-  context: { readonly cwd: string; readonly store: Store; readonly newSessionId: () => string }
+  context: { readonly cwd: string; readonly store: Store }
 ): Effect.Effect<Start, UsageError | RunError> =>
   Effect.gen(function* () {
     const { store } = context
@@ -132,7 +133,7 @@ export const resolve = (
     if (!flags.forkSession) return { sessionId: source, resumed, warnings: state.warnings }
 
     // A fork: a new id (checked unused), and, when the run is recorded, the session copied under it first.
-    const forkId = flags.sessionId ?? context.newSessionId()
+    const forkId = flags.sessionId ?? (yield* newSessionId)
     if (flags.sessionId !== undefined) yield* checkUnused(flags.sessionId)
     if (!flags.noSessionPersistence) {
       yield* store.fork(source, forkId).pipe(Effect.mapError(storeFailure))

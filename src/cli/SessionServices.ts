@@ -16,10 +16,8 @@ import * as Layer from "effect/Layer"
 import * as nodePath from "node:path"
 import type { InvalidShellEnvironmentPolicy } from "../platform/ShellEnvironmentPolicy.js"
 import { Transcript } from "../agent/Transcript.js"
-import * as EnvironmentModule from "../context/Environment.js"
 import { Environment } from "../context/Environment.js"
 import { Settings } from "../context/Settings.js"
-import * as MemoryModule from "../context/Memory.js"
 import { Memory } from "../context/Memory.js"
 import { Hooks } from "../hooks/Hooks.js"
 import { ApiClient } from "../model/ApiClient.js"
@@ -28,8 +26,7 @@ import type { Server as McpServer } from "../mcp/McpConfig.js"
 import * as McpTools from "../mcp/McpTools.js"
 import * as NodeApiClient from "../model/NodeApiClient.js"
 import { type PermissionMode, Permissions } from "../permissions/Permissions.js"
-import type * as Prompter from "../permissions/Prompter.js"
-import * as ChildEnvironmentModule from "../platform/ChildEnvironment.js"
+import { Prompter } from "../permissions/Prompter.js"
 import { ChildEnvironment } from "../platform/ChildEnvironment.js"
 import * as CredentialsModule from "../platform/Credentials.js"
 import { Credentials } from "../platform/Credentials.js"
@@ -54,7 +51,7 @@ export interface Options {
   /** The permission mode (`--permission-mode`); default the settings' `permissions.defaultMode`, else default. */
   readonly permissionMode?: PermissionMode
   /** Who answers when a call must be asked about; default nobody (an ask is a denial the model reads). */
-  readonly prompter?: Prompter.Interface
+  readonly prompter?: Prompter["Service"]
   /** weft's credentials (default: from this process's environment): withheld from children, redacted from the transcript. */
   readonly credentials?: CredentialsModule.Interface
   /** The merged settings (default: loaded for `cwd`). */
@@ -121,6 +118,10 @@ const overrideOr = <A, E1, R1, E2, R2>(
   part: Layer.Layer<A, E2, R2>
 ): Layer.Layer<A, E1 | E2, R1 | R2> => override ?? part
 
+/** Permissions asking `prompter`; none given, nobody answers (an ask is a denial the model reads). */
+const withPrompter = <E, R>(prompter: Prompter["Service"] | undefined, permissions: Layer.Layer<Permissions, E, R>) =>
+  prompter === undefined ? permissions : permissions.pipe(Layer.provide(Layer.succeed(Prompter, prompter)))
+
 /**
  * The session as a Layer: what a library user composes, and what the CLI runs. Its parts in order, each
  * `Layer.provideMerge`d onto the ones before it, whose services it may use; an override replaces its part.
@@ -130,56 +131,45 @@ export const layer = <E = never>(
   overrides: Overrides<E> = {}
 ): Layer.Layer<Services, E | Config.ConfigError | InvalidShellEnvironmentPolicy, Platform> => {
   const removed = options.removedTools ?? new Set<string>()
-  return Layer.succeed(
-    Credentials,
-    options.credentials ?? CredentialsModule.make(CredentialsModule.valuesFromEnv(process.env))
-  ).pipe(
+  // The modules' Layer constants are given as `Layer.fresh`: a Layer value is memoized by reference, and a session
+  // built inside another one's scope (a nested Effect.provide) would otherwise get the outer session's service.
+  return (options.credentials === undefined ? Layer.fresh(Credentials.layer) : Layer.succeed(Credentials, options.credentials)).pipe(
     add(
       overrideOr(
         overrides.settings,
         options.settings === undefined
-          ? Layer.effect(Settings, Settings.make({ cwd: options.cwd }))
+          ? Settings.layer({ cwd: options.cwd })
           : Layer.succeed(Settings, options.settings)
       )
     ),
-    add(Layer.effect(ChildEnvironment, ChildEnvironmentModule.makeFromSettings())),
+    add(Layer.fresh(ChildEnvironment.layer)),
     add(
       overrideOr(
         overrides.environment,
-        Layer.effect(
-          Environment,
-          EnvironmentModule.make({ cwd: options.cwd, additionalDirectories: options.additionalDirectories ?? [] })
-        )
+        Environment.layer({ cwd: options.cwd, additionalDirectories: options.additionalDirectories ?? [] })
       )
     ),
     add(
-      overrideOr(
-        overrides.memory,
-        Layer.effect(Memory, Effect.map(MemoryModule.load({ cwd: options.cwd }), (files) => ({ files })))
-      )
+      overrideOr(overrides.memory, Memory.layer({ cwd: options.cwd }))
     ),
-    add(overrideOr(overrides.sessionStore, Layer.effect(SessionStore, SessionStore.makeJsonl()))),
+    add(overrideOr(overrides.sessionStore, SessionStore.layer())),
     add(
-      overrideOr(overrides.transcript, Layer.effect(Transcript, Transcript.make({ cwd: options.cwd, version: options.version })))
+      overrideOr(overrides.transcript, Transcript.layer({ cwd: options.cwd, version: options.version }))
     ),
-    add(overrideOr(overrides.apiClient, Layer.effect(ApiClient, NodeApiClient.make))),
+    add(overrideOr(overrides.apiClient, Layer.fresh(NodeApiClient.layer))),
     // Bash's shell: its current directory (after a `cd`) is where Permissions resolves a command's relative paths.
     add(overrideOr(overrides.shell, ShellSession.layer({ cwd: options.cwd }))),
     add(
       overrideOr(
         overrides.permissions,
-        Layer.effect(
-          Permissions,
-          Settings.use((settings) =>
-            Permissions.make({
-              settings,
-              allowedTools: options.allowedRules ?? [],
-              disallowedTools: options.deniedRules ?? [],
-              additionalDirectories: (options.additionalDirectories ?? []).map((dir) => nodePath.resolve(options.cwd, dir)),
-              ...(options.permissionMode === undefined ? {} : { mode: options.permissionMode }),
-              ...(options.prompter === undefined ? {} : { prompter: options.prompter })
-            })
-          )
+        withPrompter(
+          options.prompter,
+          Permissions.layer({
+            allowedTools: options.allowedRules ?? [],
+            disallowedTools: options.deniedRules ?? [],
+            additionalDirectories: (options.additionalDirectories ?? []).map((dir) => nodePath.resolve(options.cwd, dir)),
+            ...(options.permissionMode === undefined ? {} : { mode: options.permissionMode })
+          })
         )
       )
     ),
@@ -188,16 +178,13 @@ export const layer = <E = never>(
     add(
       overrideOr(
         overrides.hooks,
-        Layer.effect(
-          Hooks,
-          Hooks.fromSettings({
-            onWarning: (warning) => Effect.sync(() => Output.stderrSync(`weft: settings: ${warning}\n`))
-          })
-        )
+        Hooks.layer({
+          onWarning: (warning) => Effect.sync(() => Output.stderrSync(`weft: settings: ${warning}\n`))
+        })
       )
     ),
     add(overrideOr(overrides.mcp, Layer.effect(McpClient, mcpClient(options)))),
-    add(overrideOr(overrides.tools, Layer.effect(ToolRegistry, Builtin.makeOnShell))),
+    add(overrideOr(overrides.tools, Layer.fresh(Builtin.layer))),
     // The tools offered: `removedTools` taken out of the registry (overridden or not), the MCP servers' tools added.
     add(
       Layer.effect(

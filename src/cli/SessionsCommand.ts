@@ -96,8 +96,8 @@ export const main = (args: ReadonlyArray<string>): Effect.Effect<Outcome, CliErr
       }
     }
     const cwd = process.cwd()
-    const sessions = yield* Effect.flatMap(SessionStore.makeJsonl(), (store) => store.list(cwd)).pipe(
-      Effect.provideService(Credentials.Credentials, Credentials.make(Credentials.valuesFromEnv(process.env))),
+    const sessions = yield* Effect.flatMap(SessionStore.make(), (store) => store.list(cwd)).pipe(
+      Effect.provideService(Credentials.Credentials, Credentials.fromEnv(process.env)),
       Effect.scoped,
       Effect.mapError((error) => new RunError({ message: `weft sessions: ${error.message}` }))
     )

@@ -14,13 +14,11 @@ export interface FrameOptions {
 
 export type Frame = Readonly<Record<string, unknown>>
 
-const uuid = () => crypto.randomUUID()
-
 /**
  * The last frame. An error result (is_error) also lists what went wrong in `errors`, as the Agent SDK's error
  * results do; `result` keeps the same text for readers of the older shape.
  */
-export const resultFrame = (result: Result): Frame => ({
+export const resultFrame = (result: Result, uuid: () => string): Frame => ({
   type: "result",
   subtype: result.subtype,
   is_error: result.isError,
@@ -37,7 +35,8 @@ export const resultFrame = (result: Result): Frame => ({
   uuid: uuid()
 })
 
-export const toFrame = (event: AgentEvent, sessionId: string, options: FrameOptions): Frame | undefined => {
+/** `uuid` makes the frames' own ids (Print draws them through effect's Random: Uuid.maker). */
+export const toFrame = (event: AgentEvent, sessionId: string, options: FrameOptions, uuid: () => string): Frame | undefined => {
   switch (event._tag) {
     case "SessionStarted":
       return {
@@ -99,7 +98,7 @@ export const toFrame = (event: AgentEvent, sessionId: string, options: FrameOpti
         compact_metadata: { trigger: event.trigger, pre_tokens: event.preTokens }
       }
     case "Result":
-      return resultFrame(event)
+      return resultFrame(event, uuid)
     // Claude Code shows hook activity only for SessionStart hooks, and only with --verbose.
     case "HookStarted":
       return options.verbose === true && event.hookEvent === "SessionStart"

@@ -103,11 +103,13 @@ export const make = (options: Options): Effect.Effect<Interface, never, FileSyst
   })
 
 export class Environment extends Context.Service<Environment, Interface>()("weft/Environment") {
+  static make = make
+
   static layer = (options: Options): Layer.Layer<Environment, never, FileSystem.FileSystem | Path.Path> =>
     Layer.effect(Environment, make(options))
 
-  /** `layer` on Node's file system. */
-  static layerLive = (options: Options): Layer.Layer<Environment> =>
+  /** `layer` on Node's file system: needs nothing. */
+  static layerNode = (options: Options): Layer.Layer<Environment> =>
     Environment.layer(options).pipe(Layer.provide([NodeFileSystem.layer, NodePath.layer]))
 
   /** Fixed values, for tests; anything not given has a deterministic default. */
@@ -127,5 +129,5 @@ export class Environment extends Context.Service<Environment, Interface>()("weft
 // The entry points at the module's top level: `import { Environment } from "weft"` reads `Environment.layer...(...)`, and
 // `Environment.Environment` is the Tag (`yield* Environment.Environment`).
 export const layer = Environment.layer
-export const layerLive = Environment.layerLive
+export const layerNode = Environment.layerNode
 export const layerStatic = Environment.layerStatic

@@ -166,15 +166,17 @@ export const load = (options: Options): Effect.Effect<ReadonlyArray<MemoryFile>,
     return files
   })
 
-export class Memory extends Context.Service<Memory, Interface>()("weft/Memory") {
-  static layer = (options: Options): Layer.Layer<Memory, never, FileSystem.FileSystem | Path.Path> =>
-    Layer.effect(
-      Memory,
-      Effect.map(load(options), (files) => ({ files }))
-    )
+/** The memory files for `options.cwd` (see `load`). */
+export const make = (options: Options): Effect.Effect<Interface, never, FileSystem.FileSystem | Path.Path> =>
+  Effect.map(load(options), (files) => ({ files }))
 
-  /** `layer` on Node's file system. */
-  static layerLive = (options: Options): Layer.Layer<Memory> =>
+export class Memory extends Context.Service<Memory, Interface>()("weft/Memory") {
+  static make = make
+
+  static layer = (options: Options): Layer.Layer<Memory, never, FileSystem.FileSystem | Path.Path> => Layer.effect(Memory, make(options))
+
+  /** `layer` on Node's file system: needs nothing. */
+  static layerNode = (options: Options): Layer.Layer<Memory> =>
     Memory.layer(options).pipe(Layer.provide([NodeFileSystem.layer, NodePath.layer]))
 
   static layerStatic = (files: ReadonlyArray<MemoryFile>): Layer.Layer<Memory> => Layer.succeed(Memory, { files })
@@ -183,5 +185,5 @@ export class Memory extends Context.Service<Memory, Interface>()("weft/Memory") 
 // The entry points at the module's top level: `import { Memory } from "weft"` reads `Memory.layer...(...)`, and
 // `Memory.Memory` is the Tag (`yield* Memory.Memory`).
 export const layer = Memory.layer
-export const layerLive = Memory.layerLive
+export const layerNode = Memory.layerNode
 export const layerStatic = Memory.layerStatic

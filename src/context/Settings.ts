@@ -396,3 +396,11 @@ const load = (options: LoadOptions): Effect.Effect<Interface> =>
       warnings
     }
   })
+
+// The entry points at the module's top level: `import { Settings } from "weft"` reads `Settings.layer(...)`, and
+// `Settings.Settings` is the Tag (`yield* Settings.Settings`).
+export const make = Settings.make
+export const layer = Settings.layer
+export const fromValue = Settings.fromValue
+export const layerFromValue = Settings.layerFromValue
+export const empty = Settings.empty

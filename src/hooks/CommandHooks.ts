@@ -24,11 +24,12 @@ import { type EventName, HookOutput } from "./HookEvent.js"
 import * as HookProcess from "./HookProcess.js"
 import * as ChildEnvironment from "../platform/ChildEnvironment.js"
 import * as Credentials from "../platform/Credentials.js"
+import * as Uuid from "../platform/Uuid.js"
 import type {
   HookContext,
   HookSettings,
   Interface,
-  LayerOptions,
+  WithOptions,
   Outcome,
   PermissionRequestOutcome,
   PostToolUseOutcome,
@@ -105,11 +106,11 @@ const judge = (command: string, result: HookProcess.RunResult, timeoutSeconds: n
 /** Whether a judged run blocked, for the activity's outcome. */
 type Blocks = (judged: Judged) => boolean
 
-const activityOf = (event: EventName, hookName: string, judged: Judged, blocks: Blocks): HookActivity => {
+const activityOf = (event: EventName, hookName: string, judged: Judged, blocks: Blocks, hookId: string): HookActivity => {
   const { result } = judged
   const suppress = judged.output?.suppressOutput === true
   return {
-    hookId: crypto.randomUUID(),
+    hookId,
     hookName,
     hookEvent: event,
     command: judged.command,
@@ -157,7 +158,7 @@ const opt = <K extends string, V>(key: K, value: V | undefined): Partial<Record<
   return out
 }
 
-export interface Options extends LayerOptions {
+export interface Options extends WithOptions {
   readonly settings: HookSettings | HookConfig.HookConfig
 }
 
@@ -209,7 +210,8 @@ export const make = (options: Options): Effect.Effect<Interface> =>
             ),
           { concurrency: "unbounded" }
         )
-        return { judged, activity: judged.map((j) => activityOf(event, hookName, j, blocks)) }
+        const activity = yield* Effect.forEach(judged, (j) => Effect.map(Uuid.v4, (hookId) => activityOf(event, hookName, j, blocks, hookId)))
+        return { judged, activity }
       })
 
     const blockedByDecision = (j: Judged) => j.output?.decision === "block"

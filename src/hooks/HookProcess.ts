@@ -10,6 +10,7 @@
  * - interrupting the caller (Ctrl-C, a cancelled turn) ends the group as the scope closes.
  * The node child_process API is wrapped here, at the edge; the rest of weft sees an Effect that never fails.
  */
+import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -54,6 +55,7 @@ export interface RunResult {
   readonly error?: string
   /** The process group's id (the shell's pid), for tests that check nothing is left. */
   readonly pid?: number
+  /** On effect's Clock, as the loop's durations: under a test's TestClock it stands still (the deadlines do not). */
   readonly durationMs: number
 }
 
@@ -151,7 +153,7 @@ export const run = (options: RunOptions): Effect.Effect<RunResult> =>
   Effect.scoped(
     Effect.gen(function* () {
       const graceMs = options.graceMs ?? defaultGraceMs
-      const startedAt = Date.now()
+      const startedAt = yield* Clock.currentTimeMillis
       const started = yield* Effect.result(
         Effect.acquireRelease(start(options), (started) => endAndDrain(started, graceMs))
       )
@@ -162,7 +164,7 @@ export const run = (options: RunOptions): Effect.Effect<RunResult> =>
           stdout: "",
           stderr: "",
           error: started.failure,
-          durationMs: Date.now() - startedAt
+          durationMs: (yield* Clock.currentTimeMillis) - startedAt
         } satisfies RunResult
       }
       const hook = started.success
@@ -180,7 +182,7 @@ export const run = (options: RunOptions): Effect.Effect<RunResult> =>
         stdout: hook.stdout.text(),
         stderr: hook.stderr.text(),
         ...(hook.child.pid === undefined ? {} : { pid: hook.child.pid }),
-        durationMs: Date.now() - startedAt
+        durationMs: (yield* Clock.currentTimeMillis) - startedAt
       } satisfies RunResult
     })
   )

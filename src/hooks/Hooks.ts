@@ -4,7 +4,8 @@
  * Every method answers what the loop must do next; the loop applies the answer (a hook's allow never beats a deny
  * rule, a rewritten input is decoded and checked again, a blocking Stop hook is honoured a bounded number of times).
  *
- * Two sources of hooks, composed by `Hooks.layer({ settings, handlers })`:
+ * Two sources of hooks, composed by `Hooks.layer({ handlers })` (command hooks from the Settings in context) or
+ * `Hooks.layerWith({ settings, handlers })` (from a settings value given):
  * - command hooks from the settings' `hooks` section (Claude Code's format, run as child processes: CommandHooks);
  * - in-process handlers, typed Effects a library user writes for the same events (veto, rewrite input, add
  *   context, observe).
@@ -156,7 +157,8 @@ export interface HookSettings {
   readonly disableAllHooks?: unknown
 }
 
-export interface LayerOptions {
+/** What `makeWith` is given: everything `make` reads from the context, by value. */
+export interface WithOptions {
   /**
    * The merged settings (their `hooks` and `disableAllHooks`), or a HookConfig already decoded. Leave out for
    * in-process handlers only.
@@ -314,11 +316,14 @@ export const traced = (hooks: Interface): Interface => ({
   sessionEnd: span("Hooks.sessionEnd", hooks.sessionEnd)
 })
 
+/** What `make` is given beside the services it reads. */
+export type Options = Pick<WithOptions, "handlers" | "onWarning" | "transcriptPath">
+
 /**
- * Builds the hooks of a session: command hooks from `settings` (their runner is loaded only when there are any)
- * beside the in-process `handlers`.
+ * Builds hooks from what is given: command hooks from `settings` (their runner is loaded only when there are any)
+ * beside the in-process `handlers`; nothing is read from the context.
  */
-export const make = (options: LayerOptions = {}): Effect.Effect<Interface> =>
+export const makeWith = (options: WithOptions = {}): Effect.Effect<Interface> =>
   Effect.gen(function* () {
     const handlerSets = options.handlers === undefined ? [] : Array.isArray(options.handlers) ? options.handlers : [options.handlers]
     const all: Array<Interface> = handlerSets.map((handlers: Handlers) => withDefaults(handlers))
@@ -335,14 +340,12 @@ export const make = (options: LayerOptions = {}): Effect.Effect<Interface> =>
  * the loader; `disableAllHooks` turns them all off), run in the project directory with ChildEnvironment's
  * environment, beside in-process `handlers`. Warnings about bad entries go to `onWarning` (default: the log).
  */
-export const fromSettings = (
-  options: Pick<LayerOptions, "handlers" | "onWarning" | "transcriptPath"> = {}
-): Effect.Effect<Interface, never, Settings | ChildEnvironment> =>
+export const make = (options: Options = {}): Effect.Effect<Interface, never, Settings | ChildEnvironment> =>
   Effect.gen(function* () {
     const settings = yield* Settings
     const children = yield* ChildEnvironment
     const weftHome = yield* Variables.weftHomeOf(settings.home)
-    return yield* make({
+    return yield* makeWith({
       ...options,
       settings: settings.value,
       projectDir: settings.projectDir,
@@ -357,20 +360,16 @@ export class Hooks extends Context.Service<Hooks, Interface>()("weft/Hooks") {
   /** Runs no hook: every point continues unchanged. */
   static none: Interface = none
   static layerNone = Layer.succeed(Hooks, none)
-  /** Hooks given as in-process functions; points left out continue unchanged. */
-  static layerWith = (hooks: Handlers) => Layer.succeed(Hooks, traced(withDefaults(hooks)))
-  /** Command hooks from the settings beside in-process handlers (see LayerOptions). */
-  static layer = (options: LayerOptions = {}) => Layer.effect(Hooks, make(options))
   static make = make
-  /** Hooks from the session's Settings beside in-process handlers (see `fromSettings`). */
-  static layerFromSettings = (options: Pick<LayerOptions, "handlers" | "onWarning" | "transcriptPath"> = {}) =>
-    Layer.effect(Hooks, fromSettings(options))
-  static fromSettings = fromSettings
+  /** Hooks from the session's Settings beside in-process handlers (see `make`). */
+  static layer = (options: Options = {}): Layer.Layer<Hooks, never, Settings | ChildEnvironment> => Layer.effect(Hooks, make(options))
+  static makeWith = makeWith
+  /** Hooks from what is given (see WithOptions): in-process handlers, command hooks from a settings value. */
+  static layerWith = (options: WithOptions = {}): Layer.Layer<Hooks> => Layer.effect(Hooks, makeWith(options))
 }
 
 // The entry points at the module's top level: `import { Hooks } from "weft"` reads `Hooks.layer...(...)`, and
 // `Hooks.Hooks` is the Tag (`yield* Hooks.Hooks`).
 export const layerNone = Hooks.layerNone
-export const layerWith = Hooks.layerWith
 export const layer = Hooks.layer
-export const layerFromSettings = Hooks.layerFromSettings
+export const layerWith = Hooks.layerWith

@@ -469,8 +469,8 @@ const jsonBody = (text: () => string): HttpBody.HttpBody => {
   return body
 }
 
-/** Builds the client over an HttpClient (which must stream response bodies). */
-export const make = (config: ApiClientConfig): Effect.Effect<Interface, never, HttpClient.HttpClient> =>
+/** Builds the client with the config given (nothing read from the environment), over an HttpClient that streams bodies. */
+export const makeWith = (config: ApiClientConfig): Effect.Effect<Interface, never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const settings = resolve(config)
     // withScope: the request is aborted when the scope of the call closes (interrupt, end of the stream).
@@ -784,18 +784,22 @@ export const configFromEnv: Effect.Effect<ApiClientConfig, Config.ConfigError> =
 )
 
 /** The client configured from the environment (see `configFromEnv`), on the HttpClient in context. */
-export const makeFromEnv: Effect.Effect<Interface, Config.ConfigError, HttpClient.HttpClient> = Effect.flatMap(configFromEnv, make)
+export const make: Effect.Effect<Interface, Config.ConfigError, HttpClient.HttpClient> = Effect.flatMap(configFromEnv, makeWith)
 
 export class ApiClient extends Context.Service<ApiClient, Interface>()("weft/ApiClient") {
-  /** From the environment (see `configFromEnv`); needs an HttpClient that streams bodies. */
-  static layer: Layer.Layer<ApiClient, Config.ConfigError, HttpClient.HttpClient> = Layer.effect(ApiClient, makeFromEnv)
+  static make = make
 
-  /** From an explicit config (nothing read from the environment). */
-  static layerConfig = (config: ApiClientConfig): Layer.Layer<ApiClient, never, HttpClient.HttpClient> =>
-    Layer.effect(ApiClient, make(config))
+  /** From the environment (see `configFromEnv`); needs an HttpClient that streams bodies. */
+  static layer: Layer.Layer<ApiClient, Config.ConfigError, HttpClient.HttpClient> = Layer.effect(ApiClient, make)
+
+  static makeWith = makeWith
+
+  /** `makeWith` as a layer: the config given, nothing read from the environment. */
+  static layerWith = (config: ApiClientConfig): Layer.Layer<ApiClient, never, HttpClient.HttpClient> =>
+    Layer.effect(ApiClient, makeWith(config))
 }
 
 // The entry points at the module's top level: `import { ApiClient } from "weft"` reads `ApiClient.layer...(...)`, and
 // `ApiClient.ApiClient` is the Tag (`yield* ApiClient.ApiClient`).
 export const layer = ApiClient.layer
-export const layerConfig = ApiClient.layerConfig
+export const layerWith = ApiClient.layerWith

@@ -14,7 +14,7 @@ import * as Http from "node:http"
 import * as Https from "node:https"
 import { type Duplex, PassThrough } from "node:stream"
 import * as Tls from "node:tls"
-import { ApiClient, type Interface, makeFromEnv } from "./ApiClient.js"
+import { ApiClient, type Interface, make as makeApiClient } from "./ApiClient.js"
 import * as Variables from "../platform/Variables.js"
 import * as Proxy from "./Proxy.js"
 
@@ -162,7 +162,7 @@ export const layerHttpClient: Layer.Layer<HttpClient.HttpClient> = Layer.effect(
  * undici either way; a bundle drops it when only this is used).
  */
 export const make: Effect.Effect<Interface, Config.ConfigError, Scope.Scope> = Effect.flatMap(makeHttpClient, (client) =>
-  Effect.provideService(makeFromEnv, HttpClient.HttpClient, client)
+  Effect.provideService(makeApiClient, HttpClient.HttpClient, client)
 )
 
 /** `make` as a layer: what a program on Node provides for ApiClient. */

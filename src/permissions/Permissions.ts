@@ -23,8 +23,9 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { join, resolve } from "node:path"
-import { type Interface as SettingsInterface, type PermissionMode, permissionModes, Settings } from "../context/Settings.js"
+import { type PermissionMode, permissionModes, Settings } from "../context/Settings.js"
 import { ShellSession } from "../tools/ShellSession.js"
 import * as BashCheck from "./BashCheck.js"
 import { checkBashFiles } from "./BashFiles.js"
@@ -36,12 +37,13 @@ import { modeOf, unlessAsking } from "./PermissionModes.js"
 import { compileRules, denyMessage } from "./PermissionRules.js"
 import { makePermissive } from "./PermissivePermissions.js"
 import * as ShellCheck from "./ShellCheck.js"
-import { type Interface as PrompterInterface, Prompter, type PromptRequest, unansweredReason } from "./Prompter.js"
+import { Prompter, type PromptRequest, unansweredReason } from "./Prompter.js"
 import type { Behavior } from "./Rules.js"
 
 export type { PermissionMode }
 export { permissionModes }
 export { allow, ask, type CheckRequest, type Decision, deny } from "./PermissionDecision.js"
+export type { Behavior, Rule, RuleSource } from "./Rules.js"
 
 export interface Interface {
   /** The mode in force (the init frame reports it). */
@@ -53,9 +55,8 @@ export interface Interface {
   readonly warnings: ReadonlyArray<string>
 }
 
+/** What `make` is given beside the services it reads (the merged Settings; the Prompter and the ShellSession when there are). */
 export interface Options {
-  /** Merged settings of every scope (rules per source, mode, additional directories). */
-  readonly settings: SettingsInterface
   /** `--permission-mode` / `--dangerously-skip-permissions`; else `permissions.defaultMode`; else default. */
   readonly mode?: PermissionMode
   /** `--allowedTools`: allow rules. */
@@ -64,8 +65,6 @@ export interface Options {
   readonly disallowedTools?: ReadonlyArray<string>
   /** `--add-dir`: more workspace roots. */
   readonly additionalDirectories?: ReadonlyArray<string>
-  /** Who answers asks; default nobody (an ask is a denial). */
-  readonly prompter?: PrompterInterface
   /** weft's home (protected); default `$WEFT_HOME` else `~/.weft`, as the settings loader found it. */
   readonly weftHome?: string
   /** The Bash analyser; default the tree-sitter parse (loaded on the first Bash call checked). */
@@ -74,24 +73,14 @@ export interface Options {
 
 export class Permissions extends Context.Service<Permissions, Interface>()("weft/Permissions") {
   /**
-   * The real permissions: rules from every settings scope and the CLI, the mode, the workspace (see above). A Bash
+   * The real permissions: rules from every scope of the Settings in context and the CLI, the mode, the workspace
+   * (see above). The context's Prompter answers asks (nobody, an ask being a denial, when there is none); a Bash
    * command's relative paths land in the ShellSession's current directory when the context has one.
    */
-  static make = (options: Options): Effect.Effect<Interface> => make(options)
+  static make = (options: Options = {}): Effect.Effect<Interface, never, Settings> => make(options)
 
-  /** `make` as a layer, with settings given. */
-  static layer = (options: Options): Layer.Layer<Permissions> => Layer.effect(Permissions, make(options))
-
-  /** `make` as a layer reading the Settings and Prompter services (nobody answers when there is no Prompter). */
-  static layerFromServices = (options: Omit<Options, "settings" | "prompter"> = {}): Layer.Layer<Permissions, never, Settings> =>
-    Layer.effect(
-      Permissions,
-      Effect.gen(function* () {
-        const settings = yield* Settings
-        const prompter = yield* Effect.serviceOption(Prompter)
-        return yield* make({ ...options, settings, ...(prompter._tag === "Some" ? { prompter: prompter.value } : {}) })
-      })
-    )
+  /** `make` as a layer. */
+  static layer = (options: Options = {}): Layer.Layer<Permissions, never, Settings> => Layer.effect(Permissions, make(options))
 
   /**
    * Allows every call except tools denied by name or by a rule whose specifier is exactly the call's command /
@@ -107,14 +96,14 @@ export class Permissions extends Context.Service<Permissions, Interface>()("weft
 
 // ---------------------------------------------------------------------------------------------------------------
 
-export const make = (options: Options): Effect.Effect<Interface> =>
+export const make = (options: Options = {}): Effect.Effect<Interface, never, Settings> =>
   Effect.gen(function* () {
-    const settings = options.settings
+    const settings = yield* Settings
     const home = settings.home
     const cwd = settings.projectDir
     const warnings: Array<string> = []
     const bash = options.bash ?? ShellCheck.parsed
-    const prompter = options.prompter ?? Prompter.none
+    const prompter = Option.getOrElse(yield* Effect.serviceOption(Prompter), () => Prompter.none)
     const weftHome = yield* realPath(resolve(options.weftHome ?? join(home, ".weft")))
 
     // Rules from every source, then the CLI's, compiled.
@@ -201,6 +190,5 @@ export const make = (options: Options): Effect.Effect<Interface> =>
 // The entry points at the module's top level: `import { Permissions } from "weft"` reads `Permissions.layer...(...)`, and
 // `Permissions.Permissions` is the Tag (`yield* Permissions.Permissions`).
 export const layer = Permissions.layer
-export const layerFromServices = Permissions.layerFromServices
 export const permissive = Permissions.permissive
 export const layerPermissive = Permissions.layerPermissive

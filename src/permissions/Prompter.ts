@@ -42,5 +42,14 @@ export class Prompter extends Context.Service<Prompter, Interface>()("weft/Promp
 
   static layerNone = Layer.succeed(Prompter, Prompter.none)
 
-  static layer = (decide: (request: PromptRequest) => Effect.Effect<PromptAnswer>) => Layer.succeed(Prompter, Prompter.fromEffect(decide))
+  /** `fromEffect` as a layer: the Prompter of a library user's UI or a test's script. */
+  static layer = (decide: (request: PromptRequest) => Effect.Effect<PromptAnswer>): Layer.Layer<Prompter> =>
+    Layer.succeed(Prompter, Prompter.fromEffect(decide))
 }
+
+// The entry points at the module's top level: `import { Prompter } from "weft"` reads `Prompter.layer(...)`, and
+// `Prompter.Prompter` is the Tag.
+export const none = Prompter.none
+export const fromEffect = Prompter.fromEffect
+export const layerNone = Prompter.layerNone
+export const layer = Prompter.layer

@@ -165,7 +165,8 @@ export interface Options {
   readonly policy?: Policy
 }
 
-export const make = (options: Options = {}): Effect.Effect<Interface, never, Credentials.Credentials> =>
+/** Children of this process, with the policy given (nothing read from the Settings). */
+export const makeWith = (options: Options = {}): Effect.Effect<Interface, never, Credentials.Credentials> =>
   Effect.map(Credentials.Credentials, (credentials) => {
     const parent = options.parent ?? (() => process.env)
     return {
@@ -175,31 +176,36 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Cre
   })
 
 /**
- * `make` with the policy of the merged settings (`shellEnvironmentPolicy`; an untrusted project's is already dropped by
- * the loader). An invalid policy fails: running commands with an environment the user meant to narrow is not safe.
- * The policy's Schema is loaded only when the key is there.
+ * Children of this process, with the policy of the merged settings (`shellEnvironmentPolicy`; an untrusted project's
+ * is already dropped by the loader). An invalid policy fails: running commands with an environment the user meant to
+ * narrow is not safe. The policy's Schema is loaded only when the key is there.
  */
-export const makeFromSettings = (
+export const make = (
   options: Omit<Options, "policy"> = {}
 ): Effect.Effect<Interface, InvalidShellEnvironmentPolicy, Settings | Credentials.Credentials> =>
   Effect.gen(function* () {
     const value = (yield* Settings).value.shellEnvironmentPolicy
     // Stryker disable next-line ConditionalExpression: decode(undefined) is the empty policy: the check only spares loading the Schema
-    if (value === undefined) return yield* make(options)
+    if (value === undefined) return yield* makeWith(options)
     const { decode } = yield* Effect.promise(() => import("./ShellEnvironmentPolicy.js"))
-    return yield* make({ ...options, policy: yield* decode(value) })
+    return yield* makeWith({ ...options, policy: yield* decode(value) })
   })
 
 // Stryker disable next-line StringLiteral: the tag's key only has to differ from every other service's
 export class ChildEnvironment extends Context.Service<ChildEnvironment, Interface>()("weft/ChildEnvironment") {
-  /** This process's environment, with `policy` for shells. */
-  static layerWith = (options: Options): Layer.Layer<ChildEnvironment, never, Credentials.Credentials> =>
-    Layer.effect(ChildEnvironment, make(options))
+  static make = make
   /** This process's environment, with the policy of the merged settings. */
-  static layerFromSettings: Layer.Layer<ChildEnvironment, InvalidShellEnvironmentPolicy, Settings | Credentials.Credentials> =
-    Layer.effect(ChildEnvironment, makeFromSettings())
-  /** This process's environment, no policy: everything but the credentials. */
-  static layer: Layer.Layer<ChildEnvironment, never, Credentials.Credentials> = Layer.effect(ChildEnvironment, make())
-  /** `layer` with this process's credentials. */
-  static layerNode: Layer.Layer<ChildEnvironment> = ChildEnvironment.layer.pipe(Layer.provide(Credentials.Credentials.layer))
+  static layer: Layer.Layer<ChildEnvironment, InvalidShellEnvironmentPolicy, Settings | Credentials.Credentials> =
+    Layer.effect(ChildEnvironment, make())
+  static makeWith = makeWith
+  /** `makeWith` as a layer: the policy given (none: everything but the credentials). */
+  static layerWith = (options: Options = {}): Layer.Layer<ChildEnvironment, never, Credentials.Credentials> =>
+    Layer.effect(ChildEnvironment, makeWith(options))
+  /** Needs nothing: this process's environment and credentials, no policy (no Settings read). */
+  static layerNode: Layer.Layer<ChildEnvironment> = ChildEnvironment.layerWith().pipe(Layer.provide(Credentials.Credentials.layer))
 }
+
+// The entry points at the module's top level, as the class's statics.
+export const layer = ChildEnvironment.layer
+export const layerWith = ChildEnvironment.layerWith
+export const layerNode = ChildEnvironment.layerNode

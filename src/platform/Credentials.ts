@@ -60,7 +60,7 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 /** A value as it is written inside a JSON string. */
 const jsonEscaped = (value: string): string => JSON.stringify(value).slice(1, -1)
 
-/** A redactor over fixed values: the pure core of `make`. */
+/** A redactor over fixed values: the pure core of `fromValues`. */
 export const redactor = (values: ReadonlyArray<string>): ((text: string) => string) => {
   const searched = [...new Set(values)].filter((value) => value.length >= MIN_REDACTED_LENGTH).sort((a, b) => b.length - a.length)
   // Stryker disable next-line ConditionalExpression: a shortcut: with no value, `first` below is empty and every text is returned as it is anyway
@@ -80,7 +80,7 @@ export const redactor = (values: ReadonlyArray<string>): ((text: string) => stri
 export const jsonRedactor = (values: ReadonlyArray<string>): ((json: string) => string) => redactor(values.map(jsonEscaped))
 
 /** Credentials from known values; more can be added while running. */
-export const make = (initial: ReadonlyArray<string>): Interface => {
+export const fromValues = (initial: ReadonlyArray<string>): Interface => {
   let values = [...new Set(initial.filter((value) => value !== ""))].sort((a, b) => b.length - a.length)
   let redact = redactor(values)
   let redactJson = jsonRedactor(values)
@@ -100,11 +100,22 @@ export const make = (initial: ReadonlyArray<string>): Interface => {
   return self
 }
 
+/** The credentials found in an environment (see `valuesFromEnv`). */
+export const fromEnv = (env: Readonly<Record<string, string | undefined>>): Interface => fromValues(valuesFromEnv(env))
+
 // Stryker disable next-line StringLiteral: the tag's key only has to differ from every other service's
 export class Credentials extends Context.Service<Credentials, Interface>()("weft/Credentials") {
   /** weft's credentials from this process's environment. */
-  static layer: Layer.Layer<Credentials> = Layer.sync(Credentials, () => make(valuesFromEnv(process.env)))
+  static layer: Layer.Layer<Credentials> = Layer.sync(Credentials, () => fromEnv(process.env))
   /** No credentials (nothing withheld by value, nothing redacted): for tests and hosts that hold none. */
-  static layerNone: Layer.Layer<Credentials> = Layer.sync(Credentials, () => make([]))
-  static fromValues = (values: ReadonlyArray<string>): Layer.Layer<Credentials> => Layer.sync(Credentials, () => make(values))
+  static layerNone: Layer.Layer<Credentials> = Layer.sync(Credentials, () => fromValues([]))
+  static fromValues = fromValues
+  static fromEnv = fromEnv
+  /** `fromValues` as a layer: credentials given, nothing read from the environment. */
+  static layerFromValues = (values: ReadonlyArray<string>): Layer.Layer<Credentials> => Layer.sync(Credentials, () => fromValues(values))
 }
+
+// The entry points at the module's top level, as the class's statics.
+export const layer = Credentials.layer
+export const layerNone = Credentials.layerNone
+export const layerFromValues = Credentials.layerFromValues

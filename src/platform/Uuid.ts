@@ -29,3 +29,12 @@ export const v4: Effect.Effect<string> = Effect.withFiberSucceed((fiber) => {
   const random = fiber.getRef(Random.Random)
   return random === defaultRandom ? crypto.randomUUID() : fromRandom(random)
 })
+
+/**
+ * A maker of v4 uuids on the fiber's `Random`, as `v4` draws them, for synchronous code that makes one per item
+ * (a stream-json frame per event) and stays plain functions.
+ */
+export const maker: Effect.Effect<() => string> = Effect.withFiberSucceed((fiber) => {
+  const random = fiber.getRef(Random.Random)
+  return random === defaultRandom ? () => crypto.randomUUID() : () => fromRandom(random)
+})

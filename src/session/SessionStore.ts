@@ -24,7 +24,6 @@ import type { SessionState } from "./SessionState.js"
 export { SessionNotFound, SessionStoreError, type SessionError } from "./SessionErrors.js"
 export { cwdSlug, newSessionId } from "./SessionIds.js"
 export { firstPromptLength } from "./SessionSummary.js"
-export { makeMemory } from "./MemoryStore.js"
 
 // ---------------------------------------------------------------------------------------------------------
 // Contract
@@ -95,19 +94,19 @@ export interface JsonlOptions {
 
 export class SessionStore extends Context.Service<SessionStore, Interface>()("weft/SessionStore") {
   /** JSONL files under `$WEFT_HOME/projects/<cwd-slug>/`; open files are closed when the scope ends. */
-  static makeJsonl = (
+  static make = (
     options: JsonlOptions = {}
   ): Effect.Effect<Interface, never, FileSystem.FileSystem | Path.Path | Credentials | Scope.Scope> => makeJsonl(options)
 
-  /** `makeJsonl` as a layer: open files are closed when the layer's scope ends. */
-  static layerJsonl = (
+  /** `make` as a layer: open files are closed when the layer's scope ends. */
+  static layer = (
     options: JsonlOptions = {}
   ): Layer.Layer<SessionStore, never, FileSystem.FileSystem | Path.Path | Credentials> =>
     Layer.effect(SessionStore, makeJsonl(options))
 
-  /** `layerJsonl` on Node's file system, redacting this process's credentials. */
-  static layerJsonlLive = (options: JsonlOptions = {}): Layer.Layer<SessionStore> =>
-    SessionStore.layerJsonl(options).pipe(Layer.provide([NodeFileSystem.layer, NodePath.layer, Credentials.layer]))
+  /** `layer` on Node's file system, redacting this process's credentials: needs nothing. */
+  static layerNode = (options: JsonlOptions = {}): Layer.Layer<SessionStore> =>
+    SessionStore.layer(options).pipe(Layer.provide([NodeFileSystem.layer, NodePath.layer, Credentials.layer]))
 
   /**
    * In memory, for tests: the same semantics without files (nothing is ever torn or skipped). Each call makes a
@@ -118,6 +117,7 @@ export class SessionStore extends Context.Service<SessionStore, Interface>()("we
 
 // The entry points at the module's top level: `import { SessionStore } from "weft"` reads `SessionStore.layer...(...)`, and
 // `SessionStore.SessionStore` is the Tag (`yield* SessionStore.SessionStore`).
-export const layerJsonl = SessionStore.layerJsonl
-export const layerJsonlLive = SessionStore.layerJsonlLive
+export const make = SessionStore.make
+export const layer = SessionStore.layer
+export const layerNode = SessionStore.layerNode
 export const layerMemory = SessionStore.layerMemory

@@ -407,7 +407,7 @@ export class MockAnthropicServer extends Context.Service<MockAnthropicServer, Mo
   ): Layer.Layer<MockAnthropicServer | ApiClient, never, HttpClient.HttpClient> => {
     const server = MockAnthropicServer.layer(options)
     const client = Layer.unwrap(
-      Effect.map(MockAnthropicServer, (mock) => ApiClient.layerConfig({ ...config, baseUrl: mock.url }))
+      Effect.map(MockAnthropicServer, (mock) => ApiClient.layerWith({ ...config, baseUrl: mock.url }))
     )
     return Layer.provideMerge(client, server)
   }

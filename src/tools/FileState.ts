@@ -134,6 +134,9 @@ export const make: Effect.Effect<Interface> = Effect.gen(function* () {
 })
 
 export class FileState extends Context.Service<FileState, Interface>()("weft/FileState") {
+  static make = make
   /** A fresh, empty record: provide one per session. */
   static layer: Layer.Layer<FileState> = Layer.effect(FileState, make)
 }
+
+export const layer = FileState.layer

@@ -291,6 +291,9 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
   })
 
 export class ShellSession extends Context.Service<ShellSession, Interface>()("weft/ShellSession") {
+  static make = make
   /** One session's shell state; closing the layer's scope ends every background process. */
   static layer = (options: Options): Layer.Layer<ShellSession, never, ChildEnvironment> => Layer.effect(ShellSession, make(options))
 }
+
+export const layer = ShellSession.layer

@@ -33,3 +33,6 @@ export class TodoStore extends Context.Service<TodoStore, Interface>()("weft/Tod
   static layer: Layer.Layer<TodoStore> = Layer.effect(TodoStore, TodoStore.make)
 }
 
+export const make = TodoStore.make
+export const layer = TodoStore.layer
+

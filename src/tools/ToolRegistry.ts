@@ -119,12 +119,12 @@ export class ToolRegistry extends Context.Service<ToolRegistry, Interface>()("we
     ...tools: T
   ): Layer.Layer<ToolRegistry, never, ToolRequirements<T>> => Layer.effect(ToolRegistry, ToolRegistry.make(...tools))
 
-  /** A registry holding already-erased tools (MCP tools, tools built at run time). */
-  static layerAny = (tools: ReadonlyArray<AnyTool>): Layer.Layer<ToolRegistry> =>
+  /** A registry holding already-erased tools (MCP tools, tools built at run time): `fromAnyTools` as a layer. */
+  static layerFromAnyTools = (tools: ReadonlyArray<AnyTool>): Layer.Layer<ToolRegistry> =>
     Layer.succeed(ToolRegistry, fromAnyTools(tools))
 
-  /** Filters a registry by allowed / disallowed tool names (`--allowedTools`, `--disallowedTools`). */
-  static filter = (keep: (name: string) => boolean) =>
+  /** The registry in context, filtered by tool name (`--allowedTools`, `--disallowedTools`). */
+  static layerFiltered = (keep: (name: string) => boolean): Layer.Layer<ToolRegistry, never, ToolRegistry> =>
     Layer.effect(
       ToolRegistry,
       ToolRegistry.useSync((registry) => filterTools(registry, keep))
@@ -135,5 +135,5 @@ export class ToolRegistry extends Context.Service<ToolRegistry, Interface>()("we
 // `ToolRegistry.ToolRegistry` is the Tag (`yield* ToolRegistry.ToolRegistry`).
 export const make = ToolRegistry.make
 export const layer = ToolRegistry.layer
-export const layerAny = ToolRegistry.layerAny
-export const filter = ToolRegistry.filter
+export const layerFromAnyTools = ToolRegistry.layerFromAnyTools
+export const layerFiltered = ToolRegistry.layerFiltered

@@ -67,7 +67,7 @@ const layers = (harness: Harness) =>
     ScriptedModel.layer(harness.script),
     ToolRegistry.layer(...(harness.tools ?? [Echo, Fail])),
     Permissions.layerPermissive({ deniedRules: harness.denied ?? [] }),
-    Hooks.layerWith(harness.hooks ?? {}),
+    Hooks.layerWith({ handlers: harness.hooks ?? {} }),
     Transcript.layer({ cwd: "/project", version: "test" }).pipe(Layer.provideMerge(SessionStore.layerMemory()))
   )
 

@@ -244,11 +244,13 @@ describe("auto-compaction in the loop", () => {
         layers(
           [ScriptTurn.blocks([toolUse("Remember", { path: "a.txt" })], near(170_000)), summaryTurn, textTurn("done")],
           Hooks.layerWith({
-            preCompact: (input) =>
-              Effect.sync(() => {
-                seen.push({ trigger: input.trigger, customInstructions: input.customInstructions })
-                return { customInstructions: "Keep the release codename HERON." }
-              })
+            handlers: {
+              preCompact: (input) =>
+                Effect.sync(() => {
+                  seen.push({ trigger: input.trigger, customInstructions: input.customInstructions })
+                  return { customInstructions: "Keep the release codename HERON." }
+                })
+            }
           })
         )
       )

@@ -52,7 +52,9 @@ const layers = (script: Script, hookLog: Array<{ tool: string; kind: ToolFailure
     ToolRegistry.layer(Missing, Counter, Forbidden),
     Permissions.layerPermissive({ deniedRules: ["Forbidden"] }),
     Hooks.layerWith({
-      postToolUseFailure: (input) => Effect.sync(() => void hookLog.push({ tool: input.toolName, kind: input.failureKind })).pipe(Effect.as({}))
+      handlers: {
+        postToolUseFailure: (input) => Effect.sync(() => void hookLog.push({ tool: input.toolName, kind: input.failureKind })).pipe(Effect.as({}))
+      }
     }),
     Transcript.layer({ cwd: "/project", version: "test" }).pipe(Layer.provideMerge(SessionStore.layerMemory()))
   )

@@ -108,7 +108,7 @@ describe("SessionServices", () => {
 
       expect(isRunning(pid), `pid ${pid} still running`).toBe(false)
       const entries = yield* Effect.scoped(
-        Effect.flatMap(SessionStore.makeJsonl({ home }), (store) => store.load(sessionId))
+        Effect.flatMap(SessionStore.make({ home }), (store) => store.load(sessionId))
       ).pipe(Effect.provide(Credentials.layerNone))
       expect(entries.map((entry) => entry.uuid)).toEqual([first, second])
     }).pipe(Effect.provide(platform), Effect.provideService(ConfigProvider.ConfigProvider, environment(home)))
@@ -125,10 +125,10 @@ describe("SessionServices", () => {
           apiClient: ScriptedModel.layer([textTurn("scripted")], { defaultModel: "claude-scripted" }),
           permissions: Permissions.layerPermissive({ mode: "plan" }),
           hooks: Hooks.layerWith({
-            userPromptSubmit: (input) => Effect.sync(() => void asked.push(input.prompt)).pipe(Effect.as({}))
+            handlers: { userPromptSubmit: (input) => Effect.sync(() => void asked.push(input.prompt)).pipe(Effect.as({})) }
           }),
           sessionStore: SessionStore.layerMemory(),
-          tools: ToolRegistry.layer(Builtin.ReadTool, Builtin.GlobTool).pipe(Layer.provide(Builtin.services({ cwd })))
+          tools: ToolRegistry.layer(Builtin.ReadTool, Builtin.GlobTool).pipe(Layer.provide(Builtin.layerServices({ cwd })))
         }
       )
       expect(Context.get(context, ApiClient).defaultModel).toBe("claude-scripted")
@@ -225,5 +225,31 @@ describe("SessionServices", () => {
       const moved = yield* check
       expect(moved).toMatchObject({ _tag: "Ask", reason: expect.stringContaining(".git") })
     }).pipe(Effect.scoped, Effect.provide(platform), Effect.provideService(ConfigProvider.ConfigProvider, environment(home)))
+  })
+
+  // A Layer value is memoized by reference, also across a nested Effect.provide: a session inside another must not get
+  // the outer one's services (its shell's tools, an environment made from the outer session's settings).
+  it.live("a session inside another one's scope has services of its own", () => {
+    const home = tempDir()
+    const outerCwd = tempDir()
+    const innerCwd = tempDir()
+    const inner = SessionServices.layer({
+      cwd: innerCwd,
+      version: "test",
+      settings: Settings.fromValue({ shellEnvironmentPolicy: { inherit: "none", set: { INNER: "1" } } }, { projectDir: innerCwd })
+    })
+    const services = Effect.all([Credentials, ChildEnvironment, ApiClient, ShellSession, ToolRegistry])
+    return Effect.gen(function* () {
+      const outer = yield* services
+      const nested = yield* Effect.provide(services, inner)
+      for (const [i, service] of nested.entries()) expect(service).not.toBe(outer[i])
+      expect(yield* nested[1].shell).toMatchObject({ INNER: "1" })
+      expect(yield* outer[1].shell).not.toHaveProperty("INNER")
+      expect(yield* nested[3].cwd).toBe(innerCwd)
+    }).pipe(
+      Effect.provide(SessionServices.layer({ cwd: outerCwd, version: "test" })),
+      Effect.provide(platform),
+      Effect.provideService(ConfigProvider.ConfigProvider, environment(home))
+    )
   })
 })

@@ -13,7 +13,7 @@ const tempDir = () => makeTempDir("weft-env-")
 const environmentOf = (cwd: string, additionalDirectories?: ReadonlyArray<string>) =>
   Effect.provide(
     Environment,
-    Environment.layerLive(additionalDirectories === undefined ? { cwd } : { cwd, additionalDirectories })
+    Environment.layerNode(additionalDirectories === undefined ? { cwd } : { cwd, additionalDirectories })
   )
 
 describe("Environment.layer", () => {

@@ -9,7 +9,7 @@ const tempDir = () => makeTempDir("weft-memory-")
 
 /** Loads memory, keeping only files under `root` (a CLAUDE.md above the temp dir must not disturb the test). */
 const loadUnder = (root: string, options: Options) =>
-  Effect.map(Effect.provide(Memory, Memory.layerLive(options)), (memory) =>
+  Effect.map(Effect.provide(Memory, Memory.layerNode(options)), (memory) =>
     memory.files.filter((file) => file.path.startsWith(root + path.sep))
   )
 

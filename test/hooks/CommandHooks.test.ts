@@ -21,7 +21,7 @@ const script = (dir: string, name: string, body: string) => {
 }
 
 const make = (dir: string, hooks: unknown, options: { readonly handlers?: Handlers; readonly env?: Record<string, string> } = {}) =>
-  Hooks.make({
+  Hooks.makeWith({
     settings: { hooks },
     projectDir: dir,
     transcriptPath: (sessionId) => path.join(dir, `${sessionId}.jsonl`),
@@ -239,7 +239,7 @@ describe("command hooks", () => {
       write(path.join(home, ".claude/settings.json"), JSON.stringify({ hooks: { UserPromptSubmit: on(marker("user-ran")) } }))
       const prompt = (options: { readonly trustProject: boolean; readonly flagSettings?: string }) =>
         Effect.gen(function* () {
-          const hooks = yield* Hooks.fromSettings()
+          const hooks = yield* Hooks.make()
           yield* hooks.userPromptSubmit({ ...context(dir), prompt: "x" })
         }).pipe(
           Effect.provideServiceEffect(

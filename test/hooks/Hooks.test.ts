@@ -10,7 +10,7 @@ describe("Hooks", () => {
     Effect.gen(function* () {
       const spans: Array<string> = []
       const seen = Effect.map(Effect.currentSpan, (span) => void spans.push(span.name)).pipe(Effect.orDie, Effect.as({}))
-      const hooks = yield* Hooks.make({
+      const hooks = yield* Hooks.makeWith({
         handlers: { sessionStart: () => seen, preToolUse: () => seen, postToolUse: () => seen, stop: () => seen, sessionEnd: () => seen }
       })
       yield* hooks.sessionStart({ ...context, source: "startup" })
@@ -24,7 +24,7 @@ describe("Hooks", () => {
 
   it.effect("no hooks: nothing runs and nothing is traced", () =>
     Effect.gen(function* () {
-      const hooks = yield* Hooks.make({})
+      const hooks = yield* Hooks.makeWith({})
       expect(hooks).toBe(Hooks.none)
       expect(yield* hooks.preToolUse(tool)).toEqual({})
     })

@@ -20,7 +20,7 @@ import type { MessagesRequest } from "../../src/domain/Request.js"
 import type { StreamEvent } from "../../src/domain/StreamEvent.js"
 import * as Accumulator from "../../src/model/Accumulator.js"
 import type { Interface } from "../../src/model/ApiClient.js"
-import { ApiClient, make } from "../../src/model/ApiClient.js"
+import { ApiClient, makeWith } from "../../src/model/ApiClient.js"
 import { layerHttpClient as nodeHttpClient } from "../../src/model/NodeApiClient.js"
 import type { ApiError } from "../../src/model/ApiError.js"
 import * as Mock from "../../src/testing/MockAnthropicServer.js"
@@ -110,7 +110,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
 
   it.effect("without credentials against the official endpoint, fails before any request and says what to set", () =>
     Effect.gen(function* () {
-      const client = yield* make({})
+      const client = yield* makeWith({})
       const error = yield* Effect.flip(Stream.runDrain(client.stream(request)))
       expect(error._tag).toBe("AuthenticationError")
       expect(error.message).toContain("ANTHROPIC_API_KEY")
@@ -225,7 +225,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
           probe.close(() => resume(Effect.succeed(typeof address === "object" && address !== null ? address.port : 0)))
         })
       })
-      const client = yield* make({ baseUrl: `http://127.0.0.1:${port}`, initialBackoff: "1 millis", maxRetries: 2 })
+      const client = yield* makeWith({ baseUrl: `http://127.0.0.1:${port}`, initialBackoff: "1 millis", maxRetries: 2 })
       const error = yield* Effect.flip(collect(client))
       expect(error._tag).toBe("ConnectionError")
       expect(error.status).toBeNull()
@@ -249,7 +249,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       )
       const address = server.address()
       const port = typeof address === "object" && address !== null ? address.port : 0
-      const client = yield* make({ baseUrl: `http://127.0.0.1:${port}`, initialBackoff: "1 millis", maxRetries: 2 })
+      const client = yield* makeWith({ baseUrl: `http://127.0.0.1:${port}`, initialBackoff: "1 millis", maxRetries: 2 })
       const error = yield* Effect.flip(collect(client))
       expect(error._tag).toBe("ConnectionError")
       expect(connections).toBe(3)
@@ -308,7 +308,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
   it.effect("reads each streamed response to its end, so the turns of a session share one kept-alive connection", () =>
     Effect.gen(function* () {
       const server = yield* Mock.make({ script: [textTurn("one"), textTurn("two"), textTurn("three")], pick: (r) => r.index })
-      const client = yield* make({ apiKey: "sk-test", baseUrl: server.url })
+      const client = yield* makeWith({ apiKey: "sk-test", baseUrl: server.url })
       for (const expected of ["one", "two", "three"]) {
         const message = yield* fold(client.stream(request))
         expect(message.content).toEqual([{ type: "text", text: expected }])
@@ -344,7 +344,7 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       )
       const address = held.address()
       if (address === null || typeof address === "string") throw new Error("no address")
-      const client = yield* make({ apiKey: "sk-test", baseUrl: `http://127.0.0.1:${address.port}` })
+      const client = yield* makeWith({ apiKey: "sk-test", baseUrl: `http://127.0.0.1:${address.port}` })
       const message = yield* fold(client.stream(request))
       expect(message.stop_reason).toBeDefined()
       // The request was given up: its connection closes (nothing is left open for the agent to reuse).

@@ -5,7 +5,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as TestClock from "effect/testing/TestClock"
 import type { ApiClientConfig } from "../../src/model/ApiClient.js"
-import { make } from "../../src/model/ApiClient.js"
+import { makeWith } from "../../src/model/ApiClient.js"
 import type { Options } from "../../src/testing/MockAnthropicServer.js"
 import * as Mock from "../../src/testing/MockAnthropicServer.js"
 
@@ -13,7 +13,7 @@ import * as Mock from "../../src/testing/MockAnthropicServer.js"
 export const setup = (options: Options, config: Partial<ApiClientConfig> = {}) =>
   Effect.gen(function* () {
     const server = yield* Mock.make(options)
-    const client = yield* make({ apiKey: "sk-test", ...config, baseUrl: server.url })
+    const client = yield* makeWith({ apiKey: "sk-test", ...config, baseUrl: server.url })
     return { server, client }
   }).pipe(Effect.provide(NodeHttpClient.layerNodeHttp))
 

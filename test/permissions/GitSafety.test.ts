@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { forShell, make, withGitSafety } from "../../src/platform/ChildEnvironment.js"
+import { forShell, makeWith, withGitSafety } from "../../src/platform/ChildEnvironment.js"
 import { Credentials } from "../../src/platform/Credentials.js"
 import { parsed } from "../../src/permissions/ShellCheck.js"
 import { tempDir, write } from "../support/TempFiles.js"
@@ -76,12 +76,12 @@ describe("ChildEnvironment.withGitSafety", () => {
 
   it.effect("is in the environment of the model's shells (not in hooks' or servers')", () =>
     Effect.gen(function* () {
-      const environment = yield* make({ parent: () => ({ PATH: "/bin" }) })
+      const environment = yield* makeWith({ parent: () => ({ PATH: "/bin" }) })
       const shell = yield* environment.shell
       expect(shell["GIT_CONFIG_KEY_0"]).toBe("safe.bareRepository")
       const processEnv = yield* environment.process()
       expect(processEnv["GIT_CONFIG_COUNT"]).toBeUndefined()
-    }).pipe(Effect.provide(Credentials.fromValues([])))
+    }).pipe(Effect.provide(Credentials.layerFromValues([])))
   )
 })
 

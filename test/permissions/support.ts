@@ -86,13 +86,12 @@ export const decisionOf = (test: Case, bash?: BashCheck.Interface): Effect.Effec
       ...(settingsFiles.flag !== undefined ? { flagSettings: json(settingsFiles.flag) } : {})
     })
     const permissions = yield* Permissions.make({
-      settings,
       weftHome: fixture.weftHome,
       ...(test.mode !== undefined ? { mode: test.mode } : {}),
       ...(test.allowedTools !== undefined ? { allowedTools: test.allowedTools.map((rule) => expand(fixture, rule)) } : {}),
       ...(test.disallowedTools !== undefined ? { disallowedTools: test.disallowedTools.map((rule) => expand(fixture, rule)) } : {}),
       ...(bash !== undefined ? { bash } : {})
-    })
+    }).pipe(Effect.provideService(Settings, settings))
     const request: CheckRequest = {
       toolName: test.tool,
       toolUseId: "toolu_1",

@@ -8,7 +8,7 @@ import {
   forProcess,
   forShell,
   make,
-  makeFromSettings,
+  makeWith,
   namePattern,
   withGitSafety
 } from "../../src/platform/ChildEnvironment.js"
@@ -50,7 +50,7 @@ describe("Credentials", () => {
       // Short placeholder values are not searched for in text.
       yield* store.add("x")
       expect(store.redact("x marks the spot")).toBe("x marks the spot")
-    }).pipe(Effect.provide(Credentials.fromValues(credentials)))
+    }).pipe(Effect.provide(Credentials.layerFromValues(credentials)))
   )
 })
 
@@ -96,14 +96,14 @@ describe("ChildEnvironment", () => {
   it.effect("reads the parent when a child starts, and a key added later is withheld too", () =>
     Effect.gen(function* () {
       const current: Record<string, string> = { PATH: "/bin" }
-      const children = yield* make({ parent: () => current, policy: { set: { FIXED: "1" } } })
+      const children = yield* makeWith({ parent: () => current, policy: { set: { FIXED: "1" } } })
       current["LATER"] = "helper-produced-key"
       // Shells also get git's safe.bareRepository (withGitSafety; GitSafety.test.ts).
       expect(yield* children.shell).toEqual(withGitSafety({ PATH: "/bin", LATER: "helper-produced-key", FIXED: "1" }))
       yield* Effect.flatMap(Credentials, (store) => store.add("helper-produced-key"))
       expect(yield* children.shell).toEqual(withGitSafety({ PATH: "/bin", FIXED: "1" }))
       expect(yield* children.process({ A: "b" })).toEqual({ PATH: "/bin", A: "b" })
-    }).pipe(Effect.provide(Credentials.fromValues([])))
+    }).pipe(Effect.provide(Credentials.layerFromValues([])))
   )
 
   it.effect("the Node layer withholds this process's credentials", () =>
@@ -276,42 +276,42 @@ describe("ChildEnvironment services", () => {
   it.effect("shell applies the policy and git safety; process applies neither, but adds its explicit variables", () =>
     Effect.gen(function* () {
       const parent = { PATH: "/bin", EDITOR: "vi", ANTHROPIC_API_KEY: "k" }
-      const children = yield* make({ parent: () => parent, policy: { inherit: "core" } })
+      const children = yield* makeWith({ parent: () => parent, policy: { inherit: "core" } })
       expect(yield* children.shell).toStrictEqual(withGitSafety({ PATH: "/bin" }))
       expect(yield* children.process()).toStrictEqual({ PATH: "/bin", EDITOR: "vi" })
       expect(yield* children.process({ EXTRA: "e" })).toStrictEqual({ PATH: "/bin", EDITOR: "vi", EXTRA: "e" })
-    }).pipe(Effect.provide(Credentials.fromValues([])))
+    }).pipe(Effect.provide(Credentials.layerFromValues([])))
   )
 
   it.effect("withholds the credentials known to the Credentials service, by value", () =>
     Effect.gen(function* () {
-      const children = yield* make({ parent: () => ({ PATH: "/bin", COPY: "known-secret-1" }) })
+      const children = yield* makeWith({ parent: () => ({ PATH: "/bin", COPY: "known-secret-1" }) })
       expect(yield* children.shell).toStrictEqual(withGitSafety({ PATH: "/bin" }))
       expect(yield* children.process()).toStrictEqual({ PATH: "/bin" })
-    }).pipe(Effect.provide(Credentials.fromValues(["known-secret-1"])))
+    }).pipe(Effect.provide(Credentials.layerFromValues(["known-secret-1"])))
   )
 
-  it.effect("makeFromSettings uses the settings' shellEnvironmentPolicy", () =>
+  it.effect("make uses the settings' shellEnvironmentPolicy", () =>
     Effect.gen(function* () {
-      const children = yield* makeFromSettings({ parent: () => ({ PATH: "/bin", EDITOR: "vi" }) }).pipe(
+      const children = yield* make({ parent: () => ({ PATH: "/bin", EDITOR: "vi" }) }).pipe(
         Effect.provide(Settings.layerFromValue({ shellEnvironmentPolicy: { inherit: "none", set: { ONLY: "1" } } }))
       )
       expect(yield* children.shell).toStrictEqual(withGitSafety({ ONLY: "1" }))
-      const plain = yield* makeFromSettings({ parent: () => ({ PATH: "/bin", EDITOR: "vi" }) }).pipe(
+      const plain = yield* make({ parent: () => ({ PATH: "/bin", EDITOR: "vi" }) }).pipe(
         Effect.provide(Settings.layerFromValue({}))
       )
       expect(yield* plain.shell).toStrictEqual(withGitSafety({ PATH: "/bin", EDITOR: "vi" }))
-    }).pipe(Effect.provide(Credentials.fromValues([])))
+    }).pipe(Effect.provide(Credentials.layerFromValues([])))
   )
 
-  it.effect("makeFromSettings fails on an invalid policy", () =>
+  it.effect("make fails on an invalid policy", () =>
     Effect.gen(function* () {
-      const error = yield* makeFromSettings({ parent: () => ({}) }).pipe(
+      const error = yield* make({ parent: () => ({}) }).pipe(
         Effect.provide(Settings.layerFromValue({ shellEnvironmentPolicy: { inherit: "some" } })),
         Effect.flip
       )
       expect(error._tag).toBe("InvalidShellEnvironmentPolicy")
-    }).pipe(Effect.provide(Credentials.fromValues([])))
+    }).pipe(Effect.provide(Credentials.layerFromValues([])))
   )
 
   it.effect("the layers read this process's environment", () =>
@@ -325,10 +325,10 @@ describe("ChildEnvironment services", () => {
       )
       expect(shell).toStrictEqual(withGitSafety({}))
       const fromSettings = yield* Effect.flatMap(ChildEnvironment, (children) => children.shell).pipe(
-        Effect.provide(ChildEnvironment.layerFromSettings),
+        Effect.provide(ChildEnvironment.layer),
         Effect.provide(Settings.layerFromValue({ shellEnvironmentPolicy: { inherit: "none", set: { S: "s" } } }))
       )
       expect(fromSettings).toStrictEqual(withGitSafety({ S: "s" }))
-    }).pipe(Effect.provide(Credentials.fromValues([])))
+    }).pipe(Effect.provide(Credentials.layerFromValues([])))
   )
 })

@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import {
   Credentials,
+  fromValues,
   headerValues,
   jsonRedactor,
-  make,
   MIN_REDACTED_LENGTH,
   redactor,
   valuesFromEnv,
@@ -107,17 +107,17 @@ describe("Credentials.jsonRedactor", () => {
   })
 })
 
-describe("Credentials.make", () => {
+describe("Credentials.fromValues", () => {
   it.effect("knows its values longest first, without duplicates or empty ones", () =>
     Effect.sync(() => {
-      const credentials = make(["", "mid-length", "s", "the-longest-value", "mid-length"])
+      const credentials = fromValues(["", "mid-length", "s", "the-longest-value", "mid-length"])
       expect(credentials.values()).toEqual(["the-longest-value", "mid-length", "s"])
     })
   )
 
   it.effect("redacts in text and JSON what it was made with", () =>
     Effect.sync(() => {
-      const credentials = make(["made-with-value", 'made"with"quotes'])
+      const credentials = fromValues(["made-with-value", 'made"with"quotes'])
       expect(credentials.redact("x made-with-value y")).toBe("x [REDACTED] y")
       expect(credentials.redactJson(JSON.stringify('x made"with"quotes y'))).toBe('"x [REDACTED] y"')
       expect(credentials.redact("x y")).toBe("x y")
@@ -126,7 +126,7 @@ describe("Credentials.make", () => {
 
   it.effect("a value added while running is known, redacted and JSON-redacted from then on", () =>
     Effect.gen(function* () {
-      const credentials = make(["initial-value"])
+      const credentials = fromValues(["initial-value"])
       expect(credentials.redact("added-later-value")).toBe("added-later-value")
       yield* credentials.add("  added-later-value\n")
       expect(credentials.values()).toEqual(["added-later-value", "initial-value"])
@@ -142,7 +142,7 @@ describe("Credentials.make", () => {
 
   it.effect("adding a blank or a known value changes nothing", () =>
     Effect.gen(function* () {
-      const credentials = make(["known-value"])
+      const credentials = fromValues(["known-value"])
       yield* credentials.add("   ")
       yield* credentials.add("")
       yield* credentials.add("known-value")
@@ -153,7 +153,7 @@ describe("Credentials.make", () => {
 
   it.effect("a short value added is known (withheld from children) but not redacted", () =>
     Effect.gen(function* () {
-      const credentials = make([])
+      const credentials = fromValues([])
       yield* credentials.add("x")
       expect(credentials.values()).toEqual(["x"])
       expect(credentials.redact("x marks the spot")).toBe("x marks the spot")
@@ -184,12 +184,12 @@ describe("Credentials layers", () => {
     }).pipe(Effect.provide(Credentials.layer))
   })
 
-  it.effect("layerNone knows nothing and redacts nothing; fromValues knows what it is given", () =>
+  it.effect("layerNone knows nothing and redacts nothing; layerFromValues knows what it is given", () =>
     Effect.gen(function* () {
       const none = yield* Effect.provide(Credentials, Credentials.layerNone)
       expect(none.values()).toEqual([])
       expect(none.redact("given-value-1")).toBe("given-value-1")
-      const given = yield* Effect.provide(Credentials, Credentials.fromValues(["given-value-1"]))
+      const given = yield* Effect.provide(Credentials, Credentials.layerFromValues(["given-value-1"]))
       expect(given.values()).toEqual(["given-value-1"])
       expect(given.redact("given-value-1")).toBe("[REDACTED]")
     })

@@ -35,3 +35,17 @@ describe("Uuid.v4", () => {
     expect(Uuid.fromRandom({ nextDoubleUnsafe: () => 0.9999999, nextIntUnsafe: () => 0 })).toBe("ffffffff-ffff-4fff-bfff-ffffffffffff")
   })
 })
+
+describe("Uuid.maker", () => {
+  const threeMade = Effect.map(Uuid.maker, (make) => [make(), make(), make()])
+
+  it.effect("draws as v4 does: the same uuids under the same seed, from crypto under the default Random", () =>
+    Effect.gen(function* () {
+      const seeded = yield* threeMade.pipe(Random.withSeed("uuids"))
+      expect(seeded).toEqual(yield* three.pipe(Random.withSeed("uuids")))
+      const unseeded = yield* threeMade
+      for (const id of unseeded) expect(id).toMatch(v4)
+      expect(new Set([...unseeded, ...seeded]).size).toBe(6)
+    })
+  )
+})

@@ -194,7 +194,7 @@ const contract = (name: string, makeLayer: () => Layer.Layer<SessionStore>) =>
   })
 
 contract("memory", () => SessionStore.layerMemory())
-contract("jsonl", () => SessionStore.layerJsonlLive({ home: tempDir() }))
+contract("jsonl", () => SessionStore.layerNode({ home: tempDir() }))
 
 describe("SessionStore.layerMemory", () => {
   it.effect("lists newest first and finds the latest session of a cwd", () =>
@@ -218,7 +218,7 @@ describe("SessionStore.layerMemory", () => {
   )
 })
 
-describe("SessionStore.layerJsonl", () => {
+describe("SessionStore.layer", () => {
   it.effect("writes Claude Code's layout: one JSON line per entry, private files", () => {
     const home = tempDir()
     return Effect.gen(function* () {
@@ -230,7 +230,7 @@ describe("SessionStore.layerJsonl", () => {
       expect(text).toBe(entries.map((entry) => JSON.stringify(entry) + "\n").join(""))
       expect(fs.statSync(file).mode & 0o777).toBe(0o600)
       expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700)
-    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+    }).pipe(Effect.provide(SessionStore.layerNode({ home })))
   })
 
   it.effect("resumes: a new store appends to the existing file, found by session id alone", () => {
@@ -240,13 +240,13 @@ describe("SessionStore.layerJsonl", () => {
         Effect.gen(function* () {
           const store = yield* SessionStore
           yield* store.append(userEntry("s1", "/w/a", 0, "one"))
-        }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home, fsync: true })))
+        }).pipe(Effect.provide(SessionStore.layerNode({ home, fsync: true })))
       )
       const store = yield* SessionStore
       yield* store.append(assistantEntry("s1", "/w/elsewhere", 1, "two"))
       expect((yield* store.load("s1")).map((entry) => entry.uuid)).toEqual(["u-0", "u-1"])
       expect(fs.readdirSync(path.join(home, "projects"))).toEqual([cwdSlug("/w/a")])
-    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+    }).pipe(Effect.provide(SessionStore.layerNode({ home })))
   })
 
   // Linux's /proc/self/fd names what each descriptor of this process has open.
@@ -263,7 +263,7 @@ describe("SessionStore.layerJsonl", () => {
       }).length
     return Effect.gen(function* () {
       const scope = yield* Scope.make()
-      const store = Context.get(yield* Layer.buildWithScope(SessionStore.layerJsonlLive({ home }), scope), SessionStore)
+      const store = Context.get(yield* Layer.buildWithScope(SessionStore.layerNode({ home }), scope), SessionStore)
       yield* store.append(userEntry("s1", "/w/a", 0, "one"))
       expect(holding()).toBe(1)
       yield* Scope.close(scope, Exit.void)
@@ -281,7 +281,7 @@ describe("SessionStore.layerJsonl", () => {
       for (const id of ["a", "b", "c"]) {
         expect((yield* store.load(id)).map((entry) => entry.uuid)).toEqual(["u-0", "u-1", "u-2"])
       }
-    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home, maxOpenFiles: 1 })))
+    }).pipe(Effect.provide(SessionStore.layerNode({ home, maxOpenFiles: 1 })))
   })
 
   // Appending is synchronous (one step: locate, open, write), so the guarantee holds without a lock.
@@ -306,7 +306,7 @@ describe("SessionStore.layerJsonl", () => {
         { concurrency: "unbounded", discard: true }
       )
       expect(fs.readFileSync(file, "utf8")).toBe(entries.map((entry) => JSON.stringify(entry) + "\n").join(""))
-    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+    }).pipe(Effect.provide(SessionStore.layerNode({ home })))
   })
 
   it.effect("a store that cannot create its folder fails with a SessionStoreError naming it", () => {
@@ -317,7 +317,7 @@ describe("SessionStore.layerJsonl", () => {
       const error = yield* Effect.flip(store.append(userEntry("s1", "/w/a", 0, "one")))
       expect(error._tag).toBe("SessionStoreError")
       expect(error.message).toMatch(/^Cannot create .*projects.*-w-a: /)
-    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+    }).pipe(Effect.provide(SessionStore.layerNode({ home })))
   })
 
   it.effect("skips a torn last line and a corrupt middle line, and keeps going after a torn tail", () => {
@@ -346,7 +346,7 @@ describe("SessionStore.layerJsonl", () => {
       expect(after.tornTail).toBe(false)
       expect(after.skippedLines).toBe(3)
       expect(fs.readFileSync(file, "utf8").endsWith(JSON.stringify(next) + "\n")).toBe(true)
-    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+    }).pipe(Effect.provide(SessionStore.layerNode({ home })))
   })
 
   it.effect("lists sessions newest first by file time, with first prompt and entry count", () => {
@@ -385,7 +385,7 @@ describe("SessionStore.layerJsonl", () => {
       expect(yield* store.latest("/w/none")).toEqual(Option.none())
       setTime("/w/a", "old", 5_000)
       expect(yield* store.latest("/w/a")).toEqual(Option.some("old"))
-    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+    }).pipe(Effect.provide(SessionStore.layerNode({ home })))
   })
 
   it.effect("read and resume stream a torn file: the torn tail and bad lines are skipped, counted and named", () => {
@@ -406,7 +406,7 @@ describe("SessionStore.layerJsonl", () => {
         `Session s1: the last line of ${file} was cut short (an interrupted write) and was skipped.`,
         `Session s1: skipped 2 unreadable line(s) in ${file}.`
       ])
-    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+    }).pipe(Effect.provide(SessionStore.layerNode({ home })))
   })
 
   it.effect("resume folds only from the last compact boundary; the totals still cover the whole file", () => {
@@ -461,7 +461,7 @@ describe("SessionStore.layerJsonl", () => {
           { type: "text", text: "and on" }
         ]
       ])
-    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+    }).pipe(Effect.provide(SessionStore.layerNode({ home })))
   })
 
   it.effect("the summary requests a compact boundary records are in the totals once, in resume and list alike", () => {
@@ -501,7 +501,7 @@ describe("SessionStore.layerJsonl", () => {
       const [info] = yield* store.list("/w/a")
       expect(info?.costUSD).toBeCloseTo(whole.totalCostUSD)
       expect(info?.turns).toBe(whole.turns)
-    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+    }).pipe(Effect.provide(SessionStore.layerNode({ home })))
   })
 
   it.effect("a file of another writer is read as far as it is valid; its metadata lines are no warning", () => {
@@ -525,7 +525,7 @@ describe("SessionStore.layerJsonl", () => {
       expect(resumed.warnings).toEqual([])
       expect(resumed.messages.length).toBe(3)
       expect((yield* store.list("/w/a"))[0]?.firstPrompt).toBe("hello")
-    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+    }).pipe(Effect.provide(SessionStore.layerNode({ home })))
   })
 
   it.effect("lines longer than a read, and many of them, come back whole and in order", () => {
@@ -543,7 +543,7 @@ describe("SessionStore.layerJsonl", () => {
       expect(resumed.messages.length).toBe(2_000)
       expect(resumed.messages[0]?.content).toEqual([{ type: "text", text: big }])
       expect(resumed.turns).toBe(1_000)
-    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+    }).pipe(Effect.provide(SessionStore.layerNode({ home })))
   })
 
   it.effect("fork streams the copy and writes it aside first: nothing half-copied is left", () => {
@@ -555,7 +555,7 @@ describe("SessionStore.layerJsonl", () => {
       expect(fs.readdirSync(path.join(home, "projects", cwdSlug("/w/a"))).sort()).toEqual(["s1.jsonl", "the-fork.jsonl"])
       expect(fs.statSync(sessionFile(home, "/w/a", forkId)).mode & 0o777).toBe(0o600)
       expect((yield* store.resume(forkId)).messages).toEqual((yield* store.resume("s1")).messages)
-    }).pipe(Effect.provide(SessionStore.layerJsonlLive({ home })))
+    }).pipe(Effect.provide(SessionStore.layerNode({ home })))
   })
 
   it.effect("reads $WEFT_HOME when no home is given", () => {
@@ -567,7 +567,7 @@ describe("SessionStore.layerJsonl", () => {
       yield* store.append(userEntry("s1", "/w/a", 0, "hi"))
       expect(fs.existsSync(sessionFile(home, "/w/a", "s1"))).toBe(true)
     }).pipe(
-      Effect.provide(SessionStore.layerJsonlLive()),
+      Effect.provide(SessionStore.layerNode()),
       Effect.ensuring(
         Effect.sync(() => {
           if (previous === undefined) delete process.env["WEFT_HOME"]

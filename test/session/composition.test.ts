@@ -43,7 +43,7 @@ describe("SessionStore.layerMemory in the session composition", () => {
             {
               apiClient: ScriptedModel.layer(script),
               sessionStore: store,
-              tools: ToolRegistry.layer(Builtin.ReadTool).pipe(Layer.provide(Builtin.services({ cwd })))
+              tools: ToolRegistry.layer(Builtin.ReadTool).pipe(Layer.provide(Builtin.layerServices({ cwd })))
             }
           ))
           let history: ReadonlyArray<MessageParam> | undefined

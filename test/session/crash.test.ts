@@ -58,7 +58,7 @@ const runAndKill = (home: string, sessionId: string, cwd: string, count: number)
     })
   })
 
-describe("SessionStore.layerJsonl under kill -9", () => {
+describe("SessionStore.layer under kill -9", () => {
   it("loses no completed entry", async () => {
     const home = path.join(workDir, "home")
     const cwd = "/w/crash"
@@ -73,7 +73,7 @@ describe("SessionStore.layerJsonl under kill -9", () => {
 
       const loaded = await Effect.runPromise(
         SessionStore.use((store) => store.loadDetailed(sessionId)).pipe(
-          Effect.provide(SessionStore.layerJsonlLive({ home }))
+          Effect.provide(SessionStore.layerNode({ home }))
         )
       )
       expect(loaded.skippedLines).toBe(0)

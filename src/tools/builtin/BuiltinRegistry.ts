@@ -46,14 +46,14 @@ const makeServices = (options: Options) =>
   })
 
 /** The services the built-in tools need, one of each per session (children get this process's environment without its credentials). */
-export const services = (options: Options) =>
+export const layerServices = (options: Options) =>
   Layer.merge(NodeFileSystem.layer, Layer.effectContext(makeServices(options)).pipe(Layer.provide(ChildEnvironment.layerNode)))
 
 /**
- * A registry of every built-in tool on the session's shell (the ShellSession given, whose current directory
+ * A registry of every built-in tool on the session's shell (the ShellSession in context, whose current directory
  * Permissions reads too), with their other services made here.
  */
-export const makeOnShell: Effect.Effect<ToolRegistryInterface, never, FileSystem.FileSystem | ShellSession | Scope.Scope> =
+export const make: Effect.Effect<ToolRegistryInterface, never, FileSystem.FileSystem | ShellSession | Scope.Scope> =
   Effect.gen(function* () {
     const services = yield* makeToolServices
     const context = services.pipe(
@@ -64,12 +64,15 @@ export const makeOnShell: Effect.Effect<ToolRegistryInterface, never, FileSystem
     return yield* Effect.provideContext(ToolRegistry.make(...all), context)
   })
 
-/** A registry of every built-in tool, with its services made here (background shells end when the scope closes). */
-export const make = (
-  options: Options
-): Effect.Effect<ToolRegistryInterface, never, FileSystem.FileSystem | ChildEnvironment | Scope.Scope> =>
-  Effect.flatMap(makeShellSession(shellOptions(options)), (shell) => Effect.provideService(makeOnShell, ShellSession, shell))
+/** `make` as a layer: a ToolRegistry of every built-in tool, on the ShellSession and the FileSystem in context. */
+export const layer: Layer.Layer<ToolRegistry, never, FileSystem.FileSystem | ShellSession> = Layer.effect(ToolRegistry, make)
 
-/** A ToolRegistry of every built-in tool, with its services (children get this process's environment without its credentials). */
-export const layer = (options: Options) =>
-  Layer.effect(ToolRegistry, make(options)).pipe(Layer.provide([NodeFileSystem.layer, ChildEnvironment.layerNode]))
+/**
+ * Needs nothing: `layer` on a shell of its own (background shells end when the layer's scope closes) and Node's
+ * file system; children get this process's environment without its credentials.
+ */
+export const layerNode = (options: Options): Layer.Layer<ToolRegistry> =>
+  layer.pipe(
+    Layer.provide(Layer.merge(NodeFileSystem.layer, ShellSession.layer(shellOptions(options)))),
+    Layer.provide(ChildEnvironment.layerNode)
+  )

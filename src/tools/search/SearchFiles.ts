@@ -186,7 +186,10 @@ export const fromTree = (files: Readonly<Record<string, string>>, mtimes: Readon
 export class SearchFiles extends Context.Service<SearchFiles, Interface>()("weft/SearchFiles") {
   /** The disk (Node's fs). */
   static layer: Layer.Layer<SearchFiles> = Layer.succeed(SearchFiles, node)
-  /** A tree in memory (see `fromTree`). */
-  static layerTree = (files: Readonly<Record<string, string>>, mtimes?: Readonly<Record<string, number>>): Layer.Layer<SearchFiles> =>
+  /** A tree in memory: `fromTree` as a layer. */
+  static layerFromTree = (files: Readonly<Record<string, string>>, mtimes?: Readonly<Record<string, number>>): Layer.Layer<SearchFiles> =>
     Layer.succeed(SearchFiles, fromTree(files, mtimes))
 }
+
+export const layer = SearchFiles.layer
+export const layerFromTree = SearchFiles.layerFromTree

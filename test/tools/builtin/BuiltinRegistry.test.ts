@@ -9,12 +9,12 @@ import { ToolRegistry } from "../../../src/tools/ToolRegistry.js"
 import { tempDir } from "./helpers.js"
 
 describe("BuiltinRegistry", () => {
-  const session = BuiltinRegistry.layer({ cwd: process.cwd() })
+  const session = BuiltinRegistry.layerNode({ cwd: process.cwd() })
 
   it.effect("offers the model what a registry of the typed tools offers", () =>
     Effect.gen(function* () {
       const registry = yield* ToolRegistry
-      const typed = yield* ToolRegistry.make(...all).pipe(Effect.provide(BuiltinRegistry.services({ cwd: process.cwd() })))
+      const typed = yield* ToolRegistry.make(...all).pipe(Effect.provide(BuiltinRegistry.layerServices({ cwd: process.cwd() })))
       expect(registry.definitions).toEqual(typed.definitions)
       expect(registry.tools.map((tool) => tool.readOnly)).toEqual(typed.tools.map((tool) => tool.readOnly))
     }).pipe(Effect.provide(session))
