@@ -1,6 +1,6 @@
 // Mutation testing of the security-critical modules: runs Stryker once per area of mutation-areas.mjs (all of them,
 // or those named), then prints each module's mutation score and fails if one is below 85%.
-// Usage: npm run mutate [-- paths writes bash hooks secrets stream]
+// Usage: npm run mutate [-- paths writes syntax bash wrappers hooks secrets stream]
 import { spawnSync } from "node:child_process"
 import { existsSync, readFileSync, rmSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"

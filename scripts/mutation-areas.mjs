@@ -30,8 +30,12 @@ export const areas = {
     // hour on two cores); ProgramWrites.test.ts reads each program's options row by row.
     ignoreStatic: true
   },
+  syntax: {
+    mutate: ["src/permissions/ShellSyntax.ts"],
+    tests: ["test/permissions/ShellSyntax.test.ts", "test/permissions/ShellCommand.test.ts"]
+  },
   bash: {
-    mutate: ["src/permissions/ShellSyntax.ts", "src/permissions/ShellCommand.ts", "src/permissions/ShellWrappers.ts"],
+    mutate: ["src/permissions/ShellCommand.ts"],
     tests: [
       "test/permissions/ShellSyntax.test.ts",
       "test/permissions/ShellCommand.test.ts",
@@ -39,9 +43,14 @@ export const areas = {
       "test/permissions/ShellWrappers.test.ts",
       "test/permissions/Permissions.bash.test.ts"
     ],
-    // The wrappers' option tables and the parser's patterns are static mutants that each re-run the area's ~1,000
-    // tests; ShellWrappers.test.ts reads every wrapper option from the programs' manuals instead.
     ignoreStatic: true
+  },
+  // The wrappers on their own: their option tables are static mutants (evaluated when the module loads, and again
+  // by the first test that loads it, so leaving static mutants out would count them as surviving), each re-run
+  // against these two files only. ShellWrappers.test.ts reads every wrapper option from the programs' manuals.
+  wrappers: {
+    mutate: ["src/permissions/ShellWrappers.ts"],
+    tests: ["test/permissions/ShellWrappers.test.ts", "test/permissions/ShellCommand.test.ts"]
   },
   hooks: {
     mutate: ["src/hooks/CommandHooks.ts"],
