@@ -37,7 +37,9 @@ for (const name of chosen) {
   const report = join(root, "reports/mutation", `${name}.json`)
   if (!existsSync(report)) continue
   const { files } = JSON.parse(readFileSync(report, "utf8"))
+  // Only the area's own modules: an incremental report keeps the files an earlier version of the area mutated.
   for (const [file, { mutants }] of Object.entries(files)) {
+    if (!areas[name].mutate.includes(file)) continue
     const counted = mutants.filter((mutant) => !uncounted.has(mutant.status))
     const killed = counted.filter((mutant) => detected.has(mutant.status)).length
     const score = counted.length === 0 ? 100 : (100 * killed) / counted.length
