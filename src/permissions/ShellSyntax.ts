@@ -340,6 +340,11 @@ class Walker {
   private within(node: Node, context: Context, depth: number): void {
     if (depth > maxDepth) return this.walk(node, context, depth)
     for (const child of node.namedChildren) {
+      // `${x:-<(cmd)}`, `${x#>(cmd)}`: Bash runs a process substitution in the words and patterns of a parameter
+      // expansion; the tree holds it there as text.
+      if ((child.type === "word" || child.type === "regex") && /[<>]\(/.test(child.text)) {
+        this.reason("Unsupported", "A process substitution inside a parameter expansion (`${x:-<(cmd)}`) runs a command that this parser does not read.")
+      }
       switch (child.type) {
         case "command_substitution":
         case "process_substitution":

@@ -504,3 +504,32 @@ describe("ansiC", () => {
     expect(ansiC("a\\")).toBeUndefined()
   })
 })
+
+describe("process substitutions inside parameter expansions", () => {
+  // Bash runs `<(cmd)` and `>(cmd)` in the word or pattern of `${x:-...}`, `${x#...}`, `${x/.../...}`; tree-sitter-bash
+  // reads them there as text, so the command would pass unseen.
+  it("refuses them: the tree does not show the command", () => {
+    for (const line of ["echo ${x:-<(rm x)}", "echo ${x->(rm x)}", "echo ${x:=<(rm x)}", "echo ${x:+<(rm x)}", "echo ${x#<(rm x)}", "echo ${x/a/<(rm x)}", "A=${x:-<(rm x)} ls", "ls >${x:-<(rm x)}"])
+      expect(kinds(line), line).toContain("Unsupported")
+  })
+
+  it("reads the same text quoted or escaped as text", () => {
+    expect(kinds("echo ${x:-'<(rm x)'}")).toEqual([])
+    expect(kinds("echo ${x:-\\<\\(rm x\\)}")).toEqual([])
+    expect(kinds("echo ${x:-a} <(b)")).toEqual([])
+  })
+
+  const denyRm = { user: { permissions: { deny: ["Bash(rm:*)"] } } }
+  const allowEcho = { user: { permissions: { allow: ["Bash(echo:*)"] } } }
+  const cases: ReadonlyArray<Case> = [
+    { name: "deny", tool: "Bash", command: "echo ${x:-<(rm -rf x)}", settings: denyRm, mode: "bypassPermissions", expect: "deny" },
+    { name: "ask", tool: "Bash", command: "echo ${x:->(rm -rf x)}", settings: allowEcho, expect: "ask" }
+  ]
+  for (const test of cases) {
+    it.effect(`${JSON.stringify(test.command)} is ${test.expect}`, () =>
+      Effect.gen(function* () {
+        expect(verdict(yield* decisionOf(test))).toBe(test.expect)
+      })
+    )
+  }
+})
