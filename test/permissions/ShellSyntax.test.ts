@@ -504,3 +504,176 @@ describe("ansiC", () => {
     expect(ansiC("a\\")).toBeUndefined()
   })
 })
+
+describe("words, quoted and unquoted", () => {
+  const word = (value: string | undefined, glob = false, brace = false, tilde = false) => ({ value, glob, brace, tilde })
+
+  it("keeps a backslash inside single quotes", () => {
+    expect(value("echo 'a\\$b'", 1)).toBe("a\\$b")
+    expect(value("echo 'a\\\\b'", 1)).toBe("a\\\\b")
+  })
+
+  it("reads globs and tildes only in the unquoted characters, whatever the quoting", () => {
+    expect(wordAt("echo \"a*\"", 1)).toEqual(word("a*"))
+    expect(wordAt("echo $'b?'", 1)).toEqual(word("b?"))
+    expect(wordAt("echo c*\\d", 1)).toEqual(word("c*d", true))
+    expect(wordAt("echo 'a'~", 1)).toEqual(word("a~"))
+    expect(wordAt("echo \"a\"~/x", 1)).toEqual(word("a~/x"))
+  })
+
+  it("reads brace lists with parts of any length, and ranges, as they are written", () => {
+    expect(wordAt("echo {1..3}", 1)).toEqual(word("{1..3}", false, true))
+    expect(wordAt("echo {ab,c}", 1)).toEqual(word("{ab,c}", false, true))
+    expect(wordAt("echo {a,bc}", 1)).toEqual(word("{a,bc}", false, true))
+    expect(wordAt("echo {a..z}", 1)).toEqual(word("{a..z}", false, true))
+  })
+
+  it("knows a number in a base given by a substitution only at run time", () => {
+    expect(runs("echo 64#$(a)")).toEqual(["a", "echo <64#$(a)>"])
+    expect(wordAt("echo 64#ff", 1)).toEqual(word("64#ff"))
+  })
+
+  it("gives an assignment without a value the empty word, written as nothing", () => {
+    expect(analyse("C= ls").commands[0]?.assignments).toEqual([{ name: "C", value: { source: "", value: "", glob: false, brace: false, tilde: false } }])
+  })
+})
+
+describe("redirections, field by field", () => {
+  it("duplicates a descriptor only for a target that is a descriptor number (of any length) or `-`", () => {
+    expect(redirects("ls 2>&10 >&a1 >&1a 3<&10")).toEqual(["duplicate >& 2 10", "write >& - a1", "write >& - 1a", "duplicate <& 3 10"])
+  })
+
+  it("keeps a here-string or a here-document's nested redirections on the command they feed", () => {
+    expect(analyse("cat <<<x").commands[0]?.redirects.map(redirectText)).toEqual(["input <<< - -"])
+    expect(analyse("<<<x cat").commands[0]?.redirects.map(redirectText)).toEqual(["input <<< - -"])
+    expect(analyse("cat <<EOF >out 2>&1\nhi\nEOF").commands[0]?.redirects.map(redirectText)).toEqual(["input << - -", "write > - out", "duplicate >& 2 1"])
+    expect(analyse("cat <<EOF >out 2>&1\nhi\nEOF").redirects.map((redirect) => redirect.source)).toEqual(["<<EOF >out 2>&1", ">out", "2>&1"])
+  })
+
+  it("gives `{name}` before a redirection to it, for a name of any length", () => {
+    expect(runs("echo {f}>/dev/null hi")).toEqual(["echo hi"])
+    expect(runs("echo {fdx}>/dev/null hi")).toEqual(["echo hi"])
+    expect(runs("echo {fd_2}>/dev/null hi")).toEqual(["echo hi"])
+  })
+})
+
+describe("commands, field by field", () => {
+  const bare = (name: string, value: string) => ({ name, value: { source: value, value, glob: false, brace: false, tilde: false } })
+
+  it("records a bare assignment with no argv, wrappers or redirections", () => {
+    expect(analyse("A=1 B=x").commands).toEqual([
+      { source: "A=1 B=x", argv: [], name: undefined, fullArgv: [], wrappers: [], assignments: [bare("A", "1"), bare("B", "x")], redirects: [], context: "top" }
+    ])
+  })
+
+  it("records a declaration and a command run by another without redirections of their own", () => {
+    expect(analyse("declare -r x").commands[0]?.redirects).toEqual([])
+    expect(analyse("declare -r x").commands[0]?.assignments).toEqual([])
+    expect(analyse("find . -exec rm {} \\;").commands[1]?.redirects).toEqual([])
+  })
+
+  it("walks a subshell the parser puts among a command's words", () => {
+    // `@(a|b)` without extglob: tree-sitter-bash reads a word `@` and a subshell.
+    expect(runs("ls @(a|b)")).toEqual(["a", "b", "ls <@>"])
+    expect(contexts("ls @(a|b)")).toEqual(["top", "top", "top"])
+  })
+
+  it("does not walk the part of a line that does not parse (the line is refused)", () => {
+    expect(runs("ls @(a|b) !(x)")).toEqual(["x"])
+    expect(kinds("ls @(a|b) !(x)")).toEqual(["ParseError"])
+  })
+
+  it("runs what follows a function's here-document at the function's level, not in its body", () => {
+    expect(runs("f() { :; } <<EOF && rm x\nhi\nEOF")).toEqual(["rm x", ":"])
+    expect(contexts("f() { :; } <<EOF && rm x\nhi\nEOF")).toEqual(["top", "function"])
+  })
+
+  it("names a function by its unquoted name", () => {
+    expect(kinds("function f\\o { :; }; fo")).toEqual(["FunctionCall"])
+    expect(kinds("function f\\o { :; }; f\\\\o")).toEqual([])
+  })
+
+  it("reads `alias name` without `=` as defining nothing, not even part of the name", () => {
+    expect(kinds("alias lx; l")).toEqual([])
+    expect(kinds("alias lx; lx")).toEqual([])
+  })
+
+  it("reads a line continuation before an operator as a line continuation", () => {
+    expect(kinds("echo a\\\n| cat")).toEqual([])
+    expect(runs("echo a\\\n| cat")).toEqual(["echo a", "cat"])
+    expect(kinds("echo a\\\n&& b")).toEqual([])
+  })
+
+  it("checks the arithmetic of a C-style for loop", () => {
+    expect(kinds("for ((i = 0; i < \"2\"; i++)); do :; done")).toEqual(["ArithmeticSubscript"])
+    expect(kinds("for ((i = 0; i < 2; i++)); do :; done")).toEqual([])
+  })
+
+  it("flags a command in a subscript wherever it sits in the brackets", () => {
+    expect(kinds("echo 'a[1+$(b)]'")).toEqual(["ArithmeticSubscript"])
+    expect(kinds("echo 'a[1+`b`]'")).toEqual(["ArithmeticSubscript"])
+  })
+})
+
+describe("the nesting limit", () => {
+  // The limit counts the levels the walk goes down (a substitution in an argument is three: the word, the
+  // substitution, the command in it), so each construct reaches it at its own count. Pinned at the count where it
+  // starts, one below passing.
+  const nested = (open: string, inner: string, close: string) => (count: number) => open.repeat(count) + inner + close.repeat(count)
+  const constructs: ReadonlyArray<readonly [string, (count: number) => string, number]> = [
+    ["substitutions in arguments", nested("echo $(", "x", ")"), 66],
+    ["substitutions as command names", nested("$(", "x", ")"), 66],
+    ["process substitutions", (count) => "cat " + nested("<(", "x", ")")(count), 66],
+    ["defaults of expansions", (count) => "echo " + nested("${x:-", "a", "}")(count), 199],
+    ["arithmetic in expansions", (count) => "echo " + nested("${x:-$((", "1", "))}")(count), 40],
+    ["function definitions", nested("f() { ", ":", "; }"), 99],
+    ["groups", nested("{ ", "x", "; }"), 198],
+    ["redirected groups", nested("{ ", "x", "; } >f"), 99],
+    ["subshells", nested("(", "x", ")"), 201],
+    ["redirection targets", nested("cat >$(", "x", ")"), 50],
+    ["here-strings", nested("cat <<<$(", "x", ")"), 50],
+    ["redirected commands", nested("$(", "x", ") >f"), 50],
+    ["bare assignments", nested("A=$(", "x", ")"), 66],
+    ["prefix assignments", nested("A=$(", "x", ") ls"), 66],
+    ["declarations", nested("export A=$(", "x", ")"), 50],
+    ["a here-document's body", (count) => "cat <<E\n" + nested("$(", "x", ")")(count) + "\nE", 66],
+    ["a here-document's pipeline", (count) => "cat <<E | " + nested("$(", "x", ")")(count) + "\nE", 65],
+    ["a here-document's redirection", (count) => "cat <<E >" + nested("$(", "x", ")")(count) + "\nE", 66],
+    ["a function's redirection", (count) => "f() { :; } >" + nested("$(", "x", ")")(count), 66]
+  ]
+  for (const [name, line, count] of constructs) {
+    it(`is reached by ${count} nested ${name}`, () => {
+      expect(kinds(line(count - 1))).not.toContain("TooDeep")
+      expect(kinds(line(count))).toContain("TooDeep")
+    })
+  }
+})
+
+describe("process substitutions inside parameter expansions", () => {
+  // Bash runs `<(cmd)` and `>(cmd)` in the word or pattern of `${x:-...}`, `${x#...}`, `${x/.../...}`; tree-sitter-bash
+  // reads them there as text, so the command would pass unseen.
+  it("refuses them: the tree does not show the command", () => {
+    for (const line of ["echo ${x:-<(rm x)}", "echo ${x->(rm x)}", "echo ${x:=<(rm x)}", "echo ${x:+<(rm x)}", "echo ${x#<(rm x)}", "echo ${x/a/<(rm x)}", "A=${x:-<(rm x)} ls", "ls >${x:-<(rm x)}"])
+      expect(kinds(line), line).toContain("Unsupported")
+  })
+
+  it("reads the same text quoted or escaped as text", () => {
+    expect(kinds("echo ${x:-'<(rm x)'}")).toEqual([])
+    expect(kinds("echo ${x:-\\<\\(rm x\\)}")).toEqual([])
+    expect(kinds("echo ${x:-a} <(b)")).toEqual([])
+  })
+
+  const denyRm = { user: { permissions: { deny: ["Bash(rm:*)"] } } }
+  const allowEcho = { user: { permissions: { allow: ["Bash(echo:*)"] } } }
+  const cases: ReadonlyArray<Case> = [
+    { name: "deny", tool: "Bash", command: "echo ${x:-<(rm -rf x)}", settings: denyRm, mode: "bypassPermissions", expect: "deny" },
+    { name: "ask", tool: "Bash", command: "echo ${x:->(rm -rf x)}", settings: allowEcho, expect: "ask" }
+  ]
+  for (const test of cases) {
+    it.effect(`${JSON.stringify(test.command)} is ${test.expect}`, () =>
+      Effect.gen(function* () {
+        expect(verdict(yield* decisionOf(test))).toBe(test.expect)
+      })
+    )
+  }
+})
