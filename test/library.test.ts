@@ -48,36 +48,24 @@ describe("the library's modules", () => {
   })
 })
 
-const {
-  ApiClient,
-  ChildEnvironment,
-  Credentials,
-  Environment,
-  Hooks,
-  Memory,
-  Permissions,
-  Prompter,
-  SessionStore,
-  Settings,
-  ToolRegistry,
-  Transcript
-} = weft
-const { MockAnthropicServer, ScriptedModel } = weftTesting
-const services = {
-  ApiClient,
-  ChildEnvironment,
-  Credentials,
-  Environment,
-  Hooks,
-  Memory,
-  Permissions,
-  Prompter,
-  SessionStore,
-  Settings,
-  ToolRegistry,
-  Transcript,
-  MockAnthropicServer,
-  ScriptedModel
+const serviceModules = [
+  "ApiClient",
+  "ChildEnvironment",
+  "Credentials",
+  "Environment",
+  "Hooks",
+  "Memory",
+  "Permissions",
+  "Prompter",
+  "SessionStore",
+  "Settings",
+  "ToolRegistry",
+  "Transcript"
+] as const
+const services: Record<string, object> = {
+  ...Object.fromEntries(serviceModules.map((name) => [name, weft[name]])),
+  MockAnthropicServer: weftTesting.MockAnthropicServer,
+  ScriptedModel: weftTesting.ScriptedModel
 }
 
 /** A constructor's name says what it answers: `make...` an Effect, `layer...` a Layer (the value, or what a call gives). */
