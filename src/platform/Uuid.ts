@@ -24,17 +24,14 @@ export const fromRandom = (random: Random.Random): string => {
   return `${h.slice(0, 4).join("")}-${h.slice(4, 6).join("")}-${h.slice(6, 8).join("")}-${h.slice(8, 10).join("")}-${h.slice(10).join("")}`
 }
 
-/** A fresh v4 uuid (see the module doc for where its bits come from). */
-export const v4: Effect.Effect<string> = Effect.withFiberSucceed((fiber) => {
-  const random = fiber.getRef(Random.Random)
-  return random === defaultRandom ? crypto.randomUUID() : fromRandom(random)
-})
-
 /**
- * A maker of v4 uuids on the fiber's `Random`, as `v4` draws them, for synchronous code that makes one per item
- * (a stream-json frame per event) and stays plain functions.
+ * A maker of v4 uuids on the fiber's `Random` (see the module doc for where their bits come from), for synchronous
+ * code that makes one per item (a stream-json frame per event) and stays plain functions.
  */
 export const maker: Effect.Effect<() => string> = Effect.withFiberSucceed((fiber) => {
   const random = fiber.getRef(Random.Random)
   return random === defaultRandom ? () => crypto.randomUUID() : () => fromRandom(random)
 })
+
+/** A fresh v4 uuid, as `maker`'s. */
+export const v4: Effect.Effect<string> = Effect.map(maker, (make) => make())
