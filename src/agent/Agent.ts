@@ -60,9 +60,11 @@ export interface RunOptions {
   readonly history?: ReadonlyArray<MessageParam>
   /**
    * Going on with a recorded session (resume / continue; `sessionId` is then its id, or a fork's): the new entries
-   * continue its parentUuid chain after `leafUuid`, and SessionStart hooks get `source: "resume"`.
+   * continue its parentUuid chain after `leafUuid`, and SessionStart hooks get `source: "resume"`. `costUSD`, what
+   * the session cost before this run, is counted in the Result's `totalCostUsd` (Claude Code's `total_cost_usd` is
+   * the session's whole cost); its `usage` and `numTurns` stay this run's.
    */
-  readonly resume?: { readonly leafUuid: string | null }
+  readonly resume?: { readonly leafUuid: string | null; readonly costUSD?: number }
   /** Completing it stops the run gracefully: see the module doc. */
   readonly abort?: Deferred.Deferred<void>
   readonly mcpServers?: ReadonlyArray<{ readonly name: string; readonly status: string }>
@@ -637,7 +639,7 @@ const finish = Effect.fn("Agent.finish")(function* (run: Run, end: Finish, durat
     numTurns: state.turns,
     durationMs,
     durationApiMs: state.apiMs,
-    totalCostUsd: state.totals.costUSD,
+    totalCostUsd: (run.options.resume?.costUSD ?? 0) + state.totals.costUSD,
     usage: state.totals.usage,
     modelUsage: state.totals.modelUsage,
     sessionId: run.sessionId,

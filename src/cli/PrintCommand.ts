@@ -172,7 +172,7 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
         ...(start?.sessionId === undefined ? {} : { sessionId: start.sessionId }),
         ...(start?.resumed === undefined
           ? {}
-          : { history: start.resumed.history, resume: { leafUuid: start.resumed.leafUuid } }),
+          : { history: start.resumed.history, resume: { leafUuid: start.resumed.leafUuid, costUSD: start.resumed.costUSD } }),
         ...(options.model === undefined ? {} : { model: options.model }),
         ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns })
       }

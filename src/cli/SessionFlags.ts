@@ -6,7 +6,8 @@
  * `conflict` checks the flags against each other (pure, before anything is read); `resolve` turns them into the
  * run's start: which session id is in force, and for a resumed run the conversation to send again and where the
  * parentUuid chain goes on. A resumed run is recorded in the same file under the same id; a fork first copies the
- * session under its new id (SessionStore.fork), so that the fork can itself be resumed.
+ * session under its new id (SessionStore.fork), so that the fork can itself be resumed. `--continue` with no session
+ * in this directory starts a new one; `--resume` of a session of another directory goes on in this one.
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -58,8 +59,10 @@ export interface Start {
     readonly history: ReadonlyArray<MessageParam>
     /** The entry the new entries follow in the parentUuid chain. */
     readonly leafUuid: string | null
+    /** What the session's recorded responses cost so far, in US dollars (the result's total counts them). */
+    readonly costUSD: number
   }
-  /** What reading the session had to leave out or repair (a torn last line...), for stderr. */
+  /** For stderr: where a session of another directory came from, what reading it had to leave out or repair. */
   readonly warnings: ReadonlyArray<string>
 }
 
@@ -100,12 +103,12 @@ export const resolve = (
     if (flags.resume !== undefined) source = flags.resume
     else if (flags.continueSession) {
       const latest = yield* store.latest(cwd).pipe(Effect.mapError(storeFailure))
-      if (Option.isNone(latest)) {
-        return yield* new UsageError({
-          message: `--continue: there is no session in ${cwd} to continue. Start one with weft -p "...".`
-        })
+      if (Option.isSome(latest)) source = latest.value
+      else {
+        // Nothing to continue here: a new session, as in Claude Code (`weft -c -p` in a loop from the first run on).
+        if (flags.sessionId !== undefined) yield* checkUnused(flags.sessionId)
+        return { sessionId: flags.sessionId, warnings: [] }
       }
-      source = latest.value
     } else {
       if (flags.sessionId !== undefined) yield* checkUnused(flags.sessionId)
       return { sessionId: flags.sessionId, warnings: [] }
@@ -117,20 +120,19 @@ export const resolve = (
       Effect.catchTag("SessionNotFound", notFound),
       Effect.mapError((error) => (error._tag === "UsageError" ? error : storeFailure(error)))
     )
-    // A session runs in its own directory: its tools, settings and trust are that project's.
-    if (Option.isSome(first) && nodePath.resolve(first.value.cwd) !== cwd) {
-      return yield* new UsageError({
-        message:
-          `session ${source} belongs to ${first.value.cwd}, not to this directory. ` +
-          `Resume it there: cd ${JSON.stringify(first.value.cwd)} && weft -p --resume ${source} "...".`
-      })
-    }
+    // A session of another directory goes on here, as in Claude Code (SDK hosts resume by id alone): the run's
+    // tools, settings and trust are this directory's; its entries go on in the session's file, under its id.
+    const elsewhere =
+      Option.isSome(first) && nodePath.resolve(first.value.cwd) !== cwd
+        ? [`session ${source} was recorded in ${first.value.cwd}; it goes on in this directory (${cwd}).`]
+        : []
     const state = yield* store.resume(source).pipe(
       Effect.catchTag("SessionNotFound", notFound),
       Effect.mapError((error) => (error._tag === "UsageError" ? error : storeFailure(error)))
     )
-    const resumed = { from: source, history: state.messages, leafUuid: state.leafUuid }
-    if (!flags.forkSession) return { sessionId: source, resumed, warnings: state.warnings }
+    const resumed = { from: source, history: state.messages, leafUuid: state.leafUuid, costUSD: state.totalCostUSD }
+    const warnings = [...elsewhere, ...state.warnings]
+    if (!flags.forkSession) return { sessionId: source, resumed, warnings }
 
     // A fork: a new id (checked unused), and, when the run is recorded, the session copied under it first.
     const forkId = flags.sessionId ?? (yield* newSessionId)
@@ -138,5 +140,5 @@ export const resolve = (
     if (!flags.noSessionPersistence) {
       yield* store.fork(source, forkId).pipe(Effect.mapError(storeFailure))
     }
-    return { sessionId: forkId, resumed, warnings: state.warnings }
+    return { sessionId: forkId, resumed, warnings }
   })

@@ -371,6 +371,26 @@ describe("Agent.run", () => {
       expect((yield* store.resume("s-1")).messages).toEqual([...(sent ?? []), { role: "assistant", content: [text("Resumed.")] }])
     }).pipe(Effect.provide(layers({ script, hooks })))
   })
+
+  it.effect("a resumed run's totalCostUsd is the session's whole cost; usage and numTurns are this run's", () => {
+    const script = [textTurn("One."), textTurn("Two.")]
+    return Effect.gen(function* () {
+      const first = resultOf(yield* runAgent({ script }))
+      const stored = yield* (yield* SessionStore).resume("s-1")
+      expect(stored.totalCostUSD).toBeCloseTo(first.totalCostUsd, 12)
+      const events = yield* runAgent({
+        script,
+        options: { prompt: "go on", history: stored.messages, resume: { leafUuid: stored.leafUuid, costUSD: stored.totalCostUSD } }
+      })
+      const second = resultOf(events)
+      const after = yield* (yield* SessionStore).resume("s-1")
+      const thisRun = after.totalCostUSD - stored.totalCostUSD
+      expect(thisRun).toBeGreaterThan(0)
+      expect(second.totalCostUsd).toBeCloseTo(stored.totalCostUSD + thisRun, 12)
+      expect(second.numTurns).toBe(1)
+      expect(second.usage.input_tokens).toBe(after.usage.input_tokens - first.usage.input_tokens)
+    }).pipe(Effect.provide(layers({ script })))
+  })
 })
 
 describe("Agent.run's time", () => {

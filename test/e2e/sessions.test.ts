@@ -159,8 +159,13 @@ describe("weft -p --resume / --continue / --fork-session", { timeout: 120_000 },
     expect(added.map((entry) => entry["type"])).toEqual(["user", "assistant"])
     expect(added[0]?.["parentUuid"]).toBe(before[before.length - 1]?.["uuid"])
     expect(added.every((entry) => entry["sessionId"] === id)).toBe(true)
-    // The result accounts for this run only (as Claude Code's does): its one response.
-    expect(result["total_cost_usd"]).toBe(added[1]?.["costUSD"])
+    // As Claude Code's: the cost is the session's so far (both runs' responses), usage and turns this run's.
+    const costs = after.flatMap((entry) => (typeof entry["costUSD"] === "number" ? [entry["costUSD"]] : []))
+    expect(costs).toHaveLength(3)
+    expect(costs.every((cost) => cost > 0)).toBe(true)
+    expect(result["total_cost_usd"]).toBeCloseTo(costs.reduce((sum, cost) => sum + cost, 0), 12)
+    expect(result["total_cost_usd"]).toBeGreaterThan(Number(added[1]?.["costUSD"]))
+    expect(resultFrame(first.stdout)["usage"]).toMatchObject({ output_tokens: expect.any(Number) })
 
     expect(hooks.inputs().map((input) => [input["source"], input["session_id"]])).toEqual([
       ["startup", id],
@@ -283,8 +288,8 @@ describe("weft -p --resume / --continue / --fork-session", { timeout: 120_000 },
     expect(messagesOf(requests[3])).toEqual([prompt("hi"), answer("One."), prompt("fork")])
   })
 
-  it("says what is wrong: an unknown id, nothing to continue, flags that conflict, a session of another directory", async () => {
-    const { root, dir, env, server } = await setup({}, () => ({ script: [textTurn("Elsewhere.")] }))
+  it("says what is wrong: an unknown id, flags that conflict", async () => {
+    const { dir, env, server } = await setup({}, () => ({ script: [] }))
     const refused = async (args: ReadonlyArray<string>, cwd = dir) => {
       const out = await runWeft(["-p", ...args, "hi"], { cwd, env })
       expect(out.code).toBe(1)
@@ -294,19 +299,46 @@ describe("weft -p --resume / --continue / --fork-session", { timeout: 120_000 },
     expect(await refused(["--resume", "4d1c9e0a-0000-4000-8000-000000000000"])).toMatch(
       /no session with id "4d1c9e0a-0000-4000-8000-000000000000"\. `weft sessions` lists the sessions of this directory\./
     )
-    expect(await refused(["-c"])).toContain(`there is no session in ${dir} to continue`)
     expect(await refused(["-c", "-r", "x"])).toContain("--resume and --continue both name the session to resume")
     expect(await refused(["--fork-session"])).toContain("--fork-session goes with --resume <id> or --continue")
     expect(await refused(["-c", "--session-id", "0b9c3a52-51c4-4d0e-9a5e-3c1f2b4a6d7e"])).toContain("Add --fork-session")
     expect(messageRequests(server.requests())).toHaveLength(0)
+  })
 
+  it("--continue where this directory has no session starts a new one", async () => {
+    const { dir, env, home, server } = await setup({}, () => ({ script: [textTurn("Fresh."), textTurn("Again.")] }))
+    const first = await runWeft(["-p", "-c", "hi", ...json], { cwd: dir, env })
+    expect(first.code).toBe(0)
+    expect(first.stderr).toBe("")
+    const id = sessionIdOf(first.stdout)
+    expect(Object.keys(sessionFiles(home))).toEqual([id])
+    expect(messagesOf(messageRequests(server.requests())[0])).toEqual([prompt("hi")])
+    // The next -c goes on with it.
+    const second = await runWeft(["-p", "-c", "more", ...json], { cwd: dir, env })
+    expect(resultFrame(second.stdout)).toMatchObject({ session_id: id, result: "Again." })
+  })
+
+  it("--resume of a session recorded in another directory goes on here, in its file, with a note on stderr", async () => {
+    const { root, dir, env, home, server } = await setup({}, () => ({ script: [textTurn("Elsewhere."), textTurn("Here.")] }))
     const other = join(root, "other")
     await mkdir(other)
     const elsewhere = await runWeft(["-p", "hi", ...json], { cwd: other, env })
     const id = sessionIdOf(elsewhere.stdout)
-    const stderr = await refused(["-r", id])
-    expect(stderr).toContain(`session ${id} belongs to ${other}, not to this directory`)
-    expect(stderr).toContain(`cd "${other}" && weft -p --resume ${id}`)
+    const before = entriesOf(sessionFiles(home)[id] ?? "")
+
+    const resumed = await runWeft(["-p", "-r", id, "and here?", ...json], { cwd: dir, env })
+    expect(resumed.code).toBe(0)
+    expect(resumed.stderr).toContain(`weft: session ${id} was recorded in ${other}; it goes on in this directory (${dir}).`)
+    expect(resultFrame(resumed.stdout)).toMatchObject({ session_id: id, result: "Here." })
+    expect(frames(resumed.stdout)[0]).toMatchObject({ type: "system", subtype: "init", session_id: id, cwd: dir })
+    expect(messagesOf(messageRequests(server.requests())[1])).toEqual([prompt("hi"), answer("Elsewhere."), prompt("and here?")])
+    // Still one file, the session's own; the new entries name the directory they ran in.
+    expect(Object.keys(sessionFiles(home))).toEqual([id])
+    const added = entriesOf(sessionFiles(home)[id] ?? "").slice(before.length)
+    expect(added.map((entry) => [entry["type"], entry["cwd"]])).toEqual([
+      ["user", dir],
+      ["assistant", dir]
+    ])
   })
 
   it("a torn last line is left out with a warning on stderr, and the session goes on", async () => {
