@@ -300,7 +300,12 @@ const postToolUse = Effect.fn("ToolExecution.postToolUse")(function* (
         isInterrupt: false,
         failureKind: kind ?? "failed"
       })
-    : yield* call.hooks.postToolUse({ ...call.hookBase, toolInput: prepared.input, toolResponse: result.data ?? result.content, durationMs })
+    : yield* call.hooks.postToolUse({
+        ...call.hookBase,
+        toolInput: prepared.input,
+        toolResponse: result.toolResponse ?? result.data ?? result.content,
+        durationMs
+      })
   const event = isError ? "PostToolUseFailure" : "PostToolUse"
   const label = `${event}:${call.use.name}`
   yield* HookReport.report(call.context.emit, event, after)

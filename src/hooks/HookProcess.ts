@@ -3,7 +3,8 @@
  * its input JSON on stdin, stdout and stderr read apart and bounded. Whatever happens it ends within its timeout
  * plus the grace period, and leaves nothing running:
  * - past its timeout the whole group is ended (TERM, then KILL after the grace period: a hook that ignores TERM
- *   does not outlive the session, as it would in Claude Code, which sends TERM only);
+ *   does not outlive the session, as it would in Claude Code, which sends TERM only), with what the hook started
+ *   outside its group (`setsid`) while it ran;
  * - printing more than the bound ends it the same way (a flooding hook costs at most the bound in memory);
  * - when the shell exits, what it left running in its group (a background job keeping stdout open) is ended too,
  *   so the hook's answer never waits for it;
@@ -16,7 +17,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as os from "node:os"
-import { sleepLive, terminateGroup } from "../tools/shell/ProcessGroup.js"
+import { sleepLive, terminateTree } from "../tools/shell/ProcessGroup.js"
 
 /** Bytes of stdout, and as many of stderr, kept from one hook; past either the hook is ended as flooding. */
 export const maxOutputBytes = 1024 * 1024
@@ -136,7 +137,7 @@ const start = (options: RunOptions) =>
 /** Ends what is left of the group, then waits (at most the grace period) for the pipes to close. */
 const endAndDrain = (started: Started, graceMs: number) =>
   Effect.gen(function* () {
-    if (started.child.pid !== undefined) yield* terminateGroup(started.child.pid, graceMs)
+    if (started.child.pid !== undefined) yield* terminateTree(started.child.pid, graceMs)
     const drained = yield* Effect.race(
       Effect.asSome(Deferred.await(started.closed)),
       Effect.interruptible(Effect.as(sleepLive(graceMs), Option.none<void>()))

@@ -42,6 +42,12 @@ export interface ToolResult {
   /** Structured output for renderers and SDK consumers (e.g. the todo list of TodoWrite). */
   readonly data?: unknown
   /**
+   * What PostToolUse hooks get as `tool_response`: the built-in tools give Claude Code's shape for the same tool
+   * (Bash `{stdout, stderr, interrupted, ...}`, Edit `{filePath, structuredPatch, ...}`), so that hook scripts
+   * written for Claude Code read the fields they expect. Absent: `data`, else the content.
+   */
+  readonly toolResponse?: unknown
+  /**
    * An event for renderers, emitted after the turn's ToolResults (TodoWrite's TodosUpdated): a tool says what it
    * changed in its own terms, and the loop passes it on without knowing the tool.
    */
@@ -57,6 +63,9 @@ export const result = (content: ToolResult["content"], data?: unknown, event?: A
   ...(data === undefined ? {} : { data }),
   ...(event === undefined ? {} : { event })
 })
+
+/** `result` with what PostToolUse hooks get as `tool_response` (see `ToolResult.toolResponse`). */
+export const withResponse = (result: ToolResult, toolResponse: unknown): ToolResult => ({ ...result, toolResponse })
 
 /** The input did not match the tool's schema (or a constraint its Schema cannot say). Written for the model. */
 export class InvalidToolInput extends Data.TaggedError("InvalidToolInput")<{ readonly tool: string; readonly message: string }> {}

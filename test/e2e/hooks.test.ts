@@ -13,6 +13,9 @@ import { frames, isAlive, resultFrame, runWeft, useSessions } from "./harness.js
 
 const { setup } = useSessions()
 
+const hasSetsid = (process.env["PATH"] ?? "").split(":").some((dir) => existsSync(join(dir, "setsid")))
+if (!hasSetsid) console.warn("setsid is not on PATH: the hook timeout test does not check a child that left the hook's group")
+
 const hook = (command: string, matcher?: string, timeout?: number) => ({
   ...(matcher === undefined ? {} : { matcher }),
   hooks: [{ type: "command", command, ...(timeout === undefined ? {} : { timeout }) }]
@@ -77,6 +80,58 @@ describe("weft -p: command hooks", { timeout: 120_000 }, () => {
     expect(byEvent("PostToolUseFailure")[0]).toMatchObject({ tool_name: "Bash", tool_use_id: "fail1", is_interrupt: false })
     expect(byEvent("Stop")[0]).toMatchObject({ stop_hook_active: false, last_assistant_message: "Done." })
     expect(byEvent("SessionEnd")[0]).toMatchObject({ reason: "other" })
+  })
+
+  it("PostToolUse's tool_response is the tool's result in Claude Code's shape (Bash stdout, the file tools' fields)", async () => {
+    const { root, dir, env } = await setup({}, (dir) => {
+      const file = join(dir, "a.txt")
+      return {
+        script: [
+          ScriptTurn.blocks([toolUse("Write", { file_path: file, content: "one\ntwo\nthree\n" }, "write1")]),
+          ScriptTurn.blocks([toolUse("Read", { file_path: file }, "read1")]),
+          ScriptTurn.blocks([toolUse("Edit", { file_path: file, old_string: "two", new_string: "TWO" }, "edit1")]),
+          ScriptTurn.blocks([toolUse("Write", { file_path: file, content: "one\nTWO\nthree\nfour\n" }, "write2")]),
+          ScriptTurn.blocks([toolUse("Bash", { command: "echo hi" }, "bash1")]),
+          ScriptTurn.blocks([toolUse("Glob", { pattern: "*.txt" }, "glob1")]),
+          ScriptTurn.blocks([toolUse("Grep", { pattern: "TWO" }, "grep1")]),
+          textTurn("Done.")
+        ]
+      }
+    })
+    const record = await script(root, "record.sh", `cat > "${root}/post-$$.json"`)
+    const home = await withUserHooks(root, { PostToolUse: [hook(record)] })
+    const out = await runWeft(["-p", "go", "--dangerously-skip-permissions"], { cwd: dir, env: { ...env, ...home } })
+    expect(out.code).toBe(0)
+    const byCall: Record<string, Record<string, unknown>> = {}
+    for (const name of readdirSync(root).filter((entry) => entry.startsWith("post-"))) {
+      const input = JSON.parse(readFileSync(join(root, name), "utf8"))
+      byCall[input.tool_use_id] = input.tool_response
+    }
+    const file = join(dir, "a.txt")
+    expect(byCall["bash1"]).toEqual({ stdout: "hi", stderr: "", interrupted: false, isImage: false, noOutputExpected: false })
+    expect(byCall["write1"]).toEqual({ type: "create", filePath: file, content: "one\ntwo\nthree\n", structuredPatch: [], originalFile: null })
+    expect(byCall["read1"]).toEqual({
+      type: "text",
+      file: { filePath: file, content: "one\ntwo\nthree", numLines: 3, startLine: 1, totalLines: 3 }
+    })
+    expect(byCall["edit1"]).toEqual({
+      filePath: file,
+      oldString: "two",
+      newString: "TWO",
+      originalFile: "one\ntwo\nthree\n",
+      structuredPatch: [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 3, lines: [" one", "-two", "+TWO", " three"] }],
+      userModified: false,
+      replaceAll: false
+    })
+    expect(byCall["write2"]).toEqual({
+      type: "update",
+      filePath: file,
+      content: "one\nTWO\nthree\nfour\n",
+      structuredPatch: [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 4, lines: [" one", " TWO", " three", "+four"] }],
+      originalFile: "one\nTWO\nthree\n"
+    })
+    expect(byCall["glob1"]).toMatchObject({ filenames: [file], numFiles: 1, truncated: false, durationMs: expect.any(Number) })
+    expect(byCall["grep1"]).toEqual({ mode: "files_with_matches", filenames: [file], numFiles: 1 })
   })
 
   it("blocks a call by exit 2 (stderr to the model) and by a JSON deny; the commands never run", async () => {
@@ -193,11 +248,23 @@ describe("weft -p: command hooks", { timeout: 120_000 }, () => {
     expect(out.code).toBe(0)
   })
 
-  it("a hook past its timeout is ended with its children; the call goes on (fails open)", async () => {
+  it("a hook past its timeout is ended with all it started, before weft exits; the call goes on (fails open)", async () => {
     const { root, dir, env } = await setup({}, () => ({
       script: [ScriptTurn.blocks([toolUse("Bash", { command: "echo went on" }, "t1")]), textTurn("ok")]
     }))
-    const slow = await script(root, "slow.sh", `trap '' TERM\nsleep 300 &\necho $! > "${root}/child.pid"\necho $$ > "${root}/shell.pid"\nwait`)
+    // A shell that outlives TERM, a child that ignores it, and one that left the hook's process group.
+    const slow = await script(
+      root,
+      "slow.sh",
+      [
+        `trap 'echo term' TERM`,
+        `sh -c 'trap "" TERM; exec sleep 300' &`,
+        `echo $! > "${root}/child.pid"`,
+        ...(hasSetsid ? [`setsid sh -c 'trap "" TERM; exec sleep 300' &`, `echo $! > "${root}/stray.pid"`] : []),
+        `echo $$ > "${root}/shell.pid"`,
+        `while :; do wait; done`
+      ].join("\n")
+    )
     const home = await withUserHooks(root, { PreToolUse: [hook(slow, "Bash", 1)] })
     const out = await runWeft(["-p", "go", "--output-format", "stream-json", "--verbose"], { cwd: dir, env: { ...env, ...home } })
     expect(out.code).toBe(0)
@@ -205,7 +272,10 @@ describe("weft -p: command hooks", { timeout: 120_000 }, () => {
     expect(result).toMatchObject({ tool_use_id: "t1" })
     expect(result?.is_error).toBeUndefined()
     expect(JSON.stringify(result?.content)).toContain("went on")
-    for (const name of ["child.pid", "shell.pid"]) expect(isAlive(Number(readFileSync(join(root, name), "utf8")))).toBe(false)
+    // Once weft -p has returned, nothing of the hook is left.
+    for (const name of ["child.pid", "shell.pid", ...(hasSetsid ? ["stray.pid"] : [])]) {
+      expect(isAlive(Number(readFileSync(join(root, name), "utf8"))), name).toBe(false)
+    }
   })
 
   it("hooks that crash, print garbage or flood leave the session intact; --verbose says what went wrong", async () => {

@@ -68,6 +68,18 @@ Usage notes:
 - When issuing multiple commands, use the ';' or '&&' operator to separate them. DO NOT use newlines (newlines are ok in quoted strings).
 - Try to maintain your current working directory throughout the session by using absolute paths and avoiding usage of \`cd\`. You may use \`cd\` if the User explicitly requests it.`
 
+/**
+ * Claude Code's Bash result, what PostToolUse hooks read (`.tool_response.stdout`). weft's command has one stream,
+ * stdout and stderr interleaved as printed (what the model reads too): it is `stdout`, and `stderr` is empty.
+ */
+const bashResponse = (output: string, interrupted: boolean) => ({
+  stdout: output,
+  stderr: "",
+  interrupted,
+  isImage: false,
+  noOutputExpected: false
+})
+
 const lastChars = (text: string, count: number): string => (text.length > count ? text.slice(-count) : text)
 
 export const BashTool = Tool.make({
@@ -83,9 +95,12 @@ export const BashTool = Tool.make({
         if (input.run_in_background === true) {
           return Stream.fromEffect(
             Effect.map(session.startBackground(input.command), (shell) =>
-              Tool.result(
-                `Command running in background with ID: ${shell.id}. Use BashOutput with bash_id "${shell.id}" to read its output, and KillShell to stop it.`,
-                { backgroundShellId: shell.id }
+              Tool.withResponse(
+                Tool.result(
+                  `Command running in background with ID: ${shell.id}. Use BashOutput with bash_id "${shell.id}" to read its output, and KillShell to stop it.`,
+                  { backgroundShellId: shell.id }
+                ),
+                { ...bashResponse("", false), backgroundTaskId: shell.id }
               )
             )
           )
@@ -110,9 +125,12 @@ export const BashTool = Tool.make({
               const data = { exitCode: event.exitCode, timedOut: event.timedOut, cwd: event.cwd }
               const isError = event.timedOut || event.exitCode !== 0
               out.push(
-                isError
-                  ? { _tag: "ToolResult", content: parts.join("\n"), isError: true, data }
-                  : Tool.result(parts.length > 0 ? parts.join("\n") : "(No output)", data)
+                Tool.withResponse(
+                  isError
+                    ? { _tag: "ToolResult", content: parts.join("\n"), isError: true, data }
+                    : Tool.result(parts.length > 0 ? parts.join("\n") : "(No output)", data),
+                  bashResponse(output, event.timedOut)
+                )
               )
             }
             if (text !== "") out.unshift(Tool.progress(text))

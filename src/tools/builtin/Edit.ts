@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
 import { stampOf } from "../FileState.js"
+import { structuredPatch } from "../StructuredPatch.js"
 import { encodeText } from "../TextEncoding.js"
 import * as Tool from "../Tool.js"
 import { fileCall, fileNotFoundMessage, resolveFilePath } from "./Read.js"
@@ -179,7 +180,15 @@ export const EditTool = Tool.fromEffect({
         return yield* Tool.fail(toolName, `${message}\nTo create a new file, use an empty old_string (or the Write tool).`, "not_found")
       }
       const target = yield* createFile(fs, absolute, input.new_string).pipe(mapError)
-      return Tool.result(`${createdMessage(absolute, target)}${note}`, { type: "create", filePath: absolute })
+      return Tool.withResponse(Tool.result(`${createdMessage(absolute, target)}${note}`, { type: "create", filePath: absolute }), {
+        filePath: absolute,
+        oldString: input.old_string,
+        newString: input.new_string,
+        originalFile: "",
+        structuredPatch: structuredPatch("", input.new_string),
+        userModified: false,
+        replaceAll
+      })
     }
 
     if (existing.type === "Directory") {
@@ -247,15 +256,16 @@ export const EditTool = Tool.fromEffect({
 
     const data = { filePath: absolute, oldString: input.old_string, newString: input.new_string, replaceAll }
     const shown = boundedSnippet(replaced.result, replaced.firstLine, replaced.lastLine)
-    if (replaceAll) {
-      return Tool.result(
-        `The file ${absolute} has been updated. All occurrences of '${input.old_string}' were successfully replaced with '${input.new_string}'. Here's the result of running \`cat -n\` on a snippet of the edited file (around the first replacement):\n${shown}${note}`,
-        { ...data, occurrences: replaced.occurrences }
-      )
+    // Claude Code's Edit result, for PostToolUse hooks: the file as it was and the hunks that changed it.
+    const response = {
+      ...data,
+      originalFile: raw,
+      structuredPatch: structuredPatch(content, replaced.result),
+      userModified: false
     }
-    return Tool.result(
-      `The file ${absolute} has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${shown}${note}`,
-      { ...data, occurrences: replaced.occurrences }
-    )
+    const message = replaceAll
+      ? `The file ${absolute} has been updated. All occurrences of '${input.old_string}' were successfully replaced with '${input.new_string}'. Here's the result of running \`cat -n\` on a snippet of the edited file (around the first replacement):\n${shown}${note}`
+      : `The file ${absolute} has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${shown}${note}`
+    return Tool.withResponse(Tool.result(message, { ...data, occurrences: replaced.occurrences }), response)
   })
 })

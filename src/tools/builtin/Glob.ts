@@ -3,6 +3,7 @@
  * MAX_RESULTS. .gitignore/.ignore files are respected, `.git` is never entered, and `*`/`**` skip names starting
  * with `.` unless the pattern spells the dot (`.github/**`). Symbolic links are not followed.
  */
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as nodePath from "node:path"
@@ -111,6 +112,7 @@ export const GlobTool = Tool.fromEffect({
   target: (input, context) => ({ _tag: "Path", path: globPlan(input, context).root, access: "read" }),
   run: (input, context) =>
     Effect.gen(function* () {
+      const started = yield* Clock.currentTimeMillis
       const where = yield* statSearchPath("Glob", context, searchPathOf(context, input.path))
       if (!where.isDirectory) return yield* Tool.fail("Glob", `Path is not a directory: ${where.path}`)
       const plan = globPlan(input, context)
@@ -120,10 +122,12 @@ export const GlobTool = Tool.fromEffect({
       const relative = !nodePath.isAbsolute(input.path ?? "") && !nodePath.isAbsolute(input.pattern)
       const shell = yield* shellNote(context, relative)
       const data = { numFiles: matches.files.length, truncated: matches.truncated, filenames: matches.files }
-      if (matches.files.length === 0) return Tool.result(`No files found${shell}`, data)
+      // Claude Code's Glob result, for PostToolUse hooks: the same fields and how long the search took.
+      const response = { ...data, durationMs: (yield* Clock.currentTimeMillis) - started }
+      if (matches.files.length === 0) return Tool.withResponse(Tool.result(`No files found${shell}`, data), response)
       const note = matches.truncated
         ? "\n(Results are truncated. Consider using a more specific path or pattern.)"
         : ""
-      return Tool.result(matches.files.join("\n") + note + shell, data)
+      return Tool.withResponse(Tool.result(matches.files.join("\n") + note + shell, data), response)
     })
 })

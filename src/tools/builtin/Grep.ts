@@ -14,7 +14,7 @@ import * as nodePath from "node:path"
 import * as Tool from "../Tool.js"
 import * as Variables from "../../platform/Variables.js"
 import * as GrepBuiltin from "../search/GrepBuiltin.js"
-import { format, type GrepFailed, type GrepQuery } from "../search/GrepOutput.js"
+import { answer, type GrepFailed, type GrepQuery, type GrepResponse } from "../search/GrepOutput.js"
 import * as Ripgrep from "../search/Ripgrep.js"
 import { searchPathOf, shellNote, statSearchPath } from "../search/SearchPath.js"
 import { SearchFiles } from "../search/SearchFiles.js"
@@ -127,6 +127,13 @@ export const selectEngine: Effect.Effect<Engine, Tool.ToolFailed, SearchFiles> =
 
 /** Runs a query on an engine and formats the answer. */
 export const grep = (query: GrepQuery, engine: Engine): Effect.Effect<string, GrepFailed, SearchFiles> =>
+  Effect.map(grepAnswer(query, engine), (found) => found.text)
+
+/** Runs a query on an engine: the answer for the model, and Claude Code's structured result for hooks. */
+export const grepAnswer = (
+  query: GrepQuery,
+  engine: Engine
+): Effect.Effect<{ readonly text: string; readonly response: GrepResponse }, GrepFailed, SearchFiles> =>
   Effect.gen(function* () {
     const files = yield* SearchFiles
     const collector = yield* engine._tag === "Ripgrep" ? Ripgrep.search(query, engine.executable) : GrepBuiltin.search(query)
@@ -140,7 +147,7 @@ export const grep = (query: GrepQuery, engine: Engine): Effect.Effect<string, Gr
         return true
       })
     }
-    return format(query, collector, (path) => mtimes.get(path) ?? 0)
+    return answer(query, collector, (path) => mtimes.get(path) ?? 0)
   })
 
 export const GrepTool = Tool.fromEffect({
@@ -170,8 +177,8 @@ export const GrepTool = Tool.fromEffect({
         headLimit: input.head_limit === 0 ? undefined : input.head_limit
       }
       const engine = yield* selectEngine
-      const text = yield* grep(query, engine).pipe(Effect.mapError((error) => Tool.fail("Grep", error.message)))
+      const found = yield* grepAnswer(query, engine).pipe(Effect.mapError((error) => Tool.fail("Grep", error.message)))
       const note = yield* shellNote(context, !nodePath.isAbsolute(input.path ?? ""))
-      return Tool.result(text + note, { engine: engine._tag === "Ripgrep" ? "rg" : "builtin" })
+      return Tool.withResponse(Tool.result(found.text + note, { engine: engine._tag === "Ripgrep" ? "rg" : "builtin" }), found.response)
     })
 })

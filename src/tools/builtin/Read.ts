@@ -395,6 +395,27 @@ const readText = (
 const readBinaryBlock = (fs: FileSystem.FileSystem, absolute: string) =>
   fs.readFile(absolute).pipe(Effect.mapError((error) => platformFailure(toolName, error, absolute)))
 
+interface TextData {
+  readonly type: "text"
+  readonly filePath: string
+  readonly numLines: number
+  readonly startLine: number
+  readonly totalLines: number | undefined
+}
+
+/**
+ * A text result, with Claude Code's `tool_response` for it: `{type: "text", file: {filePath, content, numLines,
+ * startLine, totalLines}}`, `content` the lines shown without their numbers (`totalLines` is left out when the read
+ * stopped before the end, where weft has not counted them).
+ */
+const textResult = (text: string, data: TextData, content: string): Tool.ToolResult => {
+  const { filePath, numLines, startLine, totalLines } = data
+  return Tool.withResponse(Tool.result(text, data), {
+    type: "text",
+    file: { filePath, content, numLines, startLine, ...(totalLines === undefined ? {} : { totalLines }) }
+  })
+}
+
 export const ReadTool = Tool.fromEffect({
   name: toolName,
   description,
@@ -438,11 +459,12 @@ export const ReadTool = Tool.fromEffect({
         return yield* failed(`${absolute} has an image extension but is not a PNG, JPEG, GIF or WebP image.`)
       }
       yield* fileState.recordRead(real, stamp, { hash: contentHash(bytes) })
-      const block: ImageBlock = {
+      const base64 = Buffer.from(bytes).toString("base64")
+      const block: ImageBlock = { type: "image", source: { type: "base64", media_type: mediaType, data: base64 } }
+      return Tool.withResponse(Tool.result([block], { type: "image", filePath: absolute, mediaType, size }), {
         type: "image",
-        source: { type: "base64", media_type: mediaType, data: Buffer.from(bytes).toString("base64") }
-      }
-      return Tool.result([block], { type: "image", filePath: absolute, mediaType, size })
+        file: { base64, type: mediaType, originalSize: size }
+      })
     }
 
     if (extension === ".pdf") {
@@ -453,11 +475,12 @@ export const ReadTool = Tool.fromEffect({
       }
       const bytes = yield* readBinaryBlock(fs, absolute)
       yield* fileState.recordRead(real, stamp, { hash: contentHash(bytes) })
-      const block: DocumentBlock = {
-        type: "document",
-        source: { type: "base64", media_type: "application/pdf", data: Buffer.from(bytes).toString("base64") }
-      }
-      return Tool.result([block], { type: "pdf", filePath: absolute, size })
+      const base64 = Buffer.from(bytes).toString("base64")
+      const block: DocumentBlock = { type: "document", source: { type: "base64", media_type: "application/pdf", data: base64 } }
+      return Tool.withResponse(Tool.result([block], { type: "pdf", filePath: absolute, size }), {
+        type: "pdf",
+        file: { filePath: absolute, base64, originalSize: size }
+      })
     }
 
     if (binaryExtensions.has(extension)) {
@@ -468,9 +491,10 @@ export const ReadTool = Tool.fromEffect({
 
     if (size === 0) {
       yield* fileState.recordRead(real, stamp, { hash: contentHash(new Uint8Array(0)) })
-      return Tool.result(
+      return textResult(
         `<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>${note}`,
-        { type: "text", filePath: absolute, numLines: 0, startLine: 1, totalLines: 0 }
+        { type: "text", filePath: absolute, numLines: 0, startLine: 1, totalLines: 0 },
+        ""
       )
     }
 
@@ -485,9 +509,10 @@ export const ReadTool = Tool.fromEffect({
     if (window.lines.length === 0) {
       // Past the end: the whole file was scanned, so its line count is known.
       yield* fileState.recordRead(real, stamp, hash === undefined ? { partial: true } : { partial: true, hash })
-      return Tool.result(
+      return textResult(
         `<system-reminder>Warning: the file exists but is shorter than the provided offset (${first}). The file has ${window.linesSeen} lines.</system-reminder>${note}`,
-        { type: "text", filePath: absolute, numLines: 0, startLine: first, totalLines: window.linesSeen }
+        { type: "text", filePath: absolute, numLines: 0, startLine: first, totalLines: window.linesSeen },
+        ""
       )
     }
 
@@ -511,12 +536,16 @@ export const ReadTool = Tool.fromEffect({
     }
     const body = numberLines(window.lines, first)
     const reminder = notes.length > 0 ? `\n\n<system-reminder>${notes.join(" ")}</system-reminder>` : ""
-    return Tool.result(`${body}${reminder}${note}`, {
-      type: "text",
-      filePath: absolute,
-      numLines: window.lines.length,
-      startLine: first,
-      totalLines: window.moreAfter ? undefined : window.linesSeen
-    })
+    return textResult(
+      `${body}${reminder}${note}`,
+      {
+        type: "text",
+        filePath: absolute,
+        numLines: window.lines.length,
+        startLine: first,
+        totalLines: window.moreAfter ? undefined : window.linesSeen
+      },
+      window.lines.join("\n")
+    )
   })
 })

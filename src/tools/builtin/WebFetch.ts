@@ -16,6 +16,7 @@ import * as HttpClient from "effect/http/HttpClient"
 import type * as HttpClientError from "effect/http/HttpClientError"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
+import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
@@ -259,6 +260,7 @@ export const makeWebFetchTool = (options: WebFetchOptions = {}) => {
     }).pipe(Effect.scoped)
 
   const run = Effect.fn("WebFetch.run")(function* (input: WebFetchInput) {
+    const started = yield* Clock.currentTimeMillis
     if (input.url.length > maxUrlLength) {
       return yield* failed(`The URL is longer than ${maxUrlLength} characters; use a shorter one.`)
     }
@@ -319,13 +321,22 @@ To complete your request, I need to fetch content from the redirected URL. Pleas
     }
     const header = `Content of ${outcome.url} (to answer: ${input.prompt})`
     const footer = notes.length > 0 ? `\n\n[${notes.join(" ")}]` : ""
-    return Tool.result(`${header}\n\n${content}${footer}`, {
+    const result = Tool.result(`${header}\n\n${content}${footer}`, {
       url: input.url,
       finalUrl: outcome.url,
       status: outcome.status,
       contentType: outcome.contentType,
       bytes: outcome.bytes.length,
       truncated: outcome.bodyCut || converted.length > maxChars
+    })
+    // Claude Code's WebFetch result, for PostToolUse hooks (`result` is its answer to the prompt; weft's is the page).
+    return Tool.withResponse(result, {
+      url: input.url,
+      code: outcome.status,
+      codeText: reasons[outcome.status] ?? "",
+      bytes: outcome.bytes.length,
+      durationMs: (yield* Clock.currentTimeMillis) - started,
+      result: `${content}${footer}`
     })
   })
 

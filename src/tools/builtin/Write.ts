@@ -27,6 +27,7 @@ import {
   type TextEncoding,
   utf8
 } from "../TextEncoding.js"
+import { structuredPatch } from "../StructuredPatch.js"
 import * as Tool from "../Tool.js"
 import { fileCall, isNotFound, realPathOf, resolveFilePath, snippet, splitLines } from "./Read.js"
 
@@ -247,10 +248,12 @@ export const WriteTool = Tool.fromEffect({
 
     if (existing === undefined) {
       const target = yield* createFile(fs, absolute, input.content).pipe(mapError)
-      return Tool.result(`${createdMessage(absolute, target)}${note}`, {
-        type: "create",
-        filePath: absolute,
-        content: input.content
+      const data = { type: "create", filePath: absolute, content: input.content }
+      // Claude Code's Write result, for PostToolUse hooks: a new file has no patch and no original.
+      return Tool.withResponse(Tool.result(`${createdMessage(absolute, target)}${note}`, data), {
+        ...data,
+        structuredPatch: [],
+        originalFile: null
       })
     }
 
@@ -286,9 +289,20 @@ export const WriteTool = Tool.fromEffect({
       : `\n\nThe file was not valid UTF-8 (treated as Latin-1) and the new content has characters Latin-1 cannot hold, so it was written as UTF-8.`
 
     const range = before === undefined ? { first: 1, last: 1 } : changedLineRange(before, content)
-    return Tool.result(
-      `The file ${absolute} has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${boundedSnippet(content, range.first, range.last)}${encodingNote}${note}`,
-      { type: "update", filePath: absolute, content: input.content }
+    const data = { type: "update", filePath: absolute, content: input.content }
+    // Claude Code's Write result: the hunks from the old text to the new (CRLF read as LF); a file too big to read
+    // whole has no original here, nor a patch.
+    const asLf = (text: string) => text.replaceAll("\r\n", "\n")
+    return Tool.withResponse(
+      Tool.result(
+        `The file ${absolute} has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${boundedSnippet(content, range.first, range.last)}${encodingNote}${note}`,
+        data
+      ),
+      {
+        ...data,
+        structuredPatch: before === undefined ? [] : structuredPatch(asLf(before), asLf(content)),
+        originalFile: before ?? null
+      }
     )
   })
 })

@@ -129,33 +129,70 @@ export const format = (
   query: GrepQuery,
   collector: Collector,
   mtimes: (path: string) => number
-): string => {
+): string => answer(query, collector, mtimes).text
+
+/**
+ * Claude Code's Grep result, what PostToolUse hooks get as `tool_response`: the mode, the files (listed in
+ * files_with_matches mode) and their number, and in the other modes the text with its line or match count.
+ */
+export type GrepResponse =
+  | { readonly mode: "files_with_matches"; readonly filenames: ReadonlyArray<string>; readonly numFiles: number }
+  | {
+      readonly mode: "content"
+      readonly filenames: ReadonlyArray<string>
+      readonly numFiles: number
+      readonly content: string
+      readonly numLines: number
+    }
+  | {
+      readonly mode: "count"
+      readonly filenames: ReadonlyArray<string>
+      readonly numFiles: number
+      readonly content: string
+      readonly numMatches: number
+    }
+
+/** The text for the model (`format`) and the structured result for hooks. */
+export const answer = (
+  query: GrepQuery,
+  collector: Collector,
+  mtimes: (path: string) => number
+): { readonly text: string; readonly response: GrepResponse } => {
   const files = collector.files
   const limit = query.headLimit ?? Infinity
   switch (query.mode) {
     case "files_with_matches": {
-      if (files.length === 0) return "No files found"
       const sorted = files
         .map((file) => ({ path: file.path, mtime: mtimes(file.path) }))
         .sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
         .slice(0, limit)
         .map((file) => file.path)
-      return capText([`Found ${sorted.length} ${plural(sorted.length, "file", "files")}`, ...sorted])
+      const response = { mode: "files_with_matches" as const, filenames: sorted, numFiles: sorted.length }
+      if (files.length === 0) return { text: "No files found", response }
+      return { text: capText([`Found ${sorted.length} ${plural(sorted.length, "file", "files")}`, ...sorted]), response }
     }
     case "count": {
-      if (files.length === 0) return "No matches found"
+      if (files.length === 0) {
+        return { text: "No matches found", response: { mode: "count", filenames: [], numFiles: 0, content: "", numMatches: 0 } }
+      }
       const shown = files.slice(0, limit)
       const total = shown.reduce((sum, file) => sum + file.count, 0)
       const lines = shown.map((file) => (query.rootIsFile ? `${file.count}` : `${file.path}:${file.count}`))
       const body = capText(lines)
-      return `${body}\n\nFound ${total} total ${plural(total, "occurrence", "occurrences")} across ${shown.length} ${plural(shown.length, "file", "files")}.`
+      return {
+        text: `${body}\n\nFound ${total} total ${plural(total, "occurrence", "occurrences")} across ${shown.length} ${plural(shown.length, "file", "files")}.`,
+        response: { mode: "count", filenames: [], numFiles: shown.length, content: body, numMatches: total }
+      }
     }
     case "content": {
-      if (files.length === 0) return "No matches found"
+      if (files.length === 0) {
+        return { text: "No matches found", response: { mode: "content", filenames: [], numFiles: 0, content: "", numLines: 0 } }
+      }
       const out: Array<string> = []
       files.forEach((file, index) => contentLines(query, file, index === 0, out))
       const limited = out.slice(0, limit)
-      return capText(limited)
+      const text = capText(limited)
+      return { text, response: { mode: "content", filenames: [], numFiles: 0, content: text, numLines: limited.length } }
     }
   }
 }

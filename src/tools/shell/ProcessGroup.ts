@@ -114,6 +114,114 @@ export const terminateGroup = (pgid: number, graceMs: number): Effect.Effect<voi
     )
   }).pipe(Effect.uninterruptible)
 
+/** A process as /proc shows it: its parent, its group and when it started (which tells a reused pid apart). */
+interface ProcEntry {
+  readonly pid: number
+  readonly ppid: number
+  readonly pgid: number
+  readonly startTime: string
+}
+
+/** A live (non-zombie) process's /proc entry, if it has one. */
+const procEntry = (pid: number): ProcEntry | undefined => {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8")
+    // After the command's ")": state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
+    // cutime cstime priority nice num_threads itrealvalue starttime ...
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    if (fields[0] === "Z") return undefined
+    return { pid, ppid: Number(fields[1]), pgid: Number(fields[2]), startTime: fields[19] ?? "" }
+  } catch {
+    // gone (or ended while we looked)
+    return undefined
+  }
+}
+
+/** Every live process, through /proc; none where /proc is unavailable. */
+const processTable = (): Array<ProcEntry> => {
+  let entries: Array<string>
+  try {
+    entries = fs.readdirSync("/proc")
+  } catch {
+    return []
+  }
+  const table: Array<ProcEntry> = []
+  for (const entry of entries) {
+    const code = entry.charCodeAt(0)
+    if (code < 48 || code > 57) continue
+    const found = procEntry(Number(entry))
+    if (found !== undefined) table.push(found)
+  }
+  return table
+}
+
+/** The descendants of `pid` that left its process group (`setsid`, job control), as /proc shows them now. */
+const straysOf = (pid: number): Array<ProcEntry> => {
+  const table = processTable()
+  const children = new Map<number, Array<ProcEntry>>()
+  for (const entry of table) {
+    const siblings = children.get(entry.ppid)
+    if (siblings === undefined) children.set(entry.ppid, [entry])
+    else siblings.push(entry)
+  }
+  const strays: Array<ProcEntry> = []
+  const pending = [pid]
+  const seen = new Set<number>(pending)
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    for (const child of children.get(next) ?? []) {
+      if (seen.has(child.pid)) continue
+      seen.add(child.pid)
+      pending.push(child.pid)
+      if (child.pgid !== pid) strays.push(child)
+    }
+  }
+  return strays
+}
+
+/** Is this very process (not another one given its pid since) still running. */
+const sameAlive = (stray: ProcEntry): boolean => {
+  const now = procEntry(stray.pid)
+  return now !== undefined && now.startTime === stray.startTime
+}
+
+const signalStray = (stray: ProcEntry, signal: NodeJS.Signals): void => {
+  if (!sameAlive(stray)) return
+  try {
+    process.kill(stray.pid, signal)
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * `terminateGroup` for a group whose leader (`pgid`) may have started processes outside it (`setsid`, a shell's
+ * job control): those found under the leader when termination starts are ended with the group, TERM then KILL
+ * after `graceMs`. Found before the TERM, since a leader that dies of it leaves its descendants to init, where
+ * nothing tells them apart any more. Used for command hooks, whose authors do not expect anything to outlive them.
+ */
+export const terminateTree = (pgid: number, graceMs: number): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    const strays = groupAlive(pgid) ? straysOf(pgid) : []
+    if (strays.length === 0) return terminateGroup(pgid, graceMs)
+    const gone = (): boolean => !groupAlive(pgid) && !strays.some(sameAlive)
+    const waitAllGone = (ms: number): Effect.Effect<boolean> =>
+      Effect.suspend(function poll(remaining: number = ms): Effect.Effect<boolean> {
+        if (gone()) return Effect.succeed(true)
+        if (remaining <= 0) return Effect.succeed(false)
+        return Effect.andThen(sleepLive(POLL_MS), Effect.suspend(() => poll(remaining - POLL_MS)))
+      })
+    signalGroup(pgid, "SIGTERM")
+    for (const stray of strays) signalStray(stray, "SIGTERM")
+    return waitAllGone(graceMs).pipe(
+      Effect.flatMap((allGone) => {
+        if (allGone) return Effect.void
+        signalGroup(pgid, "SIGKILL")
+        for (const stray of strays) signalStray(stray, "SIGKILL")
+        return Effect.asVoid(waitAllGone(AFTER_KILL_MS))
+      })
+    )
+  }).pipe(Effect.uninterruptible)
+
 export interface ShellExit {
   /** The exit code; for a death by signal, 128 + the signal number, as shells report it. */
   readonly code: number
