@@ -15,6 +15,8 @@ import { type CheckPath, expandHome, plainWrite, type WriteShape } from "./PathC
 const maxDirectories = 32
 
 export interface BashFilesOptions {
+  /** The command line, named when one of its writes is refused. */
+  readonly command: string
   readonly home: string
   readonly mode: PermissionMode
   readonly checkPath: CheckPath
@@ -63,14 +65,15 @@ export const checkBashFiles = (
       }
       return strictest
     })
-    // Redirections write files: each is checked as an edit of that file.
+    // Redirections write files: each is checked as an edit of that file (a refusal names the command, not Edit).
+    const line = `The Bash command \`${options.command}\``
     let pending: Decision | undefined
     for (const target of verdict.writes) {
       if (target === undefined) {
         pending ??= ask("The command writes to a file whose name is known only when it runs.")
         continue
       }
-      const decision = yield* checkFromEach("Edit", target, "write", false)
+      const decision = yield* checkFromEach("Edit", target, "write", false, { ...plainWrite, writer: `${line} (its redirection to ${target})` })
       if (decision._tag === "Deny") return decision
       if (decision._tag === "Ask") pending ??= decision
     }
@@ -80,7 +83,7 @@ export const checkBashFiles = (
         pending ??= ask("The command writes a file whose name is known only when it runs.")
         continue
       }
-      const decision = yield* checkFromEach("Edit", file.path, "write", false, file)
+      const decision = yield* checkFromEach("Edit", file.path, "write", false, { ...file, writer: line })
       if (decision._tag === "Deny") return decision
       if (decision._tag === "Ask") pending ??= decision
     }

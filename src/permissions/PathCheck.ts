@@ -49,6 +49,8 @@ export interface WriteShape {
   readonly tree: boolean
   readonly glob: boolean
   readonly granted: boolean
+  /** What writes, when it is not the tool itself (a Bash command's redirection): named when the write is refused. */
+  readonly writer?: string
 }
 export const plainWrite: WriteShape = { tree: false, glob: false, granted: false }
 
@@ -110,7 +112,13 @@ export const makePathCheck = (options: PathCheckOptions): Effect.Effect<CheckPat
       const asked = pathRule(toolName, "ask", paths) ?? (reaching ? ruleUnder(toolName, "ask", reached) : undefined)
       if (asked !== undefined) return ask(`${toolName} on ${lexical} matches the rule ${ruleLabel(asked.rule)}, which asks.`)
       if (mode === "bypassPermissions") return allow
-      if (mode === "plan" && !readOnlyTool) return deny(`${toolName} changes files, and the session is in plan mode, where only read-only tools run.`)
+      if (mode === "plan" && !readOnlyTool) {
+        return deny(
+          shape.writer === undefined
+            ? `${toolName} changes files, and the session is in plan mode, where only read-only tools run.`
+            : `${shape.writer} would write ${lexical}, and the session is in plan mode, where only read-only commands run.`
+        )
+      }
       if (pathRule(toolName, "allow", paths) !== undefined) return allow
       const inside = isInsideAny(real, roots)
       if (access === "read" && inside) return allow

@@ -139,7 +139,7 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Set
         case "Allow":
         case "NoRule": {
           const start = yield* shellDirectory
-          return yield* checkBashFiles(verdict, start, { home, mode, checkPath })
+          return yield* checkBashFiles(verdict, start, { command, home, mode, checkPath })
         }
       }
     })

@@ -222,6 +222,20 @@ describe("Permissions.check on parsed Bash (table)", () => {
     })
   }
 
+  it.effect("plan mode names the Bash command that would write, and what it writes, not Edit", () =>
+    Effect.gen(function* () {
+      const redirect = yield* decisionOf(bash("echo hi > notes.txt", { mode: "plan", expect: "deny" }), parsed)
+      expect(verdict(redirect)).toBe("deny")
+      const redirectReason = redirect._tag === "Deny" ? redirect.reason : ""
+      expect(redirectReason).toMatch(/^The Bash command `echo hi > notes\.txt` \(its redirection to notes\.txt\) would write \/.*\/notes\.txt, and the session is in plan mode/)
+      expect(redirectReason).not.toContain("Edit")
+      const copy = yield* decisionOf(bash("cp a b", { settings: allowRules("Bash(cp:*)"), mode: "plan", expect: "deny" }), parsed)
+      const copyReason = copy._tag === "Deny" ? copy.reason : ""
+      expect(copyReason).toMatch(/^The Bash command `cp a b` would write \/.*\/b, and the session is in plan mode/)
+      expect(copyReason).not.toContain("Edit")
+    })
+  )
+
   it.effect("a Bash rule that does not parse is a warning naming it", () =>
     Effect.gen(function* () {
       const decision = yield* decisionOf(bash("ls", { settings: allowRules("Bash(echo 'unterminated)"), expect: "allow" }), parsed)
