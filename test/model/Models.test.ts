@@ -40,7 +40,7 @@ describe("Pricing", () => {
     expect(Pricing.costOf("claude-haiku-4-5-20251001", usage)).toBe(6)
   })
   it("an unknown model costs nothing known: 0 and unpriced, never Sonnet's prices", () => {
-    for (const id of ["qwen2.5-coder:7b", "gpt-oss-20b", "my-sonnet-finetune", "claude-opus-5-5"]) {
+    for (const id of ["qwen2.5-coder:7b", "gpt-oss-20b", "my-sonnet-finetune", "claude-opus-9-9"]) {
       expect(Pricing.isPriced(id)).toBe(false)
       expect(Pricing.costOf(id, usage)).toBe(0)
     }

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import * as UsageTotals from "../../src/domain/UsageTotals.js"
 import { Accumulator } from "../../src/model/Accumulator.js"
+import * as Models from "../../src/model/Models.js"
 import * as Pricing from "../../src/model/Pricing.js"
 import * as Sse from "../../src/model/Sse.js"
 
@@ -69,5 +70,32 @@ describe("Pricing: prompt-cache tokens", () => {
       cache_creation_input_tokens: 14,
       cache_creation: { ephemeral_5m_input_tokens: 8, ephemeral_1h_input_tokens: 6 }
     })
+  })
+})
+
+describe("Pricing: every model an alias names is priced", () => {
+  it("opus, sonnet and haiku (and their [1m] forms) resolve to ids the price table knows", () => {
+    for (const alias of Object.keys(Models.aliasDefaults)) {
+      for (const name of [alias, `${alias}[1m]`]) {
+        const id = Models.resolve(name)
+        expect(Pricing.isPriced(id), `${name} -> ${id}`).toBe(true)
+        expect(Pricing.costOf(id, { input_tokens: million, output_tokens: 0 }), id).toBeGreaterThan(0)
+      }
+    }
+  })
+
+  it("the 5.5 models at their list prices: cache reads 0.05x for Opus and Sonnet 5.5", () => {
+    const usage = { input_tokens: million, output_tokens: million, cache_read_input_tokens: million }
+    expect(Pricing.costOf("claude-opus-5-5", usage)).toBeCloseTo(4 + 20 + 0.2, 12)
+    expect(Pricing.costOf("claude-sonnet-5-5[1m]", usage)).toBeCloseTo(2 + 10 + 0.1, 12)
+    expect(Pricing.costOf("claude-opus-4-8", usage)).toBeCloseTo(5 + 25 + 0.5, 12)
+    expect(Pricing.costOf("claude-fable-5-1", usage)).toBeCloseTo(10 + 50 + 0.25, 12)
+  })
+
+  it("Haiku 5.5 is priced by prompt length: past 100,000 prompt tokens every token at the higher price", () => {
+    const short = { input_tokens: 40_000, output_tokens: 1_000, cache_read_input_tokens: 60_000 }
+    expect(Pricing.costOf("claude-haiku-5-5", short)).toBeCloseTo((40_000 * 0.1 + 1_000 * 0.5 + 60_000 * 0.01) / million, 15)
+    const long = { ...short, cache_creation_input_tokens: 1 }
+    expect(Pricing.costOf("claude-haiku-5-5", long)).toBeCloseTo((40_000 * 0.5 + 1_000 * 2.5 + 60_000 * 0.05 + 0.625) / million, 15)
   })
 })
