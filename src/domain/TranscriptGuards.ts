@@ -20,14 +20,24 @@ export const isSummary = guard<SummaryEntry>("summary")
 export const isKnown = (entry: TranscriptEntry): entry is KnownEntry => knownTypes.has(entry.type)
 
 /**
- * The text of a prompt entry, or undefined for an entry that is not a typed prompt (tool results, meta
- * entries). What a session list shows as the session's first prompt.
+ * Text the loop adds to a prompt's message beside what the user typed: hooks' additional context (SessionStart,
+ * UserPromptSubmit), wrapped as a system reminder for the model.
+ */
+const isSystemReminder = (text: string): boolean => {
+  const trimmed = text.trim()
+  return trimmed.startsWith("<system-reminder>") && trimmed.endsWith("</system-reminder>")
+}
+
+/**
+ * The text of a prompt entry, what the user typed (without the hooks' context added to it), or undefined for an
+ * entry that is not a typed prompt (tool results, meta entries). What a session list shows as the session's first
+ * prompt.
  */
 export const promptText = (entry: TranscriptEntry): string | undefined => {
   if (!isUser(entry) || entry["isMeta"] === true) return undefined
   const content = entry.message.content
   if (typeof content === "string") return content
   let out = ""
-  for (const block of content) if (isText(block)) out += (out === "" ? "" : "\n") + block.text
+  for (const block of content) if (isText(block) && !isSystemReminder(block.text)) out += (out === "" ? "" : "\n") + block.text
   return out === "" ? undefined : out
 }

@@ -41,6 +41,23 @@ const unknownEntry = (sessionId: string, cwd: string): TranscriptEntry => ({
 // The same contract, run against both layers.
 const contract = (name: string, makeLayer: () => Layer.Layer<SessionStore>) =>
   describe(`SessionStore contract (${name})`, () => {
+    it.effect("a session's first prompt is what the user typed, not the hooks' context added to its message", () =>
+      Effect.gen(function* () {
+        const store = yield* SessionStore
+        const reminder = (text: string) => ({ type: "text" as const, text: `<system-reminder>\n${text}\n</system-reminder>` })
+        yield* store.append(systemEntry("s1", "/w/a", 0))
+        yield* store.append(
+          userEntry("s1", "/w/a", 1, [
+            reminder("SessionStart:startup hook additional context: branch main, 3 open issues"),
+            { type: "text", text: "fix the bug" },
+            reminder("UserPromptSubmit hook additional context: the time is 10:00")
+          ])
+        )
+        yield* store.append(assistantEntry("s1", "/w/a", 2, "Sure."))
+        expect((yield* store.list("/w/a"))[0]?.firstPrompt).toBe("fix the bug")
+      }).pipe(Effect.provide(makeLayer()))
+    )
+
     it.effect("appends and loads entries in order, whatever their type", () =>
       Effect.gen(function* () {
         const store = yield* SessionStore
