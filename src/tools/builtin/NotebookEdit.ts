@@ -220,12 +220,20 @@ export const NotebookEditTool = Tool.fromEffect({
     const bytes = encodeText(output, encoding)
     yield* writeFileAtomic(fs, target, bytes, info.mode).pipe(mapError)
     yield* recordWritten(fs, target, bytes).pipe(mapError)
-    return Tool.result(`${message}${note}`, {
-      notebookPath: absolute,
-      cellId,
-      editMode: mode,
-      cellType: input.cell_type,
-      newSource: input.new_source
+    const data = { notebookPath: absolute, cellId, editMode: mode, cellType: input.cell_type, newSource: input.new_source }
+    // Claude Code's NotebookEdit result, for PostToolUse hooks (snake_case, as it sends it).
+    const metadata = notebook["metadata"]
+    const languageInfo = typeof metadata === "object" && metadata !== null && "language_info" in metadata ? metadata["language_info"] : undefined
+    const language =
+      typeof languageInfo === "object" && languageInfo !== null && "name" in languageInfo && typeof languageInfo["name"] === "string"
+        ? languageInfo["name"]
+        : "python"
+    return Tool.withResponse(Tool.result(`${message}${note}`, data), {
+      new_source: input.new_source,
+      cell_id: cellId,
+      cell_type: input.cell_type ?? "code",
+      language,
+      edit_mode: mode
     })
   })
 })

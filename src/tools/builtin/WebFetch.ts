@@ -106,6 +106,11 @@ const describeFetchError = (error: HttpClientError.HttpClientError): string => {
 
 /** Reason phrases of the statuses a page answers with, for messages (the client does not keep the server's). */
 const reasons: Readonly<Record<number, string>> = {
+  200: "OK",
+  201: "Created",
+  202: "Accepted",
+  203: "Non-Authoritative Information",
+  204: "No Content",
   301: "Moved Permanently",
   302: "Found",
   303: "See Other",

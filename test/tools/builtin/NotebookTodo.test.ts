@@ -66,6 +66,8 @@ describe("NotebookEdit", () => {
       yield* runTool(ReadTool, { file_path: path }, dir)
       const result = yield* edit({ cell_id: "calc", new_source: "a = 1\nprint(a)" })
       expect(textOf(result)).toBe("Updated cell calc with a = 1\nprint(a)")
+      // PostToolUse hooks get Claude Code's result.
+      expect(result.toolResponse).toEqual({ new_source: "a = 1\nprint(a)", cell_id: "calc", cell_type: "code", language: "python", edit_mode: "replace" })
       const { text, cells } = yield* load(path)
       expect(cells[1]).toEqual({
         cell_type: "code",

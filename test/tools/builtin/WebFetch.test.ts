@@ -126,9 +126,17 @@ describe("WebFetch", () => {
   it.effect("returns JSON as it is and refuses binary content", () =>
     Effect.gen(function* () {
       const { base } = yield* server
-      expect(textOf(yield* fetchWith(WebFetchTool, `${base}/data.json`))).toBe(
-        `Content of ${base}/data.json (to answer: what is on the page?)\n\n{"a": [1, 2]}`
-      )
+      const json = yield* fetchWith(WebFetchTool, `${base}/data.json`)
+      expect(textOf(json)).toBe(`Content of ${base}/data.json (to answer: what is on the page?)\n\n{"a": [1, 2]}`)
+      // PostToolUse hooks get Claude Code's result.
+      expect(json.toolResponse).toEqual({
+        url: `${base}/data.json`,
+        code: 200,
+        codeText: "OK",
+        bytes: 13,
+        durationMs: expect.any(Number),
+        result: '{"a": [1, 2]}'
+      })
       expect(yield* failureOf(fetchWith(WebFetchTool, `${base}/image`))).toContain("returned image/png, which is not text")
     })
   )
