@@ -370,7 +370,8 @@ export const commands: ReadonlyArray<CommandSpec> = [
   },
   {
     name: "trust",
-    summary: "Trust a project (default: the current directory): its own settings and .mcp.json may then run hooks and MCP servers, set the environment and widen permissions.",
+    summary:
+      "Trust a project (default: the current directory): its own settings and .mcp.json may then run hooks and MCP servers, set the environment and widen permissions. --revoke takes it back; --list shows what is trusted.",
     load: () => import("./TrustCommand.js")
   },
   {
