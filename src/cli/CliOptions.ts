@@ -371,7 +371,7 @@ export const commands: ReadonlyArray<CommandSpec> = [
   {
     name: "trust",
     summary:
-      "Trust a project (default: the current directory): its own settings and .mcp.json may then run hooks and MCP servers, set the environment and widen permissions. --revoke takes it back; --list shows what is trusted.",
+      "Trust a project (default: the current directory): its own settings and .mcp.json may then run hooks and MCP servers, set the environment and widen permissions. It also takes trust back and lists what is trusted (weft trust --help).",
     load: () => import("./TrustCommand.js")
   },
   {

@@ -7,7 +7,7 @@ import { statSync } from "node:fs"
 import { resolve } from "node:path"
 import * as Variables from "../platform/Variables.js"
 import { claudeCodeRecord, claudeCodeTrusted, isWithin, realPathOf, revoke, trust, trustedDirectories, trustFile } from "../context/Trust.js"
-import { commands, flag } from "./CliOptions.js"
+import { flag } from "./CliOptions.js"
 import { renderCommandHelp } from "./Help.js"
 import { type CliError, Outcome, RunError, UsageError } from "./Outcome.js"
 import * as Output from "./Output.js"
@@ -22,22 +22,23 @@ const isDirectory = (path: string) => {
 
 const usage = ["weft trust [dir]", "weft trust --revoke [dir]", "weft trust --list"]
 
-const help = () => {
-  const summary = commands.find((command) => command.name === "trust")?.summary ?? ""
-  return renderCommandHelp({
+const help = () =>
+  renderCommandHelp({
     title: "weft trust",
     summary:
-      `${summary} Trust covers the directory and everything under it. A project is also trusted when you accepted ` +
-      "Claude Code's trust dialog there (its ~/.claude.json, or $CLAUDE_CONFIG_DIR/.claude.json), and the .mcp.json " +
-      "servers you approved or refused in Claude Code stay approved or refused. --trust-project or " +
-      "WEFT_TRUST_PROJECT=1 trusts a project for one run without recording it.",
+      "Trust a project (default: the current directory), the directory and everything under it: its own settings " +
+      "(.claude/settings.json, .claude/settings.local.json) and .mcp.json may then run hooks and MCP servers, set the " +
+      "environment and widen permissions. --revoke takes it off weft's list; --list shows every trusted project. A " +
+      "project is also trusted when you accepted Claude Code's trust dialog there (its ~/.claude.json, or " +
+      "$CLAUDE_CONFIG_DIR/.claude.json), and the .mcp.json servers you approved or refused in Claude Code stay approved " +
+      "or refused; weft never changes that file. --trust-project or WEFT_TRUST_PROJECT=1 trusts a project for one run " +
+      "without recording it.",
     usage,
     options: [
       flag({ name: "revoke", description: "Take the directory (default: the current one) off weft's list of trusted projects." }),
       flag({ name: "list", description: "List the trusted projects: weft's own list, then those Claude Code's record trusts." })
     ]
   })
-}
 
 export const main = (args: ReadonlyArray<string>): Effect.Effect<Outcome, CliError> =>
   Effect.gen(function* () {
