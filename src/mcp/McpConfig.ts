@@ -298,7 +298,6 @@ export const load = (options: LoadOptions): Effect.Effect<Loaded, McpConfigError
 
     // Claude Code's file first, then weft's own: the first definition of a name wins.
     const claudeJson = yield* ClaudeJson.pathOf(home)
-    const realCwd = yield* realPathOf(cwd)
     for (const path of [claudeJson, weftFile(weftHome)]) {
       const file = path === claudeJson ? yield* claudeFile(path) : yield* Effect.result(readJsonFile(path))
       if (file._tag === "Failure") {
@@ -307,7 +306,7 @@ export const load = (options: LoadOptions): Effect.Effect<Loaded, McpConfigError
       }
       if (file.success === undefined) continue
       // Claude Code keys a project by its real path; weft's file by the path as given.
-      const entry = ClaudeJson.projectEntry(file.success, cwd) ?? ClaudeJson.projectEntry(file.success, realCwd)
+      const entry = ClaudeJson.projectEntry(file.success, cwd) ?? ClaudeJson.projectEntry(file.success, yield* realPathOf(cwd))
       const collect = (into: Array<Server>, value: unknown, scope: Scope) => {
         const servers = serversOf(value, scope, path, env)
         if (servers instanceof McpConfigError) warnings.push(servers.message)
