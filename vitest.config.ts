@@ -13,6 +13,9 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    // Claude Code's own file is found through CLAUDE_CONFIG_DIR when set (a run inside Claude Code may have it):
+    // tests give their own HOME, so it is set empty (unset, to weft) for them and the binaries they start.
+    env: { CLAUDE_CONFIG_DIR: "" },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks"

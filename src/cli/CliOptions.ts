@@ -370,7 +370,8 @@ export const commands: ReadonlyArray<CommandSpec> = [
   },
   {
     name: "trust",
-    summary: "Trust a project (default: the current directory): its own settings and .mcp.json may then run hooks and MCP servers, set the environment and widen permissions.",
+    summary:
+      "Trust a project (default: the current directory): its own settings and .mcp.json may then run hooks and MCP servers, set the environment and widen permissions. It also takes trust back and lists what is trusted (weft trust --help).",
     load: () => import("./TrustCommand.js")
   },
   {

@@ -189,7 +189,11 @@ const survey = (where: McpConfigFile.Locations, check: (name: string) => boolean
       running.length === 0
         ? []
         : yield* Effect.scoped(
-            Effect.flatMap(McpClient.make({ servers: running, cwd: where.cwd }), (mcp) => mcp.servers)
+            // What the client library prints goes to stderr: stdout is the listing.
+            Effect.acquireRelease(Effect.sync(() => Output.consoleToStderr()), (restore) => Effect.sync(restore)).pipe(
+              Effect.andThen(McpClient.make({ servers: running, cwd: where.cwd })),
+              Effect.flatMap((mcp) => mcp.servers)
+            )
           )
     const projectSkip = loaded.skipped.find((skip) => skip.name === ".mcp.json")?.reason
     const listed: Array<Listed> = entries.map((entry) => {

@@ -17,6 +17,7 @@
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
+import { formatWithOptions } from "node:util"
 
 /** The reader of stdout or stderr went away. */
 export class OutputClosed extends Data.TaggedError("OutputClosed")<{ readonly message: string }> {}
@@ -115,4 +116,21 @@ export const stderrSync = (text: string) => {
   if (rest === "written" || rest === "closed") return
   watch("stderr")
   process.stderr.write(rest)
+}
+
+/** The console methods that write to stdout in Node.js (`warn`, `error` and `trace` already write to stderr). */
+const stdoutMethods = ["log", "info", "debug", "dir", "dirxml", "table"] as const
+
+/**
+ * While a command's output belongs to its frames, what a library prints with `console.log` and its kin (the MCP
+ * client library's `console.debug` notes, say) goes to stderr, through `write` (default: this module's stderr),
+ * so stdout carries weft's output alone. Answers the function that puts the console back.
+ */
+export const consoleToStderr = (write: (text: string) => void = stderrSync): (() => void) => {
+  const saved = stdoutMethods.map((name) => [name, console[name]] as const)
+  const toStderr = (...args: ReadonlyArray<unknown>) => write(`${formatWithOptions({ colors: false }, ...args)}\n`)
+  for (const name of stdoutMethods) console[name] = toStderr
+  return () => {
+    for (const [name, method] of saved) Object.assign(console, { [name]: method })
+  }
 }

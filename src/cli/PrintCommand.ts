@@ -78,6 +78,11 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
   Effect.gen(function* () {
     const flagConflict = SessionFlags.conflict(options)
     if (flagConflict !== undefined) return yield* new UsageError({ message: flagConflict })
+    // stdout carries the run's output alone: what a library prints to the console goes to stderr (redacted).
+    yield* Effect.acquireRelease(
+      Effect.sync(() => Output.consoleToStderr((text) => Output.stderrSync(credentials.redact(text)))),
+      (restore) => Effect.sync(restore)
+    )
     const cwd = process.cwd()
     // The session to go on with (--resume, --continue) or the id to use (--session-id), read before anything else
     // so that a wrong one is said at once; the store that read it records the run.
@@ -113,14 +118,6 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
     // A tool named bare in --disallowedTools is removed from the model's view, as in Claude Code; rules with a
     // specifier stay in Permissions, where deny wins over everything.
     const removed = new Set(options.disallowedTools.filter(isToolName))
-    const mcpConfig = yield* McpConfig.load({
-      cwd,
-      mcpConfigs: options.mcpConfigs,
-      strict: options.strictMcpConfig,
-      project: McpConfig.projectTrustFromSettings(cwd)
-    }).pipe(Effect.mapError((error) => new UsageError({ message: error.message })))
-    for (const warning of mcpConfig.warnings) yield* Output.stderr(`weft: ${warning}\n`).pipe(Effect.ignore)
-    const abort = yield* Deferred.make<void>()
     // Settings of every scope; `-p` never trusts a project silently (an untrusted one's ignored keys are named).
     const settings = yield* Settings.make({
       cwd,
@@ -129,6 +126,15 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
       trustProject: options.trustProject
     })
     for (const warning of settings.warnings) yield* Output.stderr(credentials.redact(`${warning}\n`)).pipe(Effect.ignore)
+    // Which project servers start is read from the same settings as the rest of the session.
+    const mcpConfig = yield* McpConfig.load({
+      cwd,
+      mcpConfigs: options.mcpConfigs,
+      strict: options.strictMcpConfig,
+      project: Effect.succeed(McpConfig.projectTrustOf(settings))
+    }).pipe(Effect.mapError((error) => new UsageError({ message: error.message })))
+    for (const warning of mcpConfig.warnings) yield* Output.stderr(`weft: ${warning}\n`).pipe(Effect.ignore)
+    const abort = yield* Deferred.make<void>()
     const permissionMode = options.dangerouslySkipPermissions ? "bypassPermissions" : options.permissionMode
     const session = SessionServices.layer({
       cwd,
@@ -151,12 +157,20 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
       for (const warning of (yield* Permissions).warnings) yield* Output.stderr(credentials.redact(`${warning}\n`)).pipe(Effect.ignore)
       const mcp = yield* McpClient
       const mcpServers = yield* mcp.servers
+      if (options.verbose) {
+        for (const server of mcpServers) {
+          if (server.status !== "failed") continue
+          const reason = (server.error ?? "unknown error").split("\n").map((line) => line.trim()).filter((line) => line !== "").join(" | ")
+          yield* Output.stderr(credentials.redact(`weft: MCP server "${server.name}" failed: ${reason}\n`)).pipe(Effect.ignore)
+        }
+      }
       // `/mcp__<server>__<prompt> args`: the MCP prompt's messages are the user turn.
       const userPrompt = (yield* McpPrompt.expand(mcp, prompt).pipe(Effect.mapError((error) => new UsageError({ message: error.message })))) ?? prompt
       const systemPrompt = SystemPrompt.build({
         environment: yield* Environment,
         memory: (yield* Memory).files,
         toolNames: registry.tools.map((tool) => tool.name),
+        mcpInstructions: mcp.instructions(),
         ...(options.systemPrompt === undefined ? {} : { customSystemPrompt: options.systemPrompt }),
         ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt })
       })

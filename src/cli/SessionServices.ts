@@ -27,6 +27,7 @@ import * as McpTools from "../mcp/McpTools.js"
 import * as NodeApiClient from "../model/NodeApiClient.js"
 import { type PermissionMode, Permissions } from "../permissions/Permissions.js"
 import { Prompter } from "../permissions/Prompter.js"
+import { mcpToolsDeniedBy } from "../permissions/Rules.js"
 import { ChildEnvironment } from "../platform/ChildEnvironment.js"
 import * as CredentialsModule from "../platform/Credentials.js"
 import { Credentials } from "../platform/Credentials.js"
@@ -185,14 +186,22 @@ export const layer = <E = never>(
     ),
     add(overrideOr(overrides.mcp, Layer.effect(McpClient, mcpClient(options)))),
     add(overrideOr(overrides.tools, Layer.fresh(Builtin.layer))),
-    // The tools offered: `removedTools` taken out of the registry (overridden or not), the MCP servers' tools added.
+    // The tools offered: `removedTools` taken out of the registry (overridden or not), the MCP servers' tools added
+    // but those denied whole.
     add(
       Layer.effect(
         ToolRegistry,
         Effect.gen(function* () {
           const registry = yield* ToolRegistry
           const mcp = yield* McpClient
-          const keep = (name: string) => !removed.has(name)
+          // MCP tools denied whole (`mcp__server`, `mcp__server__tool`), on the command line or in any settings
+          // scope, are not offered either.
+          const settings = yield* Settings
+          const mcpDenied = mcpToolsDeniedBy([
+            ...(options.deniedRules ?? []),
+            ...settings.sources.flatMap((source) => source.settings.permissions?.deny ?? [])
+          ])
+          const keep = (name: string) => !removed.has(name) && !mcpDenied(name)
           const filtered = filterTools(registry, keep)
           if (mcp === McpClient.none) return filtered
           return withExtraTools(filtered, McpTools.make(mcp, { maxOutputTokens: yield* McpTools.maxOutputTokens }), keep)

@@ -17,8 +17,9 @@
  * Project trust: a repository's own settings must not run code, redirect traffic or widen permissions before the
  * user trusts it. For an untrusted project the loader drops those keys from the project and local files (see
  * `untrustedKeys`) and says so once in `warnings`; what is merged is what applies. Deny and ask rules always apply.
- * Trust is recorded by `weft trust [dir]` (src/context/Trust.ts) or given for one run (`--trust-project`,
- * `WEFT_TRUST_PROJECT=1`).
+ * Trust is recorded by `weft trust [dir]` or by accepting Claude Code's trust dialog (src/context/Trust.ts), or given
+ * for one run (`--trust-project`, `WEFT_TRUST_PROJECT=1`). The `.mcp.json` approvals the user made in Claude Code
+ * (its `~/.claude.json` entry for the project) join as the lowest source, so MCP reads every approval here.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -31,7 +32,7 @@ import { homedir } from "node:os"
 import { isAbsolute, join, resolve } from "node:path"
 import { probe, readSmallText } from "../platform/FileProbe.js"
 import * as Variables from "../platform/Variables.js"
-import { isTrusted } from "./Trust.js"
+import { claudeCodeRecord, isTrusted } from "./Trust.js"
 
 export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk"
 export const permissionModes: ReadonlyArray<PermissionMode> = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"]
@@ -328,7 +329,9 @@ const load = (options: LoadOptions): Effect.Effect<Interface> =>
     const home = options.home ?? (yield* Variables.home)
     const weftHome = options.weftHome ?? (yield* Variables.weftHomeOf(home))
     const sourcesWanted = new Set<FileScope>(options.settingSources ?? fileScopes)
-    const trusted = options.trustProject === true || (yield* trustFromEnvironment) || (yield* isTrusted(weftHome, projectDir))
+    const claudeCode = yield* claudeCodeRecord(home, projectDir)
+    const trusted =
+      options.trustProject === true || (yield* trustFromEnvironment) || (yield* isTrusted(weftHome, projectDir)) || claudeCode.trusted
     const warnings: Array<string> = []
     const sources: Array<Source> = []
     const ignored: Array<Ignored> = []
@@ -372,6 +375,10 @@ const load = (options: LoadOptions): Effect.Effect<Interface> =>
     if (sourcesWanted.has("user")) {
       const path = join(home, ".claude", "settings.json")
       add("user", path, projectDir, yield* readSettingsFile(path))
+    }
+    // The user's own choices in Claude Code, whichever sources load: below every settings file.
+    if (Object.keys(claudeCode.approvals).length > 0) {
+      sources.push({ scope: "user", origin: claudeCode.path, root: projectDir, settings: claudeCode.approvals })
     }
 
     if (!trusted) {

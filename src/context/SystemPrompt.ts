@@ -1,9 +1,9 @@
 /**
- * Assembles the system prompt: weft's base instructions, the `<env>` block, then the memory files. Pure: the
- * facts come in as values (Environment, Memory), so the same inputs always give the same prompt (and the
- * prompt cache stays warm across turns).
+ * Assembles the system prompt: weft's base instructions, the `<env>` block, the MCP servers' instructions, then the
+ * memory files. Pure: the facts come in as values (Environment, Memory, the servers' instructions), so the same
+ * inputs always give the same prompt (and the prompt cache stays warm across turns).
  *
- * As in Claude Code, `--system-prompt` replaces the whole default prompt (instructions, env and memory);
+ * As in Claude Code, `--system-prompt` replaces the whole default prompt (instructions, env, MCP and memory);
  * `--append-system-prompt` is added at the end of whichever prompt is used.
  */
 import * as Option from "effect/Option"
@@ -15,6 +15,8 @@ export interface BuildOptions {
   readonly memory: ReadonlyArray<MemoryFile>
   /** The tools offered this session: the instructions only mention tools that exist. */
   readonly toolNames: ReadonlyArray<string>
+  /** The `instructions` connected MCP servers gave, each under its server's name. */
+  readonly mcpInstructions?: ReadonlyArray<{ readonly server: string; readonly instructions: string }>
   readonly customSystemPrompt?: string
   readonly appendSystemPrompt?: string
 }
@@ -104,7 +106,16 @@ export const memorySection = (memory: ReadonlyArray<MemoryFile>): string | undef
   ].join("\n\n")
 }
 
-/** The default prompt: instructions, tool notes, environment, memory. */
+/** The MCP servers' own instructions, in Claude Code's words; undefined when no server gave any. */
+export const mcpInstructionsSection = (
+  servers: ReadonlyArray<{ readonly server: string; readonly instructions: string }>
+): string | undefined => {
+  if (servers.length === 0) return undefined
+  const blocks = servers.map((entry) => `## ${entry.server}\n${entry.instructions}`).join("\n\n")
+  return `# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n${blocks}`
+}
+
+/** The default prompt: instructions, tool notes, environment, the MCP servers' instructions, memory. */
 export const defaultPrompt = (options: Omit<BuildOptions, "customSystemPrompt" | "appendSystemPrompt">): string => {
   const notes = toolNotes(new Set(options.toolNames))
   const sections = [
@@ -113,6 +124,7 @@ export const defaultPrompt = (options: Omit<BuildOptions, "customSystemPrompt" |
     doingTasks,
     ...(notes.length > 0 ? [`# Using the tools\n${notes.join("\n")}`] : []),
     environmentBlock(options.environment),
+    ...Option.toArray(Option.fromNullishOr(mcpInstructionsSection(options.mcpInstructions ?? []))),
     ...Option.toArray(Option.fromNullishOr(memorySection(options.memory)))
   ]
   return sections.join("\n\n")

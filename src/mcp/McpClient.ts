@@ -66,6 +66,11 @@ export interface LogEntry {
   readonly data: unknown
 }
 
+export interface ServerInstructions {
+  readonly server: string
+  readonly instructions: string
+}
+
 export interface ServerTools {
   readonly server: string
   readonly tools: ReadonlyArray<McpTool>
@@ -81,6 +86,8 @@ export interface Interface {
   readonly tools: () => ReadonlyArray<ServerTools>
   /** Whether any connected server offers resources. */
   readonly hasResources: () => boolean
+  /** The `instructions` each connected server gave in its initialize result, for the system prompt. */
+  readonly instructions: () => ReadonlyArray<ServerInstructions>
   /** A tick each time some server's tools, prompts or resources change. */
   readonly changes: Stream.Stream<void>
   readonly callTool: (
@@ -173,6 +180,7 @@ export class McpClient extends Context.Service<McpClient, Interface>()("weft/Mcp
     servers: Effect.succeed([]),
     tools: () => [],
     hasResources: () => false,
+    instructions: () => [],
     changes: Stream.empty,
     callTool: (server) => Effect.fail(new McpError({ server, message: `No MCP server named ${server}` })),
     listResources: () => Effect.succeed([]),
@@ -389,7 +397,13 @@ const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
     const statusOf = (handle: Handle): ServerStatus => {
       const state = handle.state
       if (state._tag === "Connected") return { name: handle.server.name, status: "connected" }
-      if (state._tag === "Pending" || handle.inFlight) return { name: handle.server.name, status: "pending" }
+      // Still on its first attempt once the connect timeout is over (statuses are asked only after it): it failed
+      // to start, as Claude Code reports it (the attempt may still be ending: a process slow to stop). Its next use
+      // tries again.
+      if (state._tag === "Pending") {
+        return { name: handle.server.name, status: "failed", error: `did not connect within ${connectTimeoutMs} ms (MCP_TIMEOUT)` }
+      }
+      if (handle.inFlight) return { name: handle.server.name, status: "pending" }
       return { name: handle.server.name, status: "failed", error: state.message }
     }
 
@@ -400,9 +414,13 @@ const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
     ) =>
       Effect.gen(function* () {
         const chosen = server === undefined ? handles.filter((handle) => handle.state._tag === "Connected" && offers(handle)) : [yield* handleOf(server)]
-        const lists = yield* Effect.forEach(chosen, (handle) => Effect.flatMap(ensure(handle), (connection) => list(handle, connection)), {
-          concurrency: "unbounded"
-        })
+        // A server is asked only for what it advertises (asked anyway, the client library answers an empty list
+        // and prints a note on stdout).
+        const lists = yield* Effect.forEach(
+          chosen,
+          (handle) => Effect.flatMap(ensure(handle), (connection) => (offers(handle) ? list(handle, connection) : Effect.succeed([]))),
+          { concurrency: "unbounded" }
+        )
         return lists.flat()
       })
 
@@ -410,6 +428,12 @@ const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
       servers: Effect.sync(() => handles.map(statusOf)),
       tools: () => handles.filter((handle) => handle.tools.length > 0).map((handle) => ({ server: handle.server.name, tools: handle.tools })),
       hasResources: () => handles.some((handle) => handle.state._tag === "Connected" && handle.hasResources),
+      instructions: () =>
+        handles.flatMap((handle) => {
+          const state = handle.state
+          const text = state._tag === "Connected" ? state.connection.client.getInstructions()?.trim() : undefined
+          return text === undefined || text === "" ? [] : [{ server: handle.server.name, instructions: text }]
+        }),
       changes: Stream.fromPubSub(changes),
       // The hot path of MCP: a connected server's call is one request with nothing around it. No span of its own:
       // one cost more than the rest of weft's part of a call (mcp-call bench), and the loop's Agent.runTools span

@@ -2,14 +2,16 @@
  * MCP servers from Claude Code's configuration files, so servers a user already set up just work:
  *
  *   - dynamic: `--mcp-config <file|json>` (repeatable; with `--strict-mcp-config`, the only servers)
- *   - local:   `projects["<project dir>"].mcpServers` in `~/.claude.json` and in weft's `$WEFT_HOME/mcp.json`
+ *   - local:   `projects["<project dir>"].mcpServers` in `~/.claude.json` (`$CLAUDE_CONFIG_DIR/.claude.json` when set)
+ *              and in weft's `$WEFT_HOME/mcp.json`
  *   - project: `.mcp.json` at the project root, only in a trusted project and only the servers approved by
  *              `enableAllProjectMcpServers` / `enabledMcpjsonServers` and not named in `disabledMcpjsonServers`
  *   - user:    `mcpServers` in `~/.claude.json` and in `$WEFT_HOME/mcp.json`
  *
- * A name defined in several scopes is taken from the first in that order. The approvals are read from the merged
- * settings, whose loader drops a repository's own approvals while the project is untrusted: a repository cannot
- * approve its own servers (Claude Code lets it). `${VAR}` and `${VAR:-default}` are expanded in command, args, env,
+ * A name defined in several scopes is taken from the first in that order. The approvals are read from the session's
+ * merged settings (`projectTrustOf`), whose loader drops a repository's own approvals while the project is
+ * untrusted (a repository cannot approve its own servers; Claude Code lets it) and adds the ones the user made in
+ * Claude Code. `${VAR}` and `${VAR:-default}` are expanded in command, args, env,
  * url and headers; a variable with neither a value nor a default makes that server a configuration error (it is
  * reported and never started).
  *
@@ -17,10 +19,14 @@
  */
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
 import { readSmallText } from "../platform/FileProbe.js"
 import * as Variables from "../platform/Variables.js"
 import { join, resolve } from "node:path"
 import { isRecord } from "../domain/Json.js"
+import * as ClaudeJson from "../context/ClaudeJson.js"
+import type { Interface as SettingsInterface } from "../context/Settings.js"
+import { realPathOf } from "../context/Trust.js"
 
 export type Scope = "dynamic" | "local" | "project" | "user"
 
@@ -236,28 +242,42 @@ export const loadFlag = (value: string, cwd: string, env: Readonly<Record<string
   })
 
 /**
- * The project's trust and approvals from the merged settings (Settings drops an untrusted project's own approvals,
- * so a repository cannot approve its own servers). Loaded only when asked: McpConfig asks only when the project has
- * a `.mcp.json`.
+ * The project's trust and the approvals of the session's merged settings (Settings drops an untrusted project's own
+ * approvals, so a repository cannot approve its own servers, and adds those the user made in Claude Code): the one
+ * source of what starts, so `--settings`, `--setting-sources` and `--trust-project` decide it as they decide the
+ * rest of the session.
+ */
+export const projectTrustOf = (settings: SettingsInterface): ProjectTrust => ({
+  trusted: settings.trusted,
+  approvals: {
+    enableAllProjectMcpServers: settings.value.enableAllProjectMcpServers,
+    enabledMcpjsonServers: settings.value.enabledMcpjsonServers,
+    disabledMcpjsonServers: settings.value.disabledMcpjsonServers
+  }
+})
+
+/**
+ * `projectTrustOf` the settings loaded for `cwd` with no flags (`weft mcp list`). Loaded only when asked: McpConfig
+ * asks only when the project has a `.mcp.json`.
  */
 export const projectTrustFromSettings = (cwd: string): Effect.Effect<ProjectTrust> =>
   Effect.flatMap(
     Effect.promise(() => import("../context/Settings.js")),
-    ({ Settings }) =>
-      Effect.map(Settings.make({ cwd }), (settings) => ({
-        trusted: settings.trusted,
-        approvals: {
-          enableAllProjectMcpServers: settings.value.enableAllProjectMcpServers,
-          enabledMcpjsonServers: settings.value.enabledMcpjsonServers,
-          disabledMcpjsonServers: settings.value.disabledMcpjsonServers
-        }
-      }))
+    ({ Settings }) => Effect.map(Settings.make({ cwd }), projectTrustOf)
   )
 
 /** Is a project server approved (settings merged; an untrusted project's own approvals are already dropped). */
 export const approved = (name: string, approvals: Approvals): boolean =>
   !(approvals.disabledMcpjsonServers ?? []).includes(name) &&
   (approvals.enableAllProjectMcpServers === true || (approvals.enabledMcpjsonServers ?? []).includes(name))
+
+/** Claude Code's `~/.claude.json` as `readJsonFile` answers (read through ClaudeJson, which keeps it for the run). */
+const claudeFile = (path: string) =>
+  Effect.map(ClaudeJson.read(path), (read) =>
+    read._tag === "Unusable"
+      ? Result.fail(new McpConfigError({ origin: path, message: read.message }))
+      : Result.succeed(read._tag === "Object" ? read.value : undefined)
+  )
 
 /** Every scope's servers (see the module's comment). Fails only for a bad `--mcp-config`. */
 export const load = (options: LoadOptions): Effect.Effect<Loaded, McpConfigError> =>
@@ -277,21 +297,22 @@ export const load = (options: LoadOptions): Effect.Effect<Loaded, McpConfigError
     const project: Array<Server> = []
 
     // Claude Code's file first, then weft's own: the first definition of a name wins.
-    for (const path of [join(home, ".claude.json"), weftFile(weftHome)]) {
-      const file = yield* Effect.result(readJsonFile(path))
+    const claudeJson = yield* ClaudeJson.pathOf(home)
+    for (const path of [claudeJson, weftFile(weftHome)]) {
+      const file = path === claudeJson ? yield* claudeFile(path) : yield* Effect.result(readJsonFile(path))
       if (file._tag === "Failure") {
         warnings.push(`${file.failure.message} (its MCP servers are ignored)`)
         continue
       }
       if (file.success === undefined) continue
-      const projects = file.success["projects"]
-      const entry = isRecord(projects) ? projects[cwd] : undefined
+      // Claude Code keys a project by its real path; weft's file by the path as given.
+      const entry = ClaudeJson.projectEntry(file.success, cwd) ?? ClaudeJson.projectEntry(file.success, yield* realPathOf(cwd))
       const collect = (into: Array<Server>, value: unknown, scope: Scope) => {
         const servers = serversOf(value, scope, path, env)
         if (servers instanceof McpConfigError) warnings.push(servers.message)
         else into.push(...servers)
       }
-      if (isRecord(entry)) collect(local, entry["mcpServers"], "local")
+      if (entry !== undefined) collect(local, entry["mcpServers"], "local")
       collect(user, file.success["mcpServers"], "user")
     }
 

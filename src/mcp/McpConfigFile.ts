@@ -19,6 +19,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { chmodSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
+import * as ClaudeJson from "../context/ClaudeJson.js"
 import { readJsonFile, weftFile } from "./McpConfig.js"
 import { isRecord } from "../domain/Json.js"
 
@@ -93,7 +94,7 @@ export const entries = (
   Effect.gen(function* () {
     const found: Array<Entry> = []
     const warnings: Array<string> = []
-    const claudeJson = join(locations.home, ".claude.json")
+    const claudeJson = yield* ClaudeJson.pathOf(locations.home)
     const sources: ReadonlyArray<readonly [FileScope, string, boolean]> = [
       ["local", claudeJson, false],
       ["local", weftFile(locations.weftHome), true],

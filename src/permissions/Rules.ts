@@ -72,6 +72,20 @@ export const ruleCoversTool = (ruleTool: string, toolName: string): boolean => {
   return false
 }
 
+/**
+ * The MCP tools that deny rules take out of the model's view (`mcp__server`, `mcp__server__*`, `mcp__server__tool`;
+ * an MCP rule with a specifier holds for its whole tool), as Claude Code does: a tool that can only be refused is
+ * not offered. Rules that do not parse name no tool and take nothing away.
+ */
+export const mcpToolsDeniedBy = (denyRules: ReadonlyArray<string>): ((toolName: string) => boolean) => {
+  const tools = denyRules.flatMap((text) => {
+    const parsed = parseRuleText(text)
+    return parsed._tag === "Rule" && parsed.tool.startsWith("mcp__") ? [parsed.tool] : []
+  })
+  if (tools.length === 0) return () => false
+  return (toolName) => toolName.startsWith("mcp__") && tools.some((tool) => ruleCoversTool(tool, toolName))
+}
+
 export interface Collected {
   readonly rules: ReadonlyArray<Rule>
   readonly warnings: ReadonlyArray<string>

@@ -65,3 +65,26 @@ describe("Output", () => {
     })
   )
 })
+
+describe("Output.consoleToStderr", () => {
+  it("what a library prints with console.log / info / debug goes to the given writer, not stdout; restored after", () => {
+    const taken: Array<string> = []
+    const saved = console.log
+    const restore = Output.consoleToStderr((text) => void taken.push(text))
+    try {
+      console.debug("Client.listPrompts() called but server does not advertise prompts capability")
+      console.log("a %s and %d", "string", 42)
+      console.info({ a: 1 })
+    } finally {
+      restore()
+    }
+    expect(taken).toEqual([
+      "Client.listPrompts() called but server does not advertise prompts capability\n",
+      "a string and 42\n",
+      "{ a: 1 }\n"
+    ])
+    expect(console.log).toBe(saved)
+    // Nothing reached a descriptor.
+    expect(written).toEqual([])
+  })
+})

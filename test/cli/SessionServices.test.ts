@@ -187,6 +187,37 @@ describe("SessionServices", () => {
     )
   })
 
+  it.live("MCP tools denied whole (mcp__server, mcp__server__tool) by --disallowedTools or a settings deny rule are not offered", () => {
+    const home = tempDir()
+    const cwd = tempDir()
+    const tool = (name: string) => ({ name, inputSchema: { type: "object" as const } })
+    const mcp: McpClient["Service"] = {
+      ...McpClient.none,
+      tools: () => [
+        { server: "srv", tools: [tool("a"), tool("b")] },
+        { server: "other", tools: [tool("x"), tool("y")] },
+        { server: "srv2", tools: [tool("a")] }
+      ]
+    }
+    return Effect.gen(function* () {
+      const context = yield* build(
+        {
+          cwd,
+          version: "test",
+          deniedRules: ["mcp__srv"],
+          settings: Settings.fromValue({ permissions: { deny: ["mcp__other__y"] } }, { projectDir: cwd })
+        },
+        { apiClient: ScriptedModel.layer([]), sessionStore: SessionStore.layerMemory(), mcp: Layer.succeed(McpClient, mcp) }
+      )
+      const registry = Context.get(context, ToolRegistry)
+      const names = registry.tools.map((entry) => entry.name).filter((name) => name.startsWith("mcp__"))
+      // `mcp__srv` is the server srv, by whole name parts: srv2's tools stay.
+      expect(names).toEqual(["mcp__other__x", "mcp__srv2__a"])
+      expect(registry.definitions.map((definition) => definition.name)).not.toContain("mcp__srv__a")
+      expect(registry.tools.map((entry) => entry.name)).toContain("Read")
+    }).pipe(Effect.scoped, Effect.provide(platform), Effect.provideService(ConfigProvider.ConfigProvider, environment(home)))
+  })
+
   it.live("the layer provides the session's services, each part once", () => {
     const home = tempDir()
     const cwd = tempDir()

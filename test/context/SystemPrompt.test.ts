@@ -95,3 +95,24 @@ describe("SystemPrompt.build", () => {
     expect(appended.endsWith("\n\nExtra rule.")).toBe(true)
   })
 })
+
+describe("SystemPrompt: MCP servers' instructions", () => {
+  it("each server's instructions under its name, in Claude Code's words, after the env block and before memory", () => {
+    const prompt = build({
+      environment,
+      memory,
+      toolNames: tools,
+      mcpInstructions: [
+        { server: "alpha", instructions: "use tool X first" },
+        { server: "beta", instructions: "never call Y twice" }
+      ]
+    })
+    const section =
+      "# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n" +
+      "## alpha\nuse tool X first\n\n## beta\nnever call Y twice"
+    expect(prompt).toContain(section)
+    expect(prompt.indexOf("</env>")).toBeLessThan(prompt.indexOf(section))
+    expect(prompt.indexOf(section)).toBeLessThan(prompt.indexOf("Contents of /home/dev/.claude/CLAUDE.md"))
+    expect(build({ environment, memory, toolNames: tools, mcpInstructions: [] })).not.toContain("MCP Server Instructions")
+  })
+})

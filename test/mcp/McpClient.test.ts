@@ -220,6 +220,41 @@ describe("McpClient with server-everything over stdio", () => {
     })
   )
 
+  it.live("a server still connecting when MCP_TIMEOUT runs out is failed, naming the timeout; none is left running", () => {
+    const mark = marker()
+    // Never answers the handshake, and ignores SIGTERM: ending it takes the whole grace period.
+    const silent = stdio("silent", ["-e", "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)"], { WEFT_TEST_MARK: mark })
+    return Effect.gen(function* () {
+      const statuses = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const mcp = yield* McpClient.make({ servers: [silent, everything()], cwd: tempDir(), connectTimeoutMs: 400, killGraceMs: 1_500 })
+          return yield* mcp.servers
+        })
+      )
+      expect(statuses).toEqual([
+        { name: "silent", status: "failed", error: "did not connect within 400 ms (MCP_TIMEOUT)" },
+        { name: "everything", status: "connected" }
+      ])
+      expect(processesMarked(mark)).toEqual([])
+    })
+  })
+
+  it.live("a connected server's instructions are offered; a server is not asked for prompts it does not advertise", () =>
+    Effect.gen(function* () {
+      const memory = stdio("memory", [bin("server-memory")], { MEMORY_FILE_PATH: path.join(tempDir(), "memory.jsonl") })
+      const mcp = yield* McpClient.make({ servers: [everything(), memory], cwd: tempDir() })
+      const instructions = mcp.instructions()
+      expect(instructions.map((entry) => entry.server)).toEqual(["everything"])
+      expect(instructions[0]?.instructions).toMatch(/\S/)
+      const logged: Array<unknown> = []
+      const saved = console.debug
+      console.debug = (...args: Array<unknown>) => void logged.push(args)
+      const prompts = yield* mcp.listPrompts("memory").pipe(Effect.ensuring(Effect.sync(() => (console.debug = saved))))
+      expect(prompts).toEqual([])
+      expect(logged).toEqual([])
+    })
+  )
+
   it.effect("a failed server is tried again once its backoff is over, on the Clock; each failure doubles the backoff", () =>
     Effect.gen(function* () {
       const mcp = yield* McpClient.make({
