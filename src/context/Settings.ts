@@ -277,9 +277,10 @@ export const merge = (highestFirst: ReadonlyArray<SettingsValue>): SettingsValue
     const next = highestFirst[index]
     if (next !== undefined) merged = mergeObjects(merged, next)
   }
-  // Merging values of one type keeps that type; decoding the result proves it without a cast.
+  // Merging values of one type keeps that type; decoding the result proves it without a cast. Were it ever not to,
+  // key by key keeps every source's deny rules rather than falling back to one source.
   const decoded = getSchemas().decode(merged)
-  return Result.isSuccess(decoded) ? decoded.success : (highestFirst[0] ?? {})
+  return Result.isSuccess(decoded) ? decoded.success : decodeByKey(merged, "(merged)").value
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -332,7 +333,7 @@ export const dropUntrusted = (settings: SettingsValue): { readonly kept: Setting
   // Every key of a decoded value stays what it was, so the result is still a SettingsValue; decoding again proves
   // it without a cast (a few keys, once per file).
   const again = getSchemas().decode(kept)
-  return { kept: Result.isSuccess(again) ? again.success : {}, dropped }
+  return { kept: Result.isSuccess(again) ? again.success : decodeByKey(kept, "(untrusted project)").value, dropped }
 }
 
 let formatter: ReturnType<typeof SchemaIssue.makeFormatterStandardSchemaV1> | undefined
