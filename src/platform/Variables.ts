@@ -55,16 +55,23 @@ export const withOverlay = (base: ConfigProvider.ConfigProvider, env: Readonly<R
 export const layerOverlay = (env: Readonly<Record<string, string>>): Layer.Layer<never> =>
   Layer.effect(ConfigProvider.ConfigProvider, ConfigProvider.ConfigProvider.use((base) => Effect.succeed(withOverlay(base, env))))
 
-/** The variables laid over the provider in force (`withOverlay`); empty when none are. */
+const overlayOf = (provider: ConfigProvider.ConfigProvider): Readonly<Record<string, string>> => {
+  const laid = overlays.get(provider)
+  if (laid === undefined) return {}
+  // An overlay laid over another one (a session inside a session) wins over it.
+  return overlays.has(laid.base) ? { ...overlayOf(laid.base), ...laid.env } : laid.env
+}
+
+/** The variables laid over the provider in force (`withOverlay`, each over the ones below it); empty when none are. */
 export const overlay: Effect.Effect<Readonly<Record<string, string>>> = ConfigProvider.ConfigProvider.use((provider) =>
-  Effect.succeed(overlays.get(provider)?.env ?? {})
+  Effect.succeed(overlayOf(provider))
 )
 
 const read = (provider: ConfigProvider.ConfigProvider, name: string): Effect.Effect<string | undefined> => {
   const laid = overlays.get(provider)
   if (laid !== undefined) {
-    const set = laid.env[name]
-    if (set !== undefined) return Effect.succeed(set)
+    // Own keys only: `toString` is no variable.
+    if (Object.hasOwn(laid.env, name)) return Effect.succeed(laid.env[name])
     // Not in the overlay: the provider below answers, read directly when it is the process's environment.
     if (laid.base === processEnvironment) return Effect.sync(() => process.env[name])
     return overlays.has(laid.base) ? read(laid.base, name) : throughConfig(name)

@@ -92,8 +92,15 @@ describe("Variables.withOverlay", () => {
       expect(yield* read(Variables.value("BELOW"))).toBe("below")
       expect(yield* read(Variables.value("NOWHERE"))).toBeUndefined()
       expect(yield* read(Variables.throughConfig(name))).toBe("over")
+      expect(yield* read(Variables.value("toString"))).toBeUndefined()
       expect(yield* read(Variables.overlay)).toEqual({ [name]: "over", EMPTY: "" })
       expect(yield* Variables.overlay).toEqual({})
+      // Laid over another overlay (a session inside a session): each wins over the ones below it.
+      const inner = Variables.withOverlay(laid, { INNER: "inner", EMPTY: "inner" })
+      const readInner = <A>(effect: Effect.Effect<A>) => Effect.provideService(effect, ConfigProvider.ConfigProvider, inner)
+      expect(yield* readInner(Variables.overlay)).toEqual({ [name]: "over", EMPTY: "inner", INNER: "inner" })
+      expect(yield* readInner(Variables.value(name))).toBe("over")
+      expect(yield* readInner(Variables.value("BELOW"))).toBe("below")
     })
   )
 
