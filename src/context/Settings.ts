@@ -91,10 +91,16 @@ const getSchemas = () => (schemas ??= makeSchemas())
 export type SettingsValue = ReturnType<typeof makeSchemas>["SettingsFile"]["Type"]
 export type PermissionsSettings = NonNullable<SettingsValue["permissions"]>
 
-/** Decodes a value as a settings file's content is decoded (for library users who build one by hand). */
-export const decodeSettings = (value: unknown): { readonly value: SettingsValue } | { readonly error: string } => {
+/**
+ * Decodes a value as a settings file's content is decoded, key by key (for library users who build one by hand):
+ * `warnings` names the keys left out. Anything but an object is an error.
+ */
+export const decodeSettings = (
+  value: unknown
+): { readonly value: SettingsValue; readonly warnings: ReadonlyArray<string> } | { readonly error: string } => {
+  if (!isPlainObject(value)) return { error: "expected an object" }
   const result = getSchemas().decode(value)
-  return Result.isSuccess(result) ? { value: result.success } : { error: formatIssues(result.failure) }
+  return Result.isSuccess(result) ? { value: result.success, warnings: [] } : decodeByKey(value, "(value)")
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as path from "node:path"
-import { knownKeys, type LoadOptions, merge, Settings } from "../../src/context/Settings.js"
+import { decodeSettings, knownKeys, type LoadOptions, merge, Settings } from "../../src/context/Settings.js"
 import { isTrusted, trust } from "../../src/context/Trust.js"
 import { tempDir as makeTempDir, write } from "../support/TempFiles.js"
 
@@ -321,6 +321,15 @@ describe("Settings.make", () => {
       )
       expect(settings.trusted).toBe(true)
     })
+  })
+})
+
+describe("decodeSettings", () => {
+  it("decodes key by key, naming what it leaves out", () => {
+    const decoded = decodeSettings({ model: 1, permissions: { deny: ["Bash", 2] } })
+    expect("value" in decoded && decoded.value).toEqual({ permissions: { deny: ["Bash"] } })
+    expect("warnings" in decoded && decoded.warnings.join("\n")).toContain("ignoring model")
+    expect(decodeSettings([1])).toEqual({ error: "expected an object" })
   })
 })
 
