@@ -1,8 +1,8 @@
 /**
  * The composition root of a session: every service a run needs, as one Layer (`layer`) of parts in order
  * (Credentials, Settings, the settings' `env` as weft's environment, ChildEnvironment, Environment, Memory,
- * SessionStore, Transcript, ApiClient, ShellSession, Permissions, Hooks, McpClient, ToolRegistry), each overridable by a Layer (a test's fake, an SDK host's own
- * permissions or model). The CLI runs the same Layer a library user composes. Resources are released in reverse
+ * SessionStore, Transcript, ApiClient, ShellSession, Permissions, Hooks, McpClient, ToolRegistry), each overridable
+ * by a Layer (a test's fake, an SDK host's own permissions or model). The CLI runs the same Layer a library user composes. Resources are released in reverse
  * order when its scope closes: the transcript is flushed before the session store closes its files, and background
  * shells end.
  *
