@@ -113,6 +113,9 @@ const add =
   <A0, E0, R0>(before: Layer.Layer<A0, E0, R0>) =>
     Layer.provideMerge(part, before)
 
+/** No part: the parts before as they are. */
+const none = <A, E, R>(before: Layer.Layer<A, E, R>): Layer.Layer<A, E, R> => before
+
 /** The library user's part when one is given, else the default one. */
 const overrideOr = <A, E1, R1, E2, R2>(
   override: Layer.Layer<A, E1, R1> | undefined,
@@ -143,8 +146,9 @@ export const layer = <E = never>(
           : Layer.succeed(Settings, options.settings)
       )
     ),
-    // The settings' `env`, read by every part after it as weft's own environment.
-    add(Layer.fresh(settingsEnvironment)),
+    // The settings' `env`, read by every part after it as weft's own environment (no part when the settings given
+    // have none: most runs).
+    options.settings !== undefined && !hasEnv(options.settings) ? none : add(Layer.fresh(settingsEnvironment)),
     add(Layer.fresh(ChildEnvironment.layer)),
     add(
       overrideOr(
@@ -205,6 +209,8 @@ export const layer = <E = never>(
   )
 }
 
+const hasEnv = (settings: Settings["Service"]): boolean => Object.keys(settings.value.env ?? {}).length > 0
+
 /**
  * The settings' `env` (merged from the trusted scopes: the loader drops an untrusted project's) as weft's own
  * environment, as Claude Code applies it to its process: laid over the ConfigProvider in force (Variables), so that
@@ -214,8 +220,9 @@ export const layer = <E = never>(
  */
 const settingsEnvironment: Layer.Layer<never, never, Settings | Credentials> = Layer.unwrap(
   Effect.gen(function* () {
-    const env = (yield* Settings).value.env
-    if (env === undefined || Object.keys(env).length === 0) return Layer.empty
+    const settings = yield* Settings
+    const env = settings.value.env
+    if (env === undefined || !hasEnv(settings)) return Layer.empty
     const credentials = yield* Credentials
     yield* Effect.forEach(CredentialsModule.valuesFromEnv(env), credentials.add, { discard: true })
     return Variables.layerOverlay(env)
