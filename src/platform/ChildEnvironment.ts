@@ -175,6 +175,7 @@ export const makeWith = (options: Options = {}): Effect.Effect<Interface, never,
     // Claude Code's children inherit it; the credentials are withheld and the policy applied after it.
     const overlay = yield* Variables.overlay
     const base = options.parent ?? (() => process.env)
+    // Stryker disable next-line ConditionalExpression: a shortcut: with no overlay the spread is the parent as it is
     const parent = Object.keys(overlay).length === 0 ? base : () => ({ ...base(), ...overlay })
     return {
       shell: Effect.sync(() => withGitSafety(forShell(parent(), credentials.values(), options.policy))),
