@@ -131,7 +131,9 @@ export const untrustedKeys: ReadonlyArray<string> = [
 
 /**
  * The top-level keys weft reads (`sandbox` by the sandbox; `$schema` is an editor's). Any other key is kept but does
- * nothing: `unknownKeys` names it (`weft -p --verbose` says so once).
+ * nothing: `unknownKeys` names it (`weft -p --verbose` says so once). `mcpServers` is decoded (and an untrusted
+ * project's dropped) but MCP servers come from `.mcp.json`, `~/.claude.json` and `--mcp-config` (McpConfig), so it is
+ * named too.
  */
 export const knownKeys: ReadonlyArray<string> = [
   "$schema",
@@ -141,7 +143,6 @@ export const knownKeys: ReadonlyArray<string> = [
   "env",
   "apiKeyHelper",
   "model",
-  "mcpServers",
   "enableAllProjectMcpServers",
   "enabledMcpjsonServers",
   "disabledMcpjsonServers",
