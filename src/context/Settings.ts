@@ -238,7 +238,7 @@ export const defaultManagedPaths: ReadonlyArray<string> = [
 ]
 
 export class Settings extends Context.Service<Settings, Interface>()("weft/Settings") {
-  /** Loads every scope (see the module's comment). Never fails: problems become `warnings`. */
+  /** Loads every scope (see the module's comment). Never fails: problems become `warnings` and `errors`. */
   static make = (options: LoadOptions): Effect.Effect<Interface> => load(options)
 
   /** `make` as a layer, failing on a file that could not be read as settings (`errors`): a session's settings. */
