@@ -44,8 +44,13 @@ const maxStdinBytes = 10 * 1024 * 1024
 /** With a prompt given, how long an open but silent stdin may hold the run up (Claude Code waits as long). */
 const stdinWait = "3 seconds"
 
-const apiKeySource = () =>
-  process.env["ANTHROPIC_API_KEY"] ? "ANTHROPIC_API_KEY" : process.env["ANTHROPIC_AUTH_TOKEN"] ? "ANTHROPIC_AUTH_TOKEN" : "none"
+/** Where the key comes from, for the init frame: the environment (the settings' `env` included), the helper, or none. */
+const apiKeySource = (settings: Settings["Service"]): Effect.Effect<string> =>
+  Effect.gen(function* () {
+    if (Option.isSome(yield* Variables.nonEmpty("ANTHROPIC_API_KEY"))) return "ANTHROPIC_API_KEY"
+    if (Option.isSome(yield* Variables.nonEmpty("ANTHROPIC_AUTH_TOKEN"))) return "ANTHROPIC_AUTH_TOKEN"
+    return settings.value.apiKeyHelper === undefined ? "none" : "apiKeyHelper"
+  })
 
 const isFileScope = (name: string): name is FileScope => fileScopes.some((scope) => scope === name)
 
@@ -126,6 +131,15 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
       trustProject: options.trustProject
     })
     for (const warning of settings.warnings) yield* Output.stderr(credentials.redact(`${warning}\n`)).pipe(Effect.ignore)
+    // A settings file that could not be read may hold deny rules: no run without them. A bad --settings is a usage error.
+    if (settings.errors.length > 0) {
+      const message = credentials.redact(settings.errors.map((error) => error.message).join("\nweft: "))
+      return yield* settings.errors.some((error) => error.flag) ? new UsageError({ message }) : new RunError({ message })
+    }
+    if (options.verbose && settings.unknownKeys.length > 0) {
+      const listed = settings.unknownKeys.map((entry) => `${entry.key} (${entry.origins.join(", ")})`).join("; ")
+      yield* Output.stderr(credentials.redact(`weft: settings keys weft does not implement, ignored: ${listed}\n`)).pipe(Effect.ignore)
+    }
     // Which project servers start is read from the same settings as the rest of the session.
     const mcpConfig = yield* McpConfig.load({
       cwd,
@@ -194,7 +208,7 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
         outputFormat: options.outputFormat,
         verbose: options.verbose,
         includePartialMessages: options.includePartialMessages,
-        apiKeySource: apiKeySource(),
+        apiKeySource: yield* apiKeySource(settings),
         version,
         write: (text) => Output.stdout(credentials.redact(text)),
         writeError: (text) => Output.stderr(credentials.redact(text))

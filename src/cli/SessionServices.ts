@@ -1,8 +1,8 @@
 /**
  * The composition root of a session: every service a run needs, as one Layer (`layer`) of parts in order
- * (Credentials, Settings, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, ShellSession,
- * Permissions, Hooks, McpClient, ToolRegistry), each overridable by a Layer (a test's fake, an SDK host's own
- * permissions or model). The CLI runs the same Layer a library user composes. Resources are released in reverse
+ * (Credentials, Settings, the settings' `env` as weft's environment, ChildEnvironment, Environment, Memory,
+ * SessionStore, Transcript, ApiClient, ShellSession, Permissions, Hooks, McpClient, ToolRegistry), each overridable
+ * by a Layer (a test's fake, an SDK host's own permissions or model). The CLI runs the same Layer a library user composes. Resources are released in reverse
  * order when its scope closes: the transcript is flushed before the session store closes its files, and background
  * shells end.
  *
@@ -17,7 +17,7 @@ import * as nodePath from "node:path"
 import type { InvalidShellEnvironmentPolicy } from "../platform/ShellEnvironmentPolicy.js"
 import { Transcript } from "../agent/Transcript.js"
 import { Environment } from "../context/Environment.js"
-import { Settings } from "../context/Settings.js"
+import { Settings, type SettingsError } from "../context/Settings.js"
 import { Memory } from "../context/Memory.js"
 import { Hooks } from "../hooks/Hooks.js"
 import { ApiClient } from "../model/ApiClient.js"
@@ -31,6 +31,7 @@ import { mcpToolsDeniedBy } from "../permissions/Rules.js"
 import { ChildEnvironment } from "../platform/ChildEnvironment.js"
 import * as CredentialsModule from "../platform/Credentials.js"
 import { Credentials } from "../platform/Credentials.js"
+import * as Variables from "../platform/Variables.js"
 import { SessionStore } from "../session/SessionStore.js"
 import * as Output from "./Output.js"
 import * as Builtin from "../tools/builtin/BuiltinRegistry.js"
@@ -113,6 +114,9 @@ const add =
   <A0, E0, R0>(before: Layer.Layer<A0, E0, R0>) =>
     Layer.provideMerge(part, before)
 
+/** No part: the parts before as they are. */
+const none = <A, E, R>(before: Layer.Layer<A, E, R>): Layer.Layer<A, E, R> => before
+
 /** The library user's part when one is given, else the default one. */
 const overrideOr = <A, E1, R1, E2, R2>(
   override: Layer.Layer<A, E1, R1> | undefined,
@@ -130,7 +134,7 @@ const withPrompter = <E, R>(prompter: Prompter["Service"] | undefined, permissio
 export const layer = <E = never>(
   options: Options,
   overrides: Overrides<E> = {}
-): Layer.Layer<Services, E | Config.ConfigError | InvalidShellEnvironmentPolicy, Platform> => {
+): Layer.Layer<Services, E | Config.ConfigError | InvalidShellEnvironmentPolicy | SettingsError, Platform> => {
   const removed = options.removedTools ?? new Set<string>()
   // The modules' Layer constants are given as `Layer.fresh`: a Layer value is memoized by reference, and a session
   // built inside another one's scope (a nested Effect.provide) would otherwise get the outer session's service.
@@ -143,6 +147,9 @@ export const layer = <E = never>(
           : Layer.succeed(Settings, options.settings)
       )
     ),
+    // The settings' `env`, read by every part after it as weft's own environment (no part when the settings given
+    // have none: most runs).
+    options.settings !== undefined && !hasEnv(options.settings) ? none : add(Layer.fresh(settingsEnvironment)),
     add(Layer.fresh(ChildEnvironment.layer)),
     add(
       overrideOr(
@@ -157,7 +164,7 @@ export const layer = <E = never>(
     add(
       overrideOr(overrides.transcript, Transcript.layer({ cwd: options.cwd, version: options.version }))
     ),
-    add(overrideOr(overrides.apiClient, Layer.fresh(NodeApiClient.layer))),
+    add(overrideOr(overrides.apiClient, Layer.fresh(NodeApiClient.layerFromSettings))),
     // Bash's shell: its current directory (after a `cd`) is where Permissions resolves a command's relative paths.
     add(overrideOr(overrides.shell, ShellSession.layer({ cwd: options.cwd }))),
     add(
@@ -210,6 +217,26 @@ export const layer = <E = never>(
     )
   )
 }
+
+const hasEnv = (settings: Settings["Service"]): boolean => Object.keys(settings.value.env ?? {}).length > 0
+
+/**
+ * The settings' `env` (merged from the trusted scopes: the loader drops an untrusted project's) as weft's own
+ * environment, as Claude Code applies it to its process: laid over the ConfigProvider in force (Variables), so that
+ * ANTHROPIC_BASE_URL, API_TIMEOUT_MS, DISABLE_* ... set there configure the parts after it and the run, and the
+ * children (ChildEnvironment) inherit it. A credential it sets (ANTHROPIC_API_KEY ...) joins the Credentials: withheld
+ * from children and redacted like one from the environment. No `env`: nothing is laid over.
+ */
+const settingsEnvironment: Layer.Layer<never, never, Settings | Credentials> = Layer.unwrap(
+  Effect.gen(function* () {
+    const settings = yield* Settings
+    const env = settings.value.env
+    if (env === undefined || !hasEnv(settings)) return Layer.empty
+    const credentials = yield* Credentials
+    yield* Effect.forEach(CredentialsModule.valuesFromEnv(env), credentials.add, { discard: true })
+    return Variables.layerOverlay(env)
+  })
+)
 
 /**
  * The MCP servers connected, offered the workspace as roots, with ChildEnvironment's environment (no credentials

@@ -10,9 +10,13 @@
  * `--setting-sources user,project,local` picks which of the last three load. Objects are merged key by key, arrays
  * concatenated (duplicates dropped), scalars taken from the highest scope that sets them.
  *
- * Each file is decoded with Schema (unknown keys kept, for the subsystems that read them). A file that is not JSON
- * or has a value of the wrong type is ignored whole, with a warning naming the file and the key path: never a
- * crash, never half a file.
+ * Each file is decoded with Schema (unknown keys kept, for the subsystems that read them), key by key: a key whose
+ * value has the wrong type is ignored with a warning naming the file and the key, and the file's other keys apply.
+ * What narrows never gets lost to a typo: a deny or ask list (and `disabledMcpjsonServers`) keeps its valid entries
+ * (a lone string is one entry), and a `disableBypassPermissionsMode` of any other value still disables. A file that
+ * is there but cannot be read as settings (not JSON, not an object, unreadable) is an error (`errors`), not a
+ * warning: the deny rules it may hold are unknown, so the session does not start without them (`weft -p` exits 1
+ * naming it). Keys weft does not implement are listed in `unknownKeys` (see `knownKeys`).
  *
  * Project trust: a repository's own settings must not run code, redirect traffic or widen permissions before the
  * user trusts it. For an untrusted project the loader drops those keys from the project and local files (see
@@ -22,6 +26,7 @@
  * (its `~/.claude.json` entry for the project) join as the lowest source, so MCP reads every approval here.
  */
 import * as Context from "effect/Context"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -87,10 +92,16 @@ const getSchemas = () => (schemas ??= makeSchemas())
 export type SettingsValue = ReturnType<typeof makeSchemas>["SettingsFile"]["Type"]
 export type PermissionsSettings = NonNullable<SettingsValue["permissions"]>
 
-/** Decodes a value as a settings file's content is decoded (for library users who build one by hand). */
-export const decodeSettings = (value: unknown): { readonly value: SettingsValue } | { readonly error: string } => {
+/**
+ * Decodes a value as a settings file's content is decoded, key by key (for library users who build one by hand):
+ * `warnings` names the keys left out. Anything but an object is an error.
+ */
+export const decodeSettings = (
+  value: unknown
+): { readonly value: SettingsValue; readonly warnings: ReadonlyArray<string> } | { readonly error: string } => {
+  if (!isPlainObject(value)) return { error: "expected an object" }
   const result = getSchemas().decode(value)
-  return Result.isSuccess(result) ? { value: result.success } : { error: formatIssues(result.failure) }
+  return Result.isSuccess(result) ? { value: result.success, warnings: [] } : decodeByKey(value, "(value)")
 }
 
 /**
@@ -117,6 +128,38 @@ export const untrustedKeys: ReadonlyArray<string> = [
   "permissions.allow",
   "permissions.defaultMode",
   "permissions.additionalDirectories"
+]
+
+/**
+ * The top-level keys weft reads (`sandbox` by the sandbox; `$schema` is an editor's). Any other key is kept but does
+ * nothing: `unknownKeys` names it (`weft -p --verbose` says so once). `mcpServers` is decoded (and an untrusted
+ * project's dropped) but MCP servers come from `.mcp.json`, `~/.claude.json` and `--mcp-config` (McpConfig), so it is
+ * named too.
+ */
+export const knownKeys: ReadonlyArray<string> = [
+  "$schema",
+  "permissions",
+  "hooks",
+  "disableAllHooks",
+  "env",
+  "apiKeyHelper",
+  "model",
+  "enableAllProjectMcpServers",
+  "enabledMcpjsonServers",
+  "disabledMcpjsonServers",
+  "additionalDirectories",
+  "shellEnvironmentPolicy",
+  "sandbox"
+]
+
+/** The keys of `permissions` weft reads. */
+export const knownPermissionKeys: ReadonlyArray<string> = [
+  "allow",
+  "deny",
+  "ask",
+  "defaultMode",
+  "additionalDirectories",
+  "disableBypassPermissionsMode"
 ]
 
 /** Where one scope's settings came from. */
@@ -148,9 +191,30 @@ export interface Interface {
   readonly trusted: boolean
   /** What an untrusted project asked for and did not get (also told once in `warnings`). */
   readonly ignored: ReadonlyArray<Ignored>
-  /** For stderr: files skipped and why, and what an untrusted project's settings lost. */
+  /** For stderr: keys ignored and why, and what an untrusted project's settings lost. */
   readonly warnings: ReadonlyArray<string>
+  /**
+   * Files that are there but could not be read as settings (not JSON, not an object, unreadable), or a `--settings`
+   * that names no file: their rules are unknown, so a session must not start (SessionServices fails, `weft -p`
+   * exits 1).
+   */
+  readonly errors: ReadonlyArray<SettingsError>
+  /** Keys of the loaded settings that weft does not implement (dotted inside `permissions`), each once, with its files. */
+  readonly unknownKeys: ReadonlyArray<UnknownKey>
 }
+
+export interface UnknownKey {
+  readonly key: string
+  readonly origins: ReadonlyArray<string>
+}
+
+/** A settings file that could not be read as settings; `origin` is the file, or `--settings`. */
+export class SettingsError extends Data.TaggedError("SettingsError")<{
+  readonly origin: string
+  /** Whether it came from the `--settings` flag. */
+  readonly flag: boolean
+  readonly message: string
+}> {}
 
 export interface LoadOptions {
   /** The project directory (the session's cwd). */
@@ -175,11 +239,12 @@ export const defaultManagedPaths: ReadonlyArray<string> = [
 ]
 
 export class Settings extends Context.Service<Settings, Interface>()("weft/Settings") {
-  /** Loads every scope (see the module's comment). Never fails: problems become `warnings`. */
+  /** Loads every scope (see the module's comment). Never fails: problems become `warnings` and `errors`. */
   static make = (options: LoadOptions): Effect.Effect<Interface> => load(options)
 
-  /** `make` as a layer. */
-  static layer = (options: LoadOptions): Layer.Layer<Settings> => Layer.effect(Settings, load(options))
+  /** `make` as a layer, failing on a file that could not be read as settings (`errors`): a session's settings. */
+  static layer = (options: LoadOptions): Layer.Layer<Settings, SettingsError> =>
+    Layer.effect(Settings, Effect.flatMap(load(options), requireReadable))
 
   /** Settings given as a value (library users, tests): one `flag` source, trusted unless said otherwise. */
   static fromValue = (
@@ -195,7 +260,9 @@ export class Settings extends Context.Service<Settings, Interface>()("weft/Setti
       home: options.home ?? homedir(),
       trusted: options.trusted ?? true,
       ignored: [],
-      warnings: []
+      warnings: [],
+      errors: [],
+      unknownKeys: unknownKeysOf([source])
     }
   }
 
@@ -218,9 +285,10 @@ export const merge = (highestFirst: ReadonlyArray<SettingsValue>): SettingsValue
     const next = highestFirst[index]
     if (next !== undefined) merged = mergeObjects(merged, next)
   }
-  // Merging values of one type keeps that type; decoding the result proves it without a cast.
+  // Merging values of one type keeps that type; decoding the result proves it without a cast. Were it ever not to,
+  // key by key keeps every source's deny rules rather than falling back to one source.
   const decoded = getSchemas().decode(merged)
-  return Result.isSuccess(decoded) ? decoded.success : (highestFirst[0] ?? {})
+  return Result.isSuccess(decoded) ? decoded.success : decodeByKey(merged, "(merged)").value
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -273,7 +341,7 @@ export const dropUntrusted = (settings: SettingsValue): { readonly kept: Setting
   // Every key of a decoded value stays what it was, so the result is still a SettingsValue; decoding again proves
   // it without a cast (a few keys, once per file).
   const again = getSchemas().decode(kept)
-  return { kept: Result.isSuccess(again) ? again.success : {}, dropped }
+  return { kept: Result.isSuccess(again) ? again.success : decodeByKey(kept, "(untrusted project)").value, dropped }
 }
 
 let formatter: ReturnType<typeof SchemaIssue.makeFormatterStandardSchemaV1> | undefined
@@ -289,33 +357,110 @@ const formatIssues = (error: Schema.SchemaError): string =>
     })
     .join("; ")
 
-type Parsed = { readonly _tag: "Absent" } | { readonly _tag: "Invalid"; readonly warning: string } | { readonly _tag: "Valid"; readonly value: SettingsValue }
+type Parsed =
+  | { readonly _tag: "Absent" }
+  /** There, but not settings: `reason` says why. */
+  | { readonly _tag: "Invalid"; readonly reason: string }
+  | { readonly _tag: "Valid"; readonly value: SettingsValue; readonly warnings: ReadonlyArray<string> }
+
+/** Lists that only narrow what runs: an entry of the wrong type costs that entry, not the list. */
+const narrowingLists: ReadonlySet<string> = new Set(["permissions.deny", "permissions.ask", "disabledMcpjsonServers"])
+
+/** The string entries of a list (a lone string is a list of one); undefined for anything else. */
+const stringEntries = (value: unknown): Array<string> | undefined =>
+  typeof value === "string"
+    ? [value]
+    : Array.isArray(value)
+      ? value.filter((entry): entry is string => typeof entry === "string")
+      : undefined
+
+/**
+ * A file's keys decoded one at a time, for a file that does not decode whole: each key as a file of that key alone
+ * (the one schema, no schema per key), `permissions` one inner key at a time. What does not decode is ignored with
+ * a warning, but what narrows keeps what it can (see the module's comment).
+ */
+const decodeByKey = (json: Readonly<Record<string, unknown>>, origin: string): { value: SettingsValue; warnings: Array<string> } => {
+  const { decode } = getSchemas()
+  const warnings: Array<string> = []
+  /** The value to keep for a key that did not decode, if any. */
+  const salvage = (name: string, value: unknown, issues: string): unknown => {
+    const entries = narrowingLists.has(name) ? stringEntries(value) : undefined
+    if (entries !== undefined) {
+      warnings.push(`weft: settings ${origin}: ${issues}; the other entries of ${name} apply`)
+      return entries
+    }
+    if (name === "permissions.disableBypassPermissionsMode" && value !== false && value !== null) {
+      warnings.push(`weft: settings ${origin}: ${issues}; bypassPermissions mode is disabled all the same`)
+      return "disable"
+    }
+    warnings.push(`weft: settings ${origin}: ignoring ${name}: ${issues}`)
+    return undefined
+  }
+  const kept: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(json)) {
+    if (key === "permissions" && isPlainObject(value)) {
+      const permissions: Record<string, unknown> = {}
+      for (const [inner, innerValue] of Object.entries(value)) {
+        const one = decode({ permissions: { [inner]: innerValue } })
+        const saved = Result.isSuccess(one) ? innerValue : salvage(`permissions.${inner}`, innerValue, formatIssues(one.failure))
+        if (saved !== undefined) permissions[inner] = saved
+      }
+      kept[key] = permissions
+      continue
+    }
+    const one = decode({ [key]: value })
+    const saved = Result.isSuccess(one) ? value : salvage(key, value, formatIssues(one.failure))
+    if (saved !== undefined) kept[key] = saved
+  }
+  // Every key kept decoded on its own (or is a salvaged list of strings), so the whole decodes: this proves the type.
+  const decoded = decode(kept)
+  return { value: Result.isSuccess(decoded) ? decoded.success : {}, warnings }
+}
 
 /** Decodes the text of a settings file; `origin` names it in a warning. */
 export const parseSettingsText = (text: string, origin: string): Parsed => {
-  if (text.trim() === "") return { _tag: "Valid", value: {} }
+  if (text.trim() === "") return { _tag: "Valid", value: {}, warnings: [] }
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
-    return { _tag: "Invalid", warning: `weft: ignoring settings ${origin}: not valid JSON (${reason})` }
+    return { _tag: "Invalid", reason: `not valid JSON (${reason})` }
   }
-  if (!isPlainObject(json)) {
-    return { _tag: "Invalid", warning: `weft: ignoring settings ${origin}: expected a JSON object at the top level` }
-  }
+  if (!isPlainObject(json)) return { _tag: "Invalid", reason: "expected a JSON object at the top level" }
+  // The whole file at once first: one decode for the common case of a valid file.
   const decoded = getSchemas().decode(json)
-  return Result.isSuccess(decoded)
-    ? { _tag: "Valid", value: decoded.success }
-    : { _tag: "Invalid", warning: `weft: ignoring settings ${origin}: ${formatIssues(decoded.failure)}` }
+  return Result.isSuccess(decoded) ? { _tag: "Valid", value: decoded.success, warnings: [] } : { _tag: "Valid", ...decodeByKey(json, origin) }
 }
 
 const readSettingsFile = (path: string): Effect.Effect<Parsed> =>
   Effect.map(readSmallText(path), (read): Parsed => {
     if ("text" in read) return parseSettingsText(read.text, path)
     if (read.error.code === "ENOENT" || read.error.code === "ENOTDIR") return { _tag: "Absent" }
-    return { _tag: "Invalid", warning: `weft: ignoring settings ${path}: ${read.error.message}` }
+    return { _tag: "Invalid", reason: `cannot be read (${read.error.message})` }
   })
+
+let knownKeySets: { readonly top: ReadonlySet<string>; readonly permissions: ReadonlySet<string> } | undefined
+
+/** The keys of `sources` that weft does not implement, each once with the files that set it. */
+export const unknownKeysOf = (sources: ReadonlyArray<Source>): ReadonlyArray<UnknownKey> => {
+  const known = (knownKeySets ??= { top: new Set(knownKeys), permissions: new Set(knownPermissionKeys) })
+  const found = new Map<string, Array<string>>()
+  const note = (key: string, origin: string) => {
+    const origins = found.get(key)
+    if (origins === undefined) found.set(key, [origin])
+    else if (!origins.includes(origin)) origins.push(origin)
+  }
+  for (const source of sources) {
+    for (const [key, value] of Object.entries(source.settings)) {
+      if (!known.top.has(key)) note(key, source.origin)
+      else if (key === "permissions" && isPlainObject(value)) {
+        for (const inner of Object.keys(value)) if (!known.permissions.has(inner)) note(`permissions.${inner}`, source.origin)
+      }
+    }
+  }
+  return [...found].map(([key, origins]) => ({ key, origins }))
+}
 
 /** `WEFT_TRUST_PROJECT=1` (or `true`). */
 const trustFromEnvironment: Effect.Effect<boolean> = Effect.map(
@@ -333,15 +478,23 @@ const load = (options: LoadOptions): Effect.Effect<Interface> =>
     const trusted =
       options.trustProject === true || (yield* trustFromEnvironment) || (yield* isTrusted(weftHome, projectDir)) || claudeCode.trusted
     const warnings: Array<string> = []
+    const errors: Array<SettingsError> = []
     const sources: Array<Source> = []
     const ignored: Array<Ignored> = []
 
     const add = (scope: Scope, origin: string, root: string, parsed: Parsed) => {
       if (parsed._tag === "Absent") return
       if (parsed._tag === "Invalid") {
-        warnings.push(parsed.warning)
+        const flag = scope === "flag"
+        const what = flag ? (origin === "--settings" ? "--settings" : `--settings ${origin}`) : `settings file ${origin}`
+        const message = flag
+          ? `${what}: ${parsed.reason}`
+          : `${what}: ${parsed.reason}. The rules it may hold (deny rules among them) are unknown, so weft does not ` +
+            "start without them: fix the file, or leave its scope out with --setting-sources."
+        errors.push(new SettingsError({ origin, flag, message }))
         return
       }
+      warnings.push(...parsed.warnings)
       let settings = parsed.value
       if (!trusted && (scope === "project" || scope === "local")) {
         const { kept, dropped } = dropUntrusted(settings)
@@ -360,8 +513,9 @@ const load = (options: LoadOptions): Effect.Effect<Interface> =>
       else {
         const path = isAbsolute(flag) ? flag : resolve(projectDir, flag)
         const parsed = yield* readSettingsFile(path)
-        if (parsed._tag === "Absent") warnings.push(`weft: ignoring settings ${path}: no such file`)
-        else add("flag", path, projectDir, parsed)
+        if (parsed._tag === "Absent") {
+          errors.push(new SettingsError({ origin: path, flag: true, message: `--settings: no such file: ${path}` }))
+        } else add("flag", path, projectDir, parsed)
       }
     }
     if (sourcesWanted.has("local")) {
@@ -400,9 +554,17 @@ const load = (options: LoadOptions): Effect.Effect<Interface> =>
       home,
       trusted,
       ignored,
-      warnings
+      warnings,
+      errors,
+      unknownKeys: unknownKeysOf(sources)
     }
   })
+
+/** Fails with the first of `settings.errors`: a session does not start on settings it could not read. */
+export const requireReadable = (settings: Interface): Effect.Effect<Interface, SettingsError> => {
+  const first = settings.errors[0]
+  return first === undefined ? Effect.succeed(settings) : Effect.fail(first)
+}
 
 // The entry points at the module's top level: `import { Settings } from "weft"` reads `Settings.layer(...)`, and
 // `Settings.Settings` is the Tag (`yield* Settings.Settings`).

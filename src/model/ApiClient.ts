@@ -104,6 +104,17 @@ export interface Interface {
 
 export type Secret = string | Redacted.Redacted<string>
 
+/**
+ * A key produced while running (an apiKeyHelper's: ApiKeyHelper.ts), asked for before each request. It is sent as
+ * both `x-api-key` and `Authorization: Bearer`, as Claude Code sends a helper's key.
+ */
+export interface KeySource {
+  /** The key to send now (the source caches it as long as it holds). */
+  readonly current: Effect.Effect<string, AuthenticationError>
+  /** The server refused `key` (401): a fresh one. */
+  readonly refresh: (key: string) => Effect.Effect<string, AuthenticationError>
+}
+
 export interface ApiClientConfig {
   /** Default `https://api.anthropic.com`; any Anthropic-compatible server (a trailing slash is fine). */
   readonly baseUrl?: string
@@ -111,6 +122,11 @@ export interface ApiClientConfig {
   readonly apiKey?: Secret | undefined
   /** Sent as `Authorization: Bearer <token>` (gateways, OAuth). */
   readonly authToken?: Secret | undefined
+  /**
+   * Used when neither `apiKey` nor `authToken` is given: the key of each request comes from it, and a request
+   * refused with 401 is sent once more with a fresh key (`refresh`).
+   */
+  readonly keySource?: KeySource | undefined
   /** Used when a request's `model` is empty (an alias is resolved). Default `claude-sonnet-4-5`. */
   readonly defaultModel?: string
   /** What `opus`, `sonnet` and `haiku` mean (ANTHROPIC_DEFAULT_*_MODEL). Default: Models.aliasDefaults. */
@@ -408,6 +424,8 @@ interface Resolved {
   readonly responseTimeout: Duration.Duration
   readonly headers: Readonly<Record<string, string>>
   readonly hasCredentials: boolean
+  /** Where each request's key comes from, when no key or token is given. */
+  readonly keySource: KeySource | undefined
   /** The key, the token and the custom header values: what is never sent in a request's body. */
   readonly credentialValues: ReadonlyArray<string>
 }
@@ -449,7 +467,8 @@ const resolve = (config: ApiClientConfig): Resolved => {
     responseTimeout: config.responseTimeout === undefined ? defaultResponseTimeout : Duration.fromInputUnsafe(config.responseTimeout),
     headers,
     // Local and compatible servers often need no key; the official endpoint always does.
-    hasCredentials: apiKey !== undefined || authToken !== undefined || baseUrl !== defaultBaseUrl,
+    hasCredentials: apiKey !== undefined || authToken !== undefined || config.keySource !== undefined || baseUrl !== defaultBaseUrl,
+    keySource: apiKey === undefined && authToken === undefined ? config.keySource : undefined,
     credentialValues: [apiKey, authToken, ...Object.values(config.headers ?? {})].filter(
       (value): value is string => value !== undefined && value.trim() !== ""
     )
@@ -485,14 +504,25 @@ export const makeWith = (config: ApiClientConfig): Effect.Effect<Interface, neve
 
     // What the model is sent never holds the credentials this client sends, whatever a tool showed it (a file
     // holding the key, a command reading weft's own environment under /proc): replaced by value in the JSON text.
-    const redactBody = jsonRedactor(settings.credentialValues)
+    let redactBody = jsonRedactor(settings.credentialValues)
+    // The key source's key, once it is known, is redacted from the bodies as well.
+    let redactedKey: string | undefined
+    const redactorFor = (key: string | undefined) => {
+      if (key !== undefined && key !== redactedKey) {
+        redactedKey = key
+        redactBody = jsonRedactor([...settings.credentialValues, key])
+      }
+      return redactBody
+    }
 
-    /** A `model` ending in `[1m]` is sent without it, with the 1M-context beta. */
-    const post = (path: string, model: string, body: object): HttpClientRequest.HttpClientRequest => {
+    /** A `model` ending in `[1m]` is sent without it, with the 1M-context beta; `key` is the key source's. */
+    const post = (path: string, model: string, body: object, key?: string): HttpClientRequest.HttpClientRequest => {
       const wire = Models.wireModel(model)
+      const fixed = wire.longContext ? longContextHeaders : settings.headers
+      const redact = redactorFor(key)
       return HttpClientRequest.post(`${settings.baseUrl}${path}`, {
-        headers: wire.longContext ? longContextHeaders : settings.headers,
-        body: jsonBody(() => redactBody(JSON.stringify(wire.longContext ? { ...body, model: wire.id } : body)))
+        headers: key === undefined ? fixed : { ...fixed, "x-api-key": key, authorization: `Bearer ${key}` },
+        body: jsonBody(() => redact(JSON.stringify(wire.longContext ? { ...body, model: wire.id } : body)))
       })
     }
 
@@ -647,6 +677,23 @@ export const makeWith = (config: ApiClientConfig): Effect.Effect<Interface, neve
       )
     }
 
+    /**
+     * `send` with the key source's key, when there is one: a 401 asks it for a fresh key and sends the request once
+     * more (a rotated or expired key), as Claude Code runs its apiKeyHelper again after a 401.
+     */
+    const sendWithKey = (request: (key: string | undefined) => HttpClientRequest.HttpClientRequest, options: StreamOptions | undefined) => {
+      const source = settings.keySource
+      if (source === undefined) return send(request(undefined), options)
+      return Effect.flatMap(source.current, (key) =>
+        send(request(key), options).pipe(
+          Effect.catchIf(
+            (error) => error.status === 401,
+            () => Effect.flatMap(source.refresh(key), (fresh) => send(request(fresh), options))
+          )
+        )
+      )
+    }
+
     const withModel = (request: MessagesRequest, stream: boolean): MessagesRequest => ({
       ...request,
       model: request.model === "" ? settings.defaultModel : resolveModel(request.model),
@@ -656,7 +703,7 @@ export const makeWith = (config: ApiClientConfig): Effect.Effect<Interface, neve
     const openStream = Effect.fn("ApiClient.stream")(function* (request: MessagesRequest, options?: StreamOptions) {
       if (!settings.hasCredentials) return yield* Effect.fail(missingCredentials)
       const resolved = withModel(request, true)
-      const { response, abort } = yield* send(post("/v1/messages", resolved.model, resolved), options)
+      const { response, abort } = yield* sendWithKey((key) => post("/v1/messages", resolved.model, resolved, key), options)
       const requestId = requestIdOf(response)
       const idleTimeout = () =>
         new TimeoutError({
@@ -696,7 +743,7 @@ export const makeWith = (config: ApiClientConfig): Effect.Effect<Interface, neve
       const { stream: _stream, max_tokens: _maxTokens, ...rest } = withModel(request, false)
       return yield* Effect.scoped(
         Effect.gen(function* () {
-          const { response } = yield* send(post("/v1/messages/count_tokens", rest.model, rest), undefined)
+          const { response } = yield* sendWithKey((key) => post("/v1/messages/count_tokens", rest.model, rest, key), undefined)
           const text = yield* readBounded(response, settings.idle)
           const parsed: unknown = yield* Effect.try({
             try: () => JSON.parse(text),

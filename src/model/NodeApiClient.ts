@@ -14,7 +14,10 @@ import * as Http from "node:http"
 import * as Https from "node:https"
 import { type Duplex, PassThrough } from "node:stream"
 import * as Tls from "node:tls"
-import { ApiClient, type Interface, make as makeApiClient } from "./ApiClient.js"
+import { ApiClient, type ApiClientConfig, configFromEnv, type Interface, make as makeApiClient, makeWith as makeApiClientWith } from "./ApiClient.js"
+import { Settings } from "../context/Settings.js"
+import { ChildEnvironment } from "../platform/ChildEnvironment.js"
+import { Credentials } from "../platform/Credentials.js"
 import * as Variables from "../platform/Variables.js"
 import * as Proxy from "./Proxy.js"
 
@@ -167,3 +170,48 @@ export const make: Effect.Effect<Interface, Config.ConfigError, Scope.Scope> = E
 
 /** `make` as a layer: what a program on Node provides for ApiClient. */
 export const layer: Layer.Layer<ApiClient, Config.ConfigError> = Layer.effect(ApiClient, make)
+
+const nonBlank = (text: string | undefined): text is string => text !== undefined && text.trim() !== ""
+
+/**
+ * The client configured from the environment (with the settings' `env` laid over it: Variables) and from the
+ * settings: `model` is the default model when ANTHROPIC_MODEL is not set (`--model` still chooses a run's), and
+ * `apiKeyHelper` gives the key when neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN is set, as in Claude Code
+ * (ApiKeyHelper.ts: its keys join the Credentials; it runs with ChildEnvironment's environment).
+ */
+export const makeFromSettings: Effect.Effect<Interface, Config.ConfigError, Scope.Scope | Settings | ChildEnvironment | Credentials> =
+  Effect.gen(function* () {
+    const settings = yield* Settings
+    const fromEnv = yield* configFromEnv
+    const model = settings.value.model
+    const helper = settings.value.apiKeyHelper
+    const config: ApiClientConfig = {
+      ...fromEnv,
+      ...(fromEnv.defaultModel === undefined && nonBlank(model) ? { defaultModel: model.trim() } : {}),
+      ...(fromEnv.apiKey === undefined && fromEnv.authToken === undefined && nonBlank(helper)
+        ? {
+            keySource: yield* Effect.gen(function* () {
+              const { make } = yield* Effect.promise(() => import("./ApiKeyHelper.js"))
+              const children = yield* ChildEnvironment
+              const credentials = yield* Credentials
+              const origin = settings.sources.find((source) => source.settings.apiKeyHelper !== undefined)?.origin ?? "the settings"
+              return yield* make({
+                command: helper,
+                origin,
+                cwd: settings.projectDir,
+                env: children.process(),
+                onKey: credentials.add
+              })
+            })
+          }
+        : {})
+    }
+    const client = yield* makeHttpClient
+    return yield* Effect.provideService(makeApiClientWith(config), HttpClient.HttpClient, client)
+  })
+
+/** `makeFromSettings` as a layer: the session's client (SessionServices). */
+export const layerFromSettings: Layer.Layer<ApiClient, Config.ConfigError, Settings | ChildEnvironment | Credentials> = Layer.effect(
+  ApiClient,
+  makeFromSettings
+)

@@ -11,6 +11,7 @@
  *     set          fixed values, applied last (so always present)
  *   The default (no policy) keeps everything but the credentials.
  * - `process(explicit)`: for hooks and MCP stdio servers: everything but the credentials, plus `explicit`.
+ * The parent's environment is this process's with the settings' `env` laid over it (Variables.overlay).
  *
  * Schema-free (it is built on every start); the policy's Schema is in ShellEnvironmentPolicy.ts.
  */
@@ -19,6 +20,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { Settings } from "../context/Settings.js"
 import * as Credentials from "./Credentials.js"
+import * as Variables from "./Variables.js"
 import type { InvalidShellEnvironmentPolicy } from "./ShellEnvironmentPolicy.js"
 
 export type Inherit = "all" | "core" | "none"
@@ -167,12 +169,18 @@ export interface Options {
 
 /** Children of this process, with the policy given (nothing read from the Settings). */
 export const makeWith = (options: Options = {}): Effect.Effect<Interface, never, Credentials.Credentials> =>
-  Effect.map(Credentials.Credentials, (credentials) => {
-    const parent = options.parent ?? (() => process.env)
+  Effect.gen(function* () {
+    const credentials = yield* Credentials.Credentials
+    // The settings' `env` (laid over weft's environment by the session: Variables.layerOverlay) is inherited as
+    // Claude Code's children inherit it; the credentials are withheld and the policy applied after it.
+    const overlay = yield* Variables.overlay
+    const base = options.parent ?? (() => process.env)
+    // Stryker disable next-line ConditionalExpression: a shortcut: with no overlay the spread is the parent as it is
+    const parent = Object.keys(overlay).length === 0 ? base : () => ({ ...base(), ...overlay })
     return {
       shell: Effect.sync(() => withGitSafety(forShell(parent(), credentials.values(), options.policy))),
       process: (explicit) => Effect.sync(() => forProcess(parent(), credentials.values(), explicit))
-    }
+    } satisfies Interface
   })
 
 /**

@@ -10,11 +10,17 @@
  * session's first request (scratchpad/bench/session.mjs). Under any other provider (a test's
  * `ConfigProvider.fromUnknown`, `ConfigProvider.layer`) it is `Config.String(name)`. The tests check that the direct
  * read answers what Config does over the same environment.
+ *
+ * The settings' `env` is read as if it were in weft's environment (Claude Code applies it to its own process): the
+ * session lays it over the provider in force (`withOverlay`, `layerOverlay`) rather than writing to `process.env`,
+ * so that a session built inside another one, or a test, sees only its own. A variable the overlay sets wins; the
+ * rest is read as before (directly from `process.env` over the default provider).
  */
 import * as Config from "effect/Config"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { homedir } from "node:os"
 import { join } from "node:path"
@@ -29,11 +35,53 @@ export const throughConfig = (name: string): Effect.Effect<string | undefined> =
     Effect.orElseSucceed(() => undefined)
   )
 
+/** The overlays made by `withOverlay`: the variables laid over, and the provider they were laid over. */
+const overlays = new WeakMap<
+  ConfigProvider.ConfigProvider,
+  { readonly env: Readonly<Record<string, string>>; readonly base: ConfigProvider.ConfigProvider }
+>()
+
+/**
+ * `base` with `env` laid over it: a ConfigProvider that answers `env`'s variables first (empty values kept), then
+ * `base`'s. `value` reads it without Config's interpreter.
+ */
+export const withOverlay = (base: ConfigProvider.ConfigProvider, env: Readonly<Record<string, string>>): ConfigProvider.ConfigProvider => {
+  const provider = ConfigProvider.orElse(ConfigProvider.fromEnvRecord({ ...env }, { preserveEmptyStrings: true }), base)
+  overlays.set(provider, { env, base })
+  return provider
+}
+
+/** The provider in force with `env` laid over it (`withOverlay`), for what the layer is provided to. */
+export const layerOverlay = (env: Readonly<Record<string, string>>): Layer.Layer<never> =>
+  Layer.effect(ConfigProvider.ConfigProvider, ConfigProvider.ConfigProvider.use((base) => Effect.succeed(withOverlay(base, env))))
+
+const overlayOf = (provider: ConfigProvider.ConfigProvider): Readonly<Record<string, string>> => {
+  const laid = overlays.get(provider)
+  if (laid === undefined) return {}
+  // An overlay laid over another one (a session inside a session) wins over it.
+  return overlays.has(laid.base) ? { ...overlayOf(laid.base), ...laid.env } : laid.env
+}
+
+/** The variables laid over the provider in force (`withOverlay`, each over the ones below it); empty when none are. */
+export const overlay: Effect.Effect<Readonly<Record<string, string>>> = ConfigProvider.ConfigProvider.use((provider) =>
+  Effect.succeed(overlayOf(provider))
+)
+
+const read = (provider: ConfigProvider.ConfigProvider, name: string): Effect.Effect<string | undefined> => {
+  const laid = overlays.get(provider)
+  if (laid !== undefined) {
+    // Own keys only: `toString` is no variable.
+    if (Object.hasOwn(laid.env, name)) return Effect.succeed(laid.env[name])
+    // Not in the overlay: the provider below answers, read directly when it is the process's environment.
+    if (laid.base === processEnvironment) return Effect.sync(() => process.env[name])
+    return overlays.has(laid.base) ? read(laid.base, name) : throughConfig(name)
+  }
+  return provider === processEnvironment ? Effect.sync(() => process.env[name]) : throughConfig(name)
+}
+
 /** `name`'s value as the ConfigProvider in force gives it (undefined: absent). See the module doc. */
 export const value = (name: string): Effect.Effect<string | undefined> =>
-  ConfigProvider.ConfigProvider.use((provider) =>
-    provider === processEnvironment ? Effect.sync(() => process.env[name]) : throughConfig(name)
-  )
+  ConfigProvider.ConfigProvider.use((provider) => read(provider, name))
 
 /** `name`'s value; none when it is absent or empty. */
 export const nonEmpty = (name: string): Effect.Effect<Option.Option<string>> =>

@@ -21,6 +21,7 @@ import { ApiClient } from "../../src/model/ApiClient.js"
 import { Permissions } from "../../src/permissions/Permissions.js"
 import { ChildEnvironment } from "../../src/platform/ChildEnvironment.js"
 import { Credentials } from "../../src/platform/Credentials.js"
+import * as Variables from "../../src/platform/Variables.js"
 import { SessionStore } from "../../src/session/SessionStore.js"
 import { textTurn } from "../../src/testing/Script.js"
 import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
@@ -231,6 +232,39 @@ describe("SessionServices", () => {
         Builtin.all.map((tool) => tool.name).filter((name) => name !== "Bash")
       )
     }).pipe(Effect.scoped, Effect.provide(platform), Effect.provideService(ConfigProvider.ConfigProvider, environment(home)))
+  })
+
+  it.live("the settings' env is weft's environment for the session: the client, the children, the run; model below it", () => {
+    const home = tempDir()
+    const cwd = tempDir()
+    const withSettings = (value: Settings["Service"]["value"]) => ({
+      cwd,
+      version: "test",
+      credentials: Credentials.fromValues([]),
+      settings: Settings.fromValue(value, { projectDir: cwd, home })
+    })
+    const withoutModel = ConfigProvider.fromEnv({ env: { WEFT_HOME: home, ANTHROPIC_BASE_URL: "http://127.0.0.1:9" } })
+    return Effect.gen(function* () {
+      const key = "sk-ant-session-settings-0123456789"
+      const options = withSettings({ model: "model-from-settings", env: { ANTHROPIC_MODEL: "model-from-env-key", ANTHROPIC_API_KEY: key, FROM_SETTINGS: "1" } })
+      const seen = yield* Effect.gen(function* () {
+        const shell = yield* (yield* ChildEnvironment).shell
+        return {
+          model: (yield* ApiClient).defaultModel,
+          shell: shell["FROM_SETTINGS"],
+          shellKey: shell["ANTHROPIC_API_KEY"],
+          run: yield* Variables.value("FROM_SETTINGS"),
+          redacted: (yield* Credentials).redact(`the key is ${key}`)
+        }
+      }).pipe(Effect.provide(SessionServices.layer(options)))
+      expect(seen).toEqual({ model: "model-from-env-key", shell: "1", shellKey: undefined, run: "1", redacted: "the key is [REDACTED]" })
+      // Outside the session, nothing of it.
+      expect(yield* Variables.value("FROM_SETTINGS")).toBeUndefined()
+      const model = yield* ApiClient.use((client) => Effect.succeed(client.defaultModel)).pipe(
+        Effect.provide(SessionServices.layer(withSettings({ model: "model-from-settings" })))
+      )
+      expect(model).toBe("model-from-settings")
+    }).pipe(Effect.scoped, Effect.provide(platform), Effect.provideService(ConfigProvider.ConfigProvider, withoutModel))
   })
 
   // Where a Bash command's relative paths land: the session's shell's directory (after a `cd`), which Permissions

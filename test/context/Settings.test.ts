@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as path from "node:path"
-import { type LoadOptions, merge, Settings } from "../../src/context/Settings.js"
+import { decodeSettings, knownKeys, type LoadOptions, merge, Settings } from "../../src/context/Settings.js"
 import { isTrusted, trust } from "../../src/context/Trust.js"
 import { tempDir as makeTempDir, write } from "../support/TempFiles.js"
 
@@ -92,39 +93,101 @@ describe("Settings.make", () => {
     })
   })
 
-  it.effect("a file that is not JSON or has a wrong type is ignored whole, with a warning naming file and key", () => {
+  it.effect("a file that is not JSON is an error naming it, not a warning; the other files still load", () => {
     const f = fixture()
     write(path.join(f.project, ".claude", "settings.json"), "{ not json")
-    writeScopes(f, { user: { model: "user-model", permissions: { allow: ["Read", 3], deny: ["Bash"] } }, local: { model: "ok" } })
+    writeScopes(f, { user: { permissions: { deny: ["Bash"] } }, local: { model: "ok" } })
     return Effect.gen(function* () {
       const settings = yield* load(f, { trustProject: true })
-      expect(settings.value).toEqual({ model: "ok" })
+      expect(settings.value).toEqual({ model: "ok", permissions: { deny: ["Bash"] } })
+      expect(settings.warnings).toEqual([])
+      expect(settings.errors).toHaveLength(1)
+      expect(settings.errors[0]?.flag).toBe(false)
+      expect(settings.errors[0]?.origin).toBe(path.join(f.project, ".claude", "settings.json"))
+      expect(settings.errors[0]?.message).toContain("not valid JSON")
+      expect(settings.errors[0]?.message).toContain("--setting-sources")
+      // The session's layer does not start on it.
+      const failed = yield* Effect.flip(
+        Layer.build(Settings.layer({ cwd: f.project, home: f.home, weftHome: f.weftHome, managedPaths: [f.managed], trustProject: true }))
+      )
+      expect(failed._tag).toBe("SettingsError")
+    })
+  })
+
+  it.effect("keys are decoded one by one: a wrong one is ignored with a warning naming file and key, the others apply", () => {
+    const f = fixture()
+    writeScopes(f, {
+      user: { model: "user-model", env: { A: 1 }, permissions: { allow: ["Read", 3], deny: ["Bash"], ask: ["Edit"] } }
+    })
+    return Effect.gen(function* () {
+      const settings = yield* load(f)
+      // A typo in permissions.allow does not turn the file's deny rules off.
+      expect(settings.value).toEqual({ model: "user-model", permissions: { deny: ["Bash"], ask: ["Edit"] } })
+      expect(settings.errors).toEqual([])
       expect(settings.warnings).toHaveLength(2)
-      expect(settings.warnings[0]).toContain(path.join(f.project, ".claude", "settings.json"))
-      expect(settings.warnings[0]).toContain("not valid JSON")
-      expect(settings.warnings[1]).toContain(path.join(f.home, ".claude", "settings.json"))
+      const file = path.join(f.home, ".claude", "settings.json")
+      expect(settings.warnings[0]).toContain(file)
+      expect(settings.warnings[0]).toContain("ignoring env")
+      expect(settings.warnings[1]).toContain(file)
+      expect(settings.warnings[1]).toContain("ignoring permissions.allow")
       expect(settings.warnings[1]).toContain("permissions.allow[1]")
     })
   })
 
-  it.effect("a top level that is not an object, and a wrong mode, are warnings", () => {
+  it.effect("what narrows keeps what it can: deny and ask keep their valid entries, a lone string is one rule", () => {
     const f = fixture()
-    writeScopes(f, { user: [1, 2], local: { permissions: { defaultMode: "yolo" } } })
+    writeScopes(f, {
+      user: {
+        permissions: { deny: ["Bash(rm:*)", 42, { tool: "x" }, "WebFetch"], ask: "Edit", disableBypassPermissionsMode: true },
+        disabledMcpjsonServers: ["evil", 1]
+      },
+      managed: { permissions: { deny: "Write" } }
+    })
     return Effect.gen(function* () {
-      const settings = yield* load(f, { trustProject: true })
-      expect(settings.value).toEqual({})
-      expect(settings.warnings[0]).toContain("permissions.defaultMode")
-      expect(settings.warnings[1]).toContain("top level")
+      const settings = yield* load(f)
+      expect(settings.value.permissions?.deny).toEqual(["Bash(rm:*)", "WebFetch", "Write"])
+      expect(settings.value.permissions?.ask).toEqual(["Edit"])
+      expect(settings.value.permissions?.disableBypassPermissionsMode).toBe("disable")
+      expect(settings.value.disabledMcpjsonServers).toEqual(["evil"])
+      const text = settings.warnings.join("\n")
+      expect(text).toContain("permissions.deny[1]")
+      expect(text).toContain("the other entries of permissions.deny apply")
+      expect(text).toContain("bypassPermissions mode is disabled all the same")
+      expect(settings.warnings.every((warning) => warning.includes("settings.json"))).toBe(true)
     })
   })
 
-  it.effect("unknown keys are kept", () => {
+  it.effect("a top level that is not an object is an error; a wrong mode is a warning and the rest applies", () => {
     const f = fixture()
-    writeScopes(f, { user: { statusLine: { type: "command", command: "x" }, futureKey: [1], permissions: { futureRule: true } } })
+    writeScopes(f, { user: [1, 2], local: { permissions: { defaultMode: "yolo", deny: ["Bash"] } } })
+    return Effect.gen(function* () {
+      const settings = yield* load(f, { trustProject: true })
+      expect(settings.value).toEqual({ permissions: { deny: ["Bash"] } })
+      expect(settings.warnings).toHaveLength(1)
+      expect(settings.warnings[0]).toContain("permissions.defaultMode")
+      expect(settings.errors.map((error) => error.message).join()).toContain("top level")
+    })
+  })
+
+  it.effect("unknown keys are kept, and named once each with their files", () => {
+    const f = fixture()
+    writeScopes(f, {
+      user: { statusLine: { type: "command", command: "x" }, futureKey: [1], permissions: { futureRule: true }, sandbox: { enabled: true } },
+      managed: { outputStyle: "Explanatory", alwaysThinkingEnabled: true, futureKey: [2], $schema: "https://json.schemastore.org/claude-code-settings.json" }
+    })
     return Effect.gen(function* () {
       const settings = yield* load(f)
-      expect(settings.value["futureKey"]).toEqual([1])
+      expect(settings.value["futureKey"]).toEqual([1, 2])
       expect(settings.value.permissions?.["futureRule"]).toBe(true)
+      const user = path.join(f.home, ".claude", "settings.json")
+      expect(settings.unknownKeys).toEqual([
+        { key: "outputStyle", origins: [f.managed] },
+        { key: "alwaysThinkingEnabled", origins: [f.managed] },
+        { key: "futureKey", origins: [f.managed, user] },
+        { key: "permissions.futureRule", origins: [user] },
+        { key: "statusLine", origins: [user] }
+      ])
+      expect(knownKeys).toContain("sandbox")
     })
   })
 
@@ -142,13 +205,22 @@ describe("Settings.make", () => {
     })
   })
 
-  it.effect("--settings as a file path, relative to the project; a missing file is a warning", () => {
+  it.effect("--settings as a file path, relative to the project; a missing file or invalid JSON is an error naming the flag", () => {
     const f = fixture()
     write(path.join(f.project, "my.json"), json({ model: "from-file" }))
+    write(path.join(f.project, "bad.json"), "{,}")
     return Effect.gen(function* () {
       expect((yield* load(f, { flagSettings: "my.json" })).value.model).toBe("from-file")
-      const missing = yield* load(f, { flagSettings: "nope.json" })
-      expect(missing.warnings[0]).toContain("nope.json")
+      for (const [flagSettings, expected] of [
+        ["nope.json", /^--settings: no such file: .*nope\.json$/],
+        ["bad.json", /^--settings .*bad\.json: not valid JSON/],
+        ["{ nope", /^--settings: not valid JSON/]
+      ] as const) {
+        const settings = yield* load(f, { flagSettings })
+        expect(settings.errors).toHaveLength(1)
+        expect(settings.errors[0]?.flag).toBe(true)
+        expect(settings.errors[0]?.message).toMatch(expected)
+      }
     })
   })
 
@@ -249,6 +321,15 @@ describe("Settings.make", () => {
       )
       expect(settings.trusted).toBe(true)
     })
+  })
+})
+
+describe("decodeSettings", () => {
+  it("decodes key by key, naming what it leaves out", () => {
+    const decoded = decodeSettings({ model: 1, permissions: { deny: ["Bash", 2] } })
+    expect("value" in decoded && decoded.value).toEqual({ permissions: { deny: ["Bash"] } })
+    expect("warnings" in decoded && decoded.warnings.join("\n")).toContain("ignoring model")
+    expect(decodeSettings([1])).toEqual({ error: "expected an object" })
   })
 })
 

@@ -162,13 +162,16 @@ describe("weft -p: permissions", () => {
     expect(existsSync(join(sourced.dir, "made"))).toBe(true)
   })
 
-  it("a settings file that is not JSON is a warning naming it, and the run goes on", async () => {
+  it("a settings file that is not JSON stops the run naming it (its deny rules are unknown); --setting-sources leaves it out", async () => {
     const session = await oneCall({ ".claude/settings.local.json": "{ nope" }, "Read", (dir) => ({ file_path: join(dir, "a.txt") }))
     await writeFile(join(session.dir, "a.txt"), "hello")
     const out = await run([], session)
-    expect(out.code).toBe(0)
+    expect(out.code).toBe(1)
     expect(out.stderr).toContain("settings.local.json")
-    expect(JSON.stringify(toolResults(out.stdout)[0])).toContain("hello")
+    expect(out.stderr).toContain("not valid JSON")
+    const without = await run(["--setting-sources", "user,project"], session)
+    expect(without.code).toBe(0)
+    expect(JSON.stringify(toolResults(without.stdout)[0])).toContain("hello")
   })
 
   it("a bad --permission-mode or --setting-sources is an argument error", async () => {

@@ -108,6 +108,42 @@ describe("ApiClient over HTTP (MockAnthropicServer)", () => {
       expect(sent?.headers["x-custom"]).toBe("yes")
     }))
 
+  it.effect("a key source's key goes as x-api-key and Bearer; a 401 asks it for a fresh key and sends once more, once", () =>
+    Effect.gen(function* () {
+      const keys = ["key-one", "key-two", "key-three"]
+      const asked: Array<string> = []
+      let index = 0
+      const keySource = {
+        current: Effect.sync(() => keys[index] ?? "none"),
+        refresh: (refused: string) =>
+          Effect.sync(() => {
+            asked.push(refused)
+            index += 1
+            return keys[index] ?? "none"
+          })
+      }
+      const accepting = (key: string) => (sent: { readonly headers: Readonly<Record<string, string>> }) =>
+        sent.headers["x-api-key"] === key ? 0 : ScriptTurn.status(401)
+      const first = yield* setup({ script: [textTurn("ok")], pick: accepting("key-two") }, { apiKey: undefined, keySource })
+      expect((yield* fold(first.client.stream(request))).content).toEqual([{ type: "text", text: "ok" }])
+      const sent = yield* first.server.requests
+      expect(sent.map((one) => [one.headers["x-api-key"], one.headers["authorization"]])).toEqual([
+        ["key-one", "Bearer key-one"],
+        ["key-two", "Bearer key-two"]
+      ])
+      expect(asked).toEqual(["key-one"])
+      // A key refused again after the refresh is the request's failure: no loop.
+      const second = yield* setup({ script: [textTurn("ok")], pick: accepting("never") }, { apiKey: undefined, keySource })
+      const error = yield* Effect.flip(fold(second.client.stream(request)))
+      expect(error.status).toBe(401)
+      expect((yield* second.server.requests).length).toBe(2)
+      expect(asked).toEqual(["key-one", "key-two"])
+      // An API key given wins over the key source.
+      const third = yield* setup({ script: [textTurn("ok")] }, { apiKey: "sk-given", keySource })
+      yield* fold(third.client.stream(request))
+      expect((yield* third.server.requests)[0]?.headers["x-api-key"]).toBe("sk-given")
+    }))
+
   it.effect("without credentials against the official endpoint, fails before any request and says what to set", () =>
     Effect.gen(function* () {
       const client = yield* makeWith({})

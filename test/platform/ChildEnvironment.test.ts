@@ -14,6 +14,7 @@ import {
 } from "../../src/platform/ChildEnvironment.js"
 import { Credentials, headerValues, REDACTED, valuesFromEnv } from "../../src/platform/Credentials.js"
 import * as ShellEnvironmentPolicy from "../../src/platform/ShellEnvironmentPolicy.js"
+import * as Variables from "../../src/platform/Variables.js"
 
 const KEY = "sk-ant-api03-secret-value-0123456789"
 const TOKEN = "bearer-token-abcdefghijkl"
@@ -302,6 +303,21 @@ describe("ChildEnvironment services", () => {
       )
       expect(yield* plain.shell).toStrictEqual(withGitSafety({ PATH: "/bin", EDITOR: "vi" }))
     }).pipe(Effect.provide(Credentials.layerFromValues([])))
+  )
+
+  it.effect("the settings' env laid over weft's environment is inherited; credentials and the policy still apply after it", () =>
+    Effect.gen(function* () {
+      const children = yield* make({ parent: () => ({ PATH: "/bin", KEPT: "parent", SECRET_X: "s" }) }).pipe(
+        Effect.provide(Settings.layerFromValue({ shellEnvironmentPolicy: { exclude: ["SECRET_*"] } }))
+      )
+      expect(yield* children.shell).toStrictEqual(withGitSafety({ PATH: "/bin", KEPT: "from-settings", ADDED: "1" }))
+      expect(yield* children.process()).toStrictEqual({ PATH: "/bin", KEPT: "from-settings", ADDED: "1", SECRET_X: "s", SECRET_Y: "y" })
+    }).pipe(
+      Effect.provide(
+        Variables.layerOverlay({ KEPT: "from-settings", ADDED: "1", ANTHROPIC_API_KEY: "sk-from-settings", SECRET_Y: "y" })
+      ),
+      Effect.provide(Credentials.layerFromValues([]))
+    )
   )
 
   it.effect("make fails on an invalid policy", () =>

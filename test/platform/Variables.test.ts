@@ -79,3 +79,40 @@ describe("Variables.value", () => {
     expect(Effect.runSync(Variables.value(name).pipe(Effect.provideService(ConfigProvider.ConfigProvider, nested)))).toBe("nested")
   })
 })
+
+describe("Variables.withOverlay", () => {
+  const name = "WEFT_VARIABLES_TEST_OVERLAY"
+  it.effect("answers the overlay's variables first (empty ones kept), the provider below for the rest, Config included", () =>
+    Effect.gen(function* () {
+      const base = ConfigProvider.fromUnknown({ BELOW: "below", [name]: "below" })
+      const laid = Variables.withOverlay(base, { [name]: "over", EMPTY: "" })
+      const read = <A>(effect: Effect.Effect<A>) => Effect.provideService(effect, ConfigProvider.ConfigProvider, laid)
+      expect(yield* read(Variables.value(name))).toBe("over")
+      expect(yield* read(Variables.value("EMPTY"))).toBe("")
+      expect(yield* read(Variables.value("BELOW"))).toBe("below")
+      expect(yield* read(Variables.value("NOWHERE"))).toBeUndefined()
+      expect(yield* read(Variables.throughConfig(name))).toBe("over")
+      expect(yield* read(Variables.value("toString"))).toBeUndefined()
+      expect(yield* read(Variables.overlay)).toEqual({ [name]: "over", EMPTY: "" })
+      expect(yield* Variables.overlay).toEqual({})
+      // Laid over another overlay (a session inside a session): each wins over the ones below it.
+      const inner = Variables.withOverlay(laid, { INNER: "inner", EMPTY: "inner" })
+      const readInner = <A>(effect: Effect.Effect<A>) => Effect.provideService(effect, ConfigProvider.ConfigProvider, inner)
+      expect(yield* readInner(Variables.overlay)).toEqual({ [name]: "over", EMPTY: "inner", INNER: "inner" })
+      expect(yield* readInner(Variables.value(name))).toBe("over")
+      expect(yield* readInner(Variables.value("BELOW"))).toBe("below")
+    })
+  )
+
+  it("over the default provider, reads the process's environment for what it does not set", () => {
+    process.env[name] = "process"
+    try {
+      const program = Effect.all([Variables.value(name), Variables.value("WEFT_VARIABLES_TEST_SET")]).pipe(
+        Effect.provide(Variables.layerOverlay({ WEFT_VARIABLES_TEST_SET: "set" }))
+      )
+      expect(Effect.runSync(program)).toEqual(["process", "set"])
+    } finally {
+      delete process.env[name]
+    }
+  })
+})
