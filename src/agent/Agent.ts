@@ -84,6 +84,36 @@ export interface RunOptions {
   readonly autoCompact?: boolean
   /** The model's context window in tokens; default from the model table (Models.contextWindowOf). */
   readonly contextWindow?: number
+  /**
+   * The model in force now, read before each request (a Session's `setModel` takes effect at the next request);
+   * wins over `model`.
+   */
+  readonly currentModel?: Effect.Effect<string | undefined>
+}
+
+/** What a conversation carries from one prompt to the next (a Session keeps it between turns). */
+export interface Conversation {
+  readonly history: ReadonlyArray<MessageParam>
+  /** Tokens and cost of every response so far. */
+  readonly totals: SessionState.Totals
+  /** The context's size (see RunState.contextTokens). */
+  readonly contextTokens: number | undefined
+}
+
+export const emptyConversation: Conversation = { history: [], totals: SessionState.emptyTotals, contextTokens: undefined }
+
+/** What announcing a session (SessionStart hooks) gave the first prompt: context for the model, where it came from. */
+export interface Started {
+  readonly source: "startup" | "resume"
+  readonly additionalContext?: string
+  /** A SessionStart hook stopped the session: why, for the user. */
+  readonly stopRun?: string
+}
+
+/** One prompt answered: its Result, and the conversation to go on with. */
+export interface TurnEnd {
+  readonly result: AgentResult
+  readonly conversation: Conversation
 }
 
 export const defaultMaxTokens = Request.defaultMaxTokens
@@ -188,10 +218,10 @@ export const run = (options: RunOptions) =>
     })
   )
 
-/** The run: start, then turns until one decides to finish, then the Result. A defect still ends with a Result. */
-const loop = Effect.fn("Agent.loop")(function* (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<void>) {
+/** The run's shared values: its options resolved and its services. */
+const makeRun = Effect.fn("Agent.makeRun")(function* (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<void>) {
   const api = yield* ApiClient
-  const model = api.resolveModel(options.model ?? api.defaultModel)
+  const model = api.resolveModel((options.currentModel === undefined ? undefined : yield* options.currentModel) ?? options.model ?? api.defaultModel)
   const run: Run = {
     options,
     sessionId: options.sessionId ?? (yield* Uuid.v4),
@@ -205,45 +235,95 @@ const loop = Effect.fn("Agent.loop")(function* (options: RunOptions, emit: (even
     hooks: yield* Hooks,
     transcript: yield* Transcript
   }
-  const initial: RunState = {
-    history: Request.withoutCacheControl(options.history ?? []),
-    turns: 0,
-    totals: SessionState.emptyTotals,
-    apiMs: 0,
-    denials: [],
-    lastAssistant: undefined,
-    stopHookBlocks: 0,
-    contextTokens: undefined
-  }
-  // The state as of the last step, for the Result of a run that ends in a defect.
-  const latest = yield* Ref.make(initial)
-  const steps = Effect.gen(function* () {
-    let step = yield* start(run, initial)
-    while (step._tag === "Continue") {
-      step = yield* turn(run, step.state)
-      yield* Ref.set(latest, step.state)
-    }
-    return step
-  })
-  const [elapsed, end] = yield* steps.pipe(
-    Effect.catchDefect((defect) =>
-      Effect.map(Ref.get(latest), (state) =>
-        finishWith(state, "error_during_execution", `Internal error: ${Cause.pretty(Cause.die(defect))}`, true)
-      )
-    ),
-    Effect.timed
-  )
-  yield* finish(run, end, millisOf(elapsed))
+  return run
 })
 
-/** A duration in whole milliseconds, as the Result and hooks report them. */
-const millisOf = (duration: Duration.Duration): number => Math.round(Duration.toMillis(duration))
+const initialState = (conversation: Conversation): RunState => ({
+  history: Request.withoutCacheControl(conversation.history),
+  turns: 0,
+  totals: conversation.totals,
+  apiMs: 0,
+  denials: [],
+  lastAssistant: undefined,
+  stopHookBlocks: 0,
+  contextTokens: conversation.contextTokens
+})
 
 /**
- * Announces the session (SessionStart hooks may stop it or add context) and submits the prompt (UserPromptSubmit
- * hooks may block it or add context).
+ * `first` (the step that submitted the prompt), then turns until one decides to finish; a defect still ends with
+ * a Finish (its Result says what went wrong). Answers the end and how long it all took.
  */
-const start = Effect.fn("Agent.start")(function* (run: Run, state: RunState) {
+const steps = (run: Run, initial: RunState, first: Effect.Effect<Next>) =>
+  Effect.gen(function* () {
+    // The state as of the last step, for the Result of a run that ends in a defect.
+    const latest = yield* Ref.make(initial)
+    const all = Effect.gen(function* () {
+      let step = yield* first
+      while (step._tag === "Continue") {
+        step = yield* turn(run, step.state)
+        yield* Ref.set(latest, step.state)
+      }
+      return step
+    })
+    const [elapsed, end] = yield* all.pipe(
+      Effect.catchDefect((defect) =>
+        Effect.map(Ref.get(latest), (state) =>
+          finishWith(state, "error_during_execution", `Internal error: ${Cause.pretty(Cause.die(defect))}`, true)
+        )
+      ),
+      Effect.timed
+    )
+    return { end, durationMs: millisOf(elapsed) }
+  })
+
+/** The run: the session announced, the prompt submitted, turns until one decides to finish, then the Result. */
+const loop = Effect.fn("Agent.loop")(function* (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<void>) {
+  const run = yield* makeRun(options, emit)
+  const initial = initialState({ ...emptyConversation, history: options.history ?? [] })
+  const { end, durationMs } = yield* steps(
+    run,
+    initial,
+    Effect.gen(function* () {
+      const started = yield* announce(run)
+      if (started.stopRun !== undefined) return finishWith(initial, "success", started.stopRun, false)
+      return yield* submitPrompt(run, initial, started)
+    })
+  )
+  yield* finish(run, end, durationMs, { endSession: true })
+})
+
+/**
+ * One prompt of a session whose start was announced already (`announce`; its outcome is `started` for the first
+ * prompt): the prompt submitted to the conversation, turns until one decides to finish, the Result emitted (after
+ * SessionEnd hooks when `endSession`). Answers the Result and the conversation to go on with, whatever happened
+ * (an interrupted turn leaves a valid history: every tool call answered).
+ */
+export const runTurn = Effect.fn("Agent.runTurn")(function* (
+  options: RunOptions & { readonly sessionId: string },
+  conversation: Conversation,
+  turnOptions: {
+    readonly started?: Started
+    readonly endSession: boolean
+    readonly emit: (event: AgentEvent) => Effect.Effect<void>
+  }
+) {
+  const run = yield* makeRun(options, turnOptions.emit)
+  const initial = initialState(conversation)
+  const { end, durationMs } = yield* steps(run, initial, submitPrompt(run, initial, turnOptions.started))
+  const result = yield* finish(run, end, durationMs, { endSession: turnOptions.endSession })
+  const state = end.state
+  const turnEnd: TurnEnd = {
+    result,
+    conversation: { history: state.history, totals: state.totals, contextTokens: state.contextTokens }
+  }
+  return turnEnd
+})
+
+/**
+ * Announces the session: the SessionStarted event, the transcript going on after a resumed session's last entry,
+ * and SessionStart hooks (they may stop the session, or add context for the first prompt).
+ */
+export const announce = Effect.fn("Agent.announce")(function* (run: Pick<Run, "options" | "sessionId" | "model" | "registry" | "permissions" | "hooks" | "transcript" | "emit">) {
   const { options, sessionId, hooks } = run
   yield* run.emit({
     _tag: "SessionStarted",
@@ -256,10 +336,59 @@ const start = Effect.fn("Agent.start")(function* (run: Run, state: RunState) {
   })
   if (options.resume !== undefined) yield* run.transcript.setParent(options.resume.leafUuid)
   const source = options.resume !== undefined || options.history !== undefined ? "resume" : "startup"
-  const started = yield* hooks.sessionStart({ sessionId, cwd: options.cwd, source })
-  yield* HookReport.report(run.emit, "SessionStart", started)
-  if (started.stopRun !== undefined) return finishWith(state, "success", started.stopRun, false)
+  const outcome = yield* hooks.sessionStart({ sessionId, cwd: options.cwd, source })
+  yield* HookReport.report(run.emit, "SessionStart", outcome)
+  const started: Started = {
+    source,
+    ...(outcome.additionalContext === undefined ? {} : { additionalContext: outcome.additionalContext }),
+    ...(outcome.stopRun === undefined ? {} : { stopRun: outcome.stopRun })
+  }
+  return started
+})
 
+/**
+ * The announcement of a session whose prompts run later (`runTurn`): the services from the context, the model
+ * resolved as the first request will resolve it.
+ */
+export const announceSession = Effect.fn("Agent.announceSession")(function* (
+  options: RunOptions & { readonly sessionId: string },
+  emit: (event: AgentEvent) => Effect.Effect<void>
+) {
+  const api = yield* ApiClient
+  return yield* announce({
+    options,
+    sessionId: options.sessionId,
+    model: api.resolveModel((options.currentModel === undefined ? undefined : yield* options.currentModel) ?? options.model ?? api.defaultModel),
+    registry: yield* ToolRegistry,
+    permissions: yield* Permissions,
+    hooks: yield* Hooks,
+    transcript: yield* Transcript,
+    emit
+  })
+})
+
+/** SessionEnd hooks (`reason`: Claude Code's, e.g. "other", "prompt_input_exit"), then the transcript flushed. */
+export const endSession = Effect.fn("Agent.endSession")(function* (
+  sessionId: string,
+  cwd: string,
+  reason: string,
+  emit: (event: AgentEvent) => Effect.Effect<void>
+) {
+  const hooks = yield* Hooks
+  const ended = yield* hooks.sessionEnd({ sessionId, cwd, reason })
+  yield* HookReport.report(emit, "SessionEnd", ended ?? {})
+  yield* (yield* Transcript).flush
+})
+
+/** A duration in whole milliseconds, as the Result and hooks report them. */
+const millisOf = (duration: Duration.Duration): number => Math.round(Duration.toMillis(duration))
+
+/**
+ * Submits the prompt (UserPromptSubmit hooks may block it or add context); the first prompt of a session carries
+ * what its SessionStart hooks added (`started`).
+ */
+const submitPrompt = Effect.fn("Agent.submitPrompt")(function* (run: Run, state: RunState, started: Started | undefined) {
+  const { options, sessionId, hooks } = run
   const promptText = typeof options.prompt === "string" ? options.prompt : Content.joinText(options.prompt)
   const submitted = yield* hooks.userPromptSubmit({
     sessionId,
@@ -279,9 +408,9 @@ const start = Effect.fn("Agent.start")(function* (run: Run, state: RunState) {
   const userMessage: MessageParam = {
     role: "user",
     content: [
-      ...(started.additionalContext === undefined
+      ...(started?.additionalContext === undefined
         ? []
-        : [Content.text(HookReport.additionalContext(`SessionStart:${source}`, started.additionalContext))]),
+        : [Content.text(HookReport.additionalContext(`SessionStart:${started.source}`, started.additionalContext))]),
       ...promptBlocks,
       ...(submitted.additionalContext === undefined
         ? []
@@ -296,7 +425,8 @@ const start = Effect.fn("Agent.start")(function* (run: Run, state: RunState) {
  * One turn: a model request, its response recorded, then either the tools it asked for (and another turn) or the
  * Stop hooks (and the end, unless a hook sends the model back to work).
  */
-const turn = Effect.fn("Agent.turn")(function* (run: Run, before: RunState) {
+const turn = Effect.fn("Agent.turn")(function* (current: Run, before: RunState) {
+  const run = yield* withCurrentModel(current)
   if (before.turns >= (run.options.maxTurns ?? Number.POSITIVE_INFINITY)) {
     return finishWith(before, "error_max_turns", `Reached the maximum number of turns (${run.options.maxTurns}).`, true)
   }
@@ -476,6 +606,16 @@ const compactStep = Effect.fn("Agent.compact")(function* (
   })
 })
 
+/** The run with the model in force now (RunOptions.currentModel), when it changed since the run began. */
+const withCurrentModel = (run: Run): Effect.Effect<Run> =>
+  Effect.gen(function* () {
+    if (run.options.currentModel === undefined) return run
+    const wanted = yield* run.options.currentModel
+    const model = run.api.resolveModel(wanted ?? run.options.model ?? run.api.defaultModel)
+    if (model === run.model) return run
+    return { ...run, model, promptCaching: run.options.promptCaching ?? (yield* Request.promptCachingFor(model)) }
+  })
+
 /**
  * Runs `effect` unless `abort` completes first, which interrupts it and fails with Aborted. The abort is raced first:
  * the race starts its contenders in order and stops at the first that ends, so an abort already given ends the step
@@ -624,10 +764,15 @@ const recordResults = Effect.fn("Agent.recordResults")(function* (
 })
 
 /**
- * The Result: SessionEnd hooks (Claude Code's reason for a session that ends because its work is done under -p:
- * "other"), the transcript flushed (a `--resume` right after sees it all), then the event.
+ * The Result: SessionEnd hooks when the session ends with it (Claude Code's reason for a session that ends because
+ * its work is done under -p: "other"), the transcript flushed (a `--resume` right after sees it all), then the event.
  */
-const finish = Effect.fn("Agent.finish")(function* (run: Run, end: Finish, durationMs: number) {
+const finish = Effect.fn("Agent.finish")(function* (
+  run: Run,
+  end: Finish,
+  durationMs: number,
+  options: { readonly endSession: boolean }
+) {
   const { state, subtype, text, isError } = end
   const result: AgentResult = {
     _tag: "Result",
@@ -644,8 +789,11 @@ const finish = Effect.fn("Agent.finish")(function* (run: Run, end: Finish, durat
     permissionDenials: state.denials,
     ...(state.lastAssistant ? { content: state.lastAssistant.content } : {})
   }
-  const ended = yield* run.hooks.sessionEnd({ sessionId: run.sessionId, cwd: run.options.cwd, reason: "other" })
-  yield* HookReport.report(run.emit, "SessionEnd", ended ?? {})
+  if (options.endSession) {
+    const ended = yield* run.hooks.sessionEnd({ sessionId: run.sessionId, cwd: run.options.cwd, reason: "other" })
+    yield* HookReport.report(run.emit, "SessionEnd", ended ?? {})
+  }
   yield* run.transcript.flush
   yield* run.emit(result)
+  return result
 })

@@ -1,12 +1,13 @@
 /**
  * The composition root of a session: every service a run needs, as one Layer (`layer`) of parts in order
  * (Credentials, Settings, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, ShellSession,
- * Permissions, Hooks, McpClient, ToolRegistry), each overridable by a Layer (a test's fake, an SDK host's own
+ * Permissions, Hooks, McpClient, ToolRegistry, Session), each overridable by a Layer (a test's fake, an SDK host's own
  * permissions or model). The CLI runs the same Layer a library user composes. Resources are released in reverse
  * order when its scope closes: the transcript is flushed before the session store closes its files, and background
  * shells end.
  *
- * A new service joins the session as one more part in `layer`, after the services it needs.
+ * A new service joins the session as one more part in `layer`, after the services it needs. `layerSession` adds the
+ * conversation (Session) over them all.
  */
 import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
@@ -15,6 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as nodePath from "node:path"
 import type { InvalidShellEnvironmentPolicy } from "../platform/ShellEnvironmentPolicy.js"
+import * as Session from "../agent/Session.js"
 import { Transcript } from "../agent/Transcript.js"
 import { Environment } from "../context/Environment.js"
 import { Settings } from "../context/Settings.js"
@@ -58,6 +60,8 @@ export interface Options {
   readonly settings?: Settings["Service"]
   /** MCP servers to connect (McpConfig); their tools join the registry. None: the MCP client library is never loaded. */
   readonly mcpServers?: ReadonlyArray<McpServer>
+  /** The conversation (Session): its system prompt, model, limits, who answers permission asks; cwd is the session's. */
+  readonly session?: Omit<Session.Options, "cwd">
 }
 
 /** What the session's parts may need from outside: the platform. */
@@ -89,6 +93,8 @@ export interface Overrides<E = never> {
   readonly mcp?: Layer.Layer<McpClient, E, Base>
   /** The tools offered (before `removedTools` is applied). */
   readonly tools?: Layer.Layer<ToolRegistry, E, Base>
+  /** The conversation over the services before it. */
+  readonly session?: Layer.Layer<Session.Session, E, Base>
 }
 
 export type Services =
@@ -201,6 +207,17 @@ export const layer = <E = never>(
     )
   )
 }
+
+/**
+ * The session's services (`layer`) with the conversation over them as its last part (Session: prompts, events,
+ * live mode, model, rules and hooks): what `weft -p`, the SDK protocol and a library user driving a conversation
+ * run. Closing it ends the conversation (SessionEnd hooks, once) before the services close.
+ */
+export const layerSession = <E = never>(
+  options: Options,
+  overrides: Overrides<E> = {}
+): Layer.Layer<Services | Session.Session, E | Config.ConfigError | InvalidShellEnvironmentPolicy, Platform> =>
+  layer(options, overrides).pipe(add(overrideOr(overrides.session, Session.layer({ ...options.session, cwd: options.cwd }))))
 
 /**
  * The MCP servers connected, offered the workspace as roots, with ChildEnvironment's environment (no credentials

@@ -1,0 +1,351 @@
+/**
+ * A live conversation: the prompts of one session answered in turn, over the session's services. The Session owns
+ * what outlives one prompt (the history, the totals, the context's size, the model, the turn in flight) and is
+ * steered while it runs: prompts are queued (`submit`) and answered one at a time, the turn in flight can be
+ * interrupted, the permission mode, the rules and the model changed, hooks added, and the conversation compacted.
+ * Everything that happens is one Stream of AgentEvents (`events`), whatever prompt it belongs to.
+ *
+ * `weft -p` is one `submit` (with `endsSession`); the Agent SDK's stream-json protocol, the terminal and subagents
+ * drive the same service.
+ *
+ * - SessionStart hooks run once, before the first prompt (their context joins it); SessionEnd hooks once, with the
+ *   last prompt (`endsSession`), by `end`, or when the Session's scope closes.
+ * - The transcript is one chain across prompts; each prompt's Result comes after its entries are flushed.
+ * - `interrupt` ends the turn in flight gracefully (Agent's abort): the request is cancelled, processes are killed,
+ *   every tool call is answered, a pending permission ask is withdrawn, the Result says "Interrupted", and the
+ *   history kept is valid for the next prompt.
+ * - The host answers permission asks either with a function (`prompter`) or, with `prompter: "host"`, later through
+ *   `answerPermission` (a PermissionAsked event says what is asked).
+ */
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as PubSub from "effect/PubSub"
+import * as Queue from "effect/Queue"
+import * as Ref from "effect/Ref"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import type { AgentEvent, Result } from "../domain/AgentEvent.js"
+import type { ContentBlock } from "../domain/Content.js"
+import type { MessageParam } from "../domain/Message.js"
+import { Environment } from "../context/Environment.js"
+import { Memory } from "../context/Memory.js"
+import * as SystemPrompt from "../context/SystemPrompt.js"
+import { Hooks, type Handlers, makeLive } from "../hooks/Hooks.js"
+import { McpClient, type ServerStatus } from "../mcp/McpClient.js"
+import { ApiClient } from "../model/ApiClient.js"
+import { type PermissionMode, Permissions } from "../permissions/Permissions.js"
+import { Prompter, type PromptAnswer } from "../permissions/Prompter.js"
+import type { Behavior } from "../permissions/Rules.js"
+import type { PermissionUpdateDestination } from "../domain/AgentEvent.js"
+import * as Uuid from "../platform/Uuid.js"
+import type * as SessionState from "../session/SessionState.js"
+import { ToolRegistry } from "../tools/ToolRegistry.js"
+import * as Agent from "./Agent.js"
+import { Transcript } from "./Transcript.js"
+
+export type Prompt = string | ReadonlyArray<ContentBlock>
+
+export interface Options {
+  readonly cwd: string
+  /** The whole system prompt; default SystemPrompt.build from the Environment, the Memory and the tools. */
+  readonly systemPrompt?: string
+  /** Text appended to the default system prompt. */
+  readonly appendSystemPrompt?: string
+  /** The model at the start; default the ApiClient's. */
+  readonly model?: string
+  /** Model requests allowed per prompt. */
+  readonly maxTurns?: number
+  readonly maxTokens?: number
+  /** The session's id; default a new one. */
+  readonly sessionId?: string
+  /** Going on with a recorded session: its history and the entry the transcript goes on after. */
+  readonly resume?: { readonly history: ReadonlyArray<MessageParam>; readonly leafUuid: string | null }
+  /** Emit StreamDelta (and TextDelta / ThinkingDelta) events as the model's answer arrives (default true). */
+  readonly streamDeltas?: boolean
+  readonly promptCaching?: boolean
+  /** Compact before a prompt's request when the context nears the window (default true). */
+  readonly autoCompact?: boolean
+  readonly contextWindow?: number
+  /**
+   * Who answers permission asks: a Prompter (an Effect function: the host's UI, an SDK's `can_use_tool`), or
+   * "host": each ask waits until `answerPermission` answers it. Default: the Prompter Permissions was made with
+   * (nobody, under `weft -p`: an ask is a denial the model reads).
+   */
+  readonly prompter?: Prompter["Service"] | "host"
+}
+
+export interface SubmitOptions {
+  /** The session ends with this prompt: SessionEnd hooks run before its Result (`weft -p`). */
+  readonly endsSession?: boolean
+}
+
+/** A prompt accepted: its number (TurnStarted / TurnEnded carry it) and its Result once answered. */
+export interface Turn {
+  readonly id: number
+  readonly result: Effect.Effect<Result>
+}
+
+export interface Status {
+  readonly sessionId: string
+  readonly permissionMode: PermissionMode
+  readonly model: string
+  /** A turn is in flight. */
+  readonly busy: boolean
+  /** Prompts waiting behind it. */
+  readonly queued: number
+  readonly totals: SessionState.Totals
+  readonly contextTokens: number | undefined
+  readonly servers: ReadonlyArray<ServerStatus>
+  readonly ended: boolean
+}
+
+/** Where rules added at run time are kept: the session only, or the settings file of a scope. */
+export type RuleDestination = PermissionUpdateDestination
+
+/** A request the session cannot honour: it ended, or what was asked is not possible (a mode settings disable). */
+export class SessionError extends Data.TaggedError("SessionError")<{ readonly message: string }> {}
+
+export interface Interface {
+  readonly sessionId: string
+  /** Queues a prompt; it is answered after the ones before it. */
+  readonly submit: (prompt: Prompt, options?: SubmitOptions) => Effect.Effect<Turn, SessionError>
+  /** Everything that happens from the moment the stream is run, every prompt's events in order. */
+  readonly events: Stream.Stream<AgentEvent>
+  /** The same, subscribed at once: nothing emitted after this Effect is missed, however late the stream runs. */
+  readonly subscribe: Effect.Effect<Stream.Stream<AgentEvent>, never, Scope.Scope>
+  /** Ends the turn in flight (see the module doc); nothing when idle. Queued prompts still run. */
+  readonly interrupt: Effect.Effect<void>
+  /** Compacts the conversation now (queued like a prompt), with `instructions` for the summary. */
+  readonly compact: (instructions?: string) => Effect.Effect<void, SessionError>
+  readonly setPermissionMode: (mode: PermissionMode) => Effect.Effect<void, SessionError>
+  /** The model of the next requests (undefined: the default one). */
+  readonly setModel: (model: string | undefined) => Effect.Effect<void>
+  /**
+   * Rules (`Bash(npm test)`, `Read(./src/**)`, ...) for the rest of the session, and kept where `destination`
+   * says: a settings file is rewritten atomically, its other keys kept.
+   */
+  readonly addRules: (rules: ReadonlyArray<string>, behavior: Behavior, destination: RuleDestination) => Effect.Effect<void, SessionError>
+  /** The conversation as the next request will send it. */
+  readonly history: Effect.Effect<ReadonlyArray<MessageParam>>
+  readonly status: Effect.Effect<Status>
+  /** Answers a pending ask (`prompter: "host"`); false when none waits under that tool_use_id. */
+  readonly answerPermission: (toolUseId: string, answer: PromptAnswer) => Effect.Effect<boolean>
+  /** Adds hooks (a host's callbacks) beside the session's, until the scope closes. */
+  readonly registerHooks: (handlers: Handlers) => Effect.Effect<void, never, Scope.Scope>
+  /** Ends the session: the turn in flight interrupted, SessionEnd hooks (once), the transcript flushed. */
+  readonly end: (reason?: string) => Effect.Effect<void>
+}
+
+/** Events waiting for a slow subscriber before the session waits for it (raw stream events dominate). */
+const eventBuffer = 1024
+
+type Job =
+  | { readonly _tag: "Prompt"; readonly id: number; readonly prompt: Prompt; readonly endsSession: boolean; readonly done: Deferred.Deferred<Result> }
+  | { readonly _tag: "Compact"; readonly id: number; readonly instructions: string | undefined; readonly done: Deferred.Deferred<void, SessionError> }
+
+export const make = (options: Options): Effect.Effect<
+  Interface,
+  never,
+  Scope.Scope | ApiClient | Permissions | Hooks | ToolRegistry | McpClient | Environment | Memory | Transcript
+> =>
+  Effect.gen(function* () {
+    const api = yield* ApiClient
+    const permissions = yield* Permissions
+    const registry = yield* ToolRegistry
+    const mcp = yield* McpClient
+    const live = yield* makeLive(yield* Hooks)
+    const transcript = yield* Transcript
+    const sessionId = options.sessionId ?? (yield* Uuid.v4)
+    const systemPrompt = options.systemPrompt ?? SystemPrompt.build({
+      environment: yield* Environment,
+      memory: (yield* Memory).files,
+      toolNames: registry.tools.map((tool) => tool.name),
+      ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt })
+    })
+    const pending = options.prompter === "host" ? yield* Prompter.makePending : undefined
+    const prompter = options.prompter === "host" ? pending : options.prompter
+
+    const events = yield* PubSub.bounded<AgentEvent>(eventBuffer)
+    const emit = (event: AgentEvent) => PubSub.publish(events, event).pipe(Effect.asVoid)
+    const conversation = yield* Ref.make<Agent.Conversation>({
+      ...Agent.emptyConversation,
+      history: options.resume?.history ?? []
+    })
+    const model = yield* Ref.make<string | undefined>(options.model)
+    const inFlight = yield* Ref.make<Deferred.Deferred<void> | undefined>(undefined)
+    const queued = yield* Ref.make(0)
+    const nextId = yield* Ref.make(1)
+    // undefined until the first prompt announces the session.
+    const announced = yield* Ref.make<Agent.Started | undefined>(undefined)
+    const ended = yield* Ref.make(false)
+    const jobs = yield* Queue.unbounded<Job>()
+
+    const runOptions = (prompt: Prompt, abort: Deferred.Deferred<void>): Agent.RunOptions & { readonly sessionId: string } => ({
+      prompt,
+      cwd: options.cwd,
+      systemPrompt,
+      sessionId,
+      abort,
+      currentModel: Ref.get(model),
+      ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+      ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+      ...(options.streamDeltas === undefined ? {} : { streamDeltas: options.streamDeltas }),
+      ...(options.promptCaching === undefined ? {} : { promptCaching: options.promptCaching }),
+      ...(options.autoCompact === undefined ? {} : { autoCompact: options.autoCompact }),
+      ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
+      ...(options.resume === undefined ? {} : { history: options.resume.history, resume: { leafUuid: options.resume.leafUuid } })
+    })
+
+    /** What a turn runs under: the live hooks, and the host's Prompter when it has one. */
+    const scoped = <A, E, R>(effect: Effect.Effect<A, E, R>) => {
+      const withHooks = Effect.provideService(effect, Hooks, live.hooks)
+      return prompter === undefined ? withHooks : Effect.provideService(withHooks, Prompter, prompter)
+    }
+
+    const announce = (options0: Agent.RunOptions & { readonly sessionId: string }) =>
+      Effect.gen(function* () {
+        const already = yield* Ref.get(announced)
+        if (already !== undefined) return undefined
+        const servers = yield* mcp.servers
+        const started = yield* Agent.announceSession(
+          { ...options0, mcpServers: servers.map((server) => ({ name: server.name, status: server.status })) },
+          emit
+        )
+        yield* Ref.set(announced, started)
+        return started
+      })
+
+    const runPrompt = (job: Extract<Job, { _tag: "Prompt" }>) =>
+      Effect.gen(function* () {
+        const abort = yield* Deferred.make<void>()
+        yield* Ref.set(inFlight, abort)
+        yield* emit({ _tag: "TurnStarted", turnId: job.id, kind: "prompt" })
+        const turnOptions = runOptions(job.prompt, abort)
+        const started = yield* announce(turnOptions)
+        const before = yield* Ref.get(conversation)
+        const end = yield* Agent.runTurn(turnOptions, before, {
+          ...(started === undefined ? {} : { started }),
+          endSession: job.endsSession,
+          emit
+        })
+        yield* Ref.set(conversation, end.conversation)
+        if (job.endsSession) yield* Ref.set(ended, true)
+        const interrupted = yield* Deferred.isDone(abort)
+        yield* Ref.set(inFlight, undefined)
+        yield* emit({ _tag: "TurnEnded", turnId: job.id, interrupted })
+        if (job.endsSession) yield* emit({ _tag: "SessionEnded", sessionId, reason: "other" })
+        yield* Deferred.succeed(job.done, end.result)
+      })
+
+    const runCompact = (job: Extract<Job, { _tag: "Compact" }>) =>
+      Effect.gen(function* () {
+        // Not yet: manual compaction (Compaction.compact with trigger "manual" and the instructions).
+        yield* emit({ _tag: "TurnStarted", turnId: job.id, kind: "compact" })
+        yield* emit({ _tag: "TurnEnded", turnId: job.id, interrupted: false })
+        yield* Deferred.fail(job.done, new SessionError({ message: "Compacting on request is not implemented yet." }))
+      })
+
+    yield* Queue.take(jobs).pipe(
+      Effect.flatMap((job) =>
+        Ref.update(queued, (n) => n - 1).pipe(
+          Effect.andThen(scoped(job._tag === "Prompt" ? runPrompt(job) : runCompact(job)))
+        )
+      ),
+      Effect.forever,
+      Effect.forkScoped
+    )
+
+    const enqueue = <J extends Job>(make: (id: number) => J) =>
+      Effect.gen(function* () {
+        if (yield* Ref.get(ended)) return yield* new SessionError({ message: "The session has ended." })
+        const id = yield* Ref.getAndUpdate(nextId, (n) => n + 1)
+        const job = make(id)
+        yield* Ref.update(queued, (n) => n + 1)
+        yield* Queue.offer(jobs, job)
+        return job
+      })
+
+    const interrupt = Effect.gen(function* () {
+      const abort = yield* Ref.get(inFlight)
+      if (abort !== undefined) yield* Deferred.succeed(abort, undefined)
+    })
+
+    const end = (reason = "other") =>
+      Effect.gen(function* () {
+        if (yield* Ref.getAndSet(ended, true)) return
+        yield* interrupt
+        if ((yield* Ref.get(announced)) === undefined) return
+        yield* scoped(Agent.endSession(sessionId, options.cwd, reason, emit)).pipe(Effect.provideService(Transcript, transcript))
+        yield* emit({ _tag: "SessionEnded", sessionId, reason })
+      })
+    yield* Effect.addFinalizer(() => end("other"))
+
+    const currentModel = Effect.map(Ref.get(model), (wanted) => api.resolveModel(wanted ?? api.defaultModel))
+
+    const service: Interface = {
+      sessionId,
+      submit: Effect.fn("Session.submit")(function* (prompt: Prompt, submitOptions?: SubmitOptions) {
+        const done = yield* Deferred.make<Result>()
+        const job = yield* enqueue((id) => ({ _tag: "Prompt" as const, id, prompt, endsSession: submitOptions?.endsSession === true, done }))
+        const turn: Turn = { id: job.id, result: Deferred.await(done) }
+        return turn
+      }),
+      events: Stream.fromPubSub(events),
+      subscribe: Effect.map(PubSub.subscribe(events), Stream.fromSubscription),
+      interrupt,
+      compact: Effect.fn("Session.compact")(function* (instructions?: string) {
+        const done = yield* Deferred.make<void, SessionError>()
+        yield* enqueue((id) => ({ _tag: "Compact" as const, id, instructions, done }))
+        yield* Deferred.await(done)
+      }),
+      setPermissionMode: Effect.fn("Session.setPermissionMode")(function* (mode: PermissionMode) {
+        if (permissions.setMode === undefined) {
+          return yield* new SessionError({ message: "These permissions cannot change their mode." })
+        }
+        yield* permissions.setMode(mode).pipe(Effect.mapError((error) => new SessionError({ message: error.message })))
+        yield* emit({ _tag: "PermissionModeChanged", mode })
+      }),
+      setModel: Effect.fn("Session.setModel")(function* (wanted: string | undefined) {
+        yield* Ref.set(model, wanted)
+        yield* emit({ _tag: "ModelChanged", model: yield* currentModel })
+      }),
+      addRules: Effect.fn("Session.addRules")(function* (rules: ReadonlyArray<string>, behavior: Behavior, destination: RuleDestination) {
+        if (permissions.addRules === undefined) {
+          return yield* new SessionError({ message: "These permissions cannot take rules at run time." })
+        }
+        yield* permissions.addRules(rules, behavior, destination).pipe(Effect.mapError((error) => new SessionError({ message: error.message })))
+      }),
+      history: Effect.map(Ref.get(conversation), (current) => current.history),
+      status: Effect.gen(function* () {
+        const current = yield* Ref.get(conversation)
+        const status: Status = {
+          sessionId,
+          permissionMode: permissions.mode,
+          model: yield* currentModel,
+          busy: (yield* Ref.get(inFlight)) !== undefined,
+          queued: yield* Ref.get(queued),
+          totals: current.totals,
+          contextTokens: current.contextTokens,
+          servers: yield* mcp.servers,
+          ended: yield* Ref.get(ended)
+        }
+        return status
+      }),
+      answerPermission: (toolUseId, answer) => (pending === undefined ? Effect.succeed(false) : pending.answer(toolUseId, answer)),
+      registerHooks: live.register,
+      end: (reason) => end(reason)
+    }
+    return service
+  })
+
+export class Session extends Context.Service<Session, Interface>()("weft/Session") {
+  static make = make
+  /** `make` as a layer: the session ends (SessionEnd hooks) when the layer's scope closes. */
+  static layer = (options: Options) => Layer.effect(Session, make(options))
+}
+
+export const layer = Session.layer
