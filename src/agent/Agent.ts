@@ -28,6 +28,8 @@ import type { ContentBlock, ToolUseBlock } from "../domain/Content.js"
 import * as Content from "../domain/ContentGuards.js"
 import type { AssistantMessage, MessageParam } from "../domain/Message.js"
 import type { MessagesRequest } from "../domain/Request.js"
+import type { StreamEvent } from "../domain/StreamEvent.js"
+import { isRecord } from "../domain/Json.js"
 import type { ToolFailure } from "../domain/ToolFailure.js"
 import { Hooks } from "../hooks/Hooks.js"
 import * as Accumulator from "../model/Accumulator.js"
@@ -89,6 +91,12 @@ export interface RunOptions {
    * wins over `model`.
    */
   readonly currentModel?: Effect.Effect<string | undefined>
+  /**
+   * Whether to emit the events a host renders beside the run's own (default false: `run`'s stream keeps its
+   * shape): TextDelta / ThinkingDelta (with `streamDeltas`), each tool call's ToolStarted / ToolEnded, permission
+   * asks and answers, CompactionStarted. A Session turns them on.
+   */
+  readonly hostEvents?: boolean
 }
 
 /** What a conversation carries from one prompt to the next (a Session keeps it between turns). */
@@ -309,14 +317,51 @@ export const runTurn = Effect.fn("Agent.runTurn")(function* (
 ) {
   const run = yield* makeRun(options, turnOptions.emit)
   const initial = initialState(conversation)
-  const { end, durationMs } = yield* steps(run, initial, submitPrompt(run, initial, turnOptions.started))
-  const result = yield* finish(run, end, durationMs, { endSession: turnOptions.endSession })
+  // A SessionStart hook that stopped the session answers its first prompt, and the session ends with it.
+  const stopped = turnOptions.started?.stopRun
+  const { end, durationMs } = yield* steps(
+    run,
+    initial,
+    stopped === undefined ? submitPrompt(run, initial, turnOptions.started) : Effect.succeed(finishWith(initial, "success", stopped, false))
+  )
+  const result = yield* finish(run, end, durationMs, { endSession: turnOptions.endSession || stopped !== undefined })
   const state = end.state
   const turnEnd: TurnEnd = {
     result,
     conversation: { history: state.history, totals: state.totals, contextTokens: state.contextTokens }
   }
   return turnEnd
+})
+
+/**
+ * A compaction asked for (a Session's `compact`, `/compact`): the conversation summarized now, with `instructions`
+ * for the summary. Answers the conversation to go on with (the summary, or the conversation as it was) and, when
+ * it could not be compacted (no conversation yet, the summary failed, a PreCompact hook stopped it, interrupted),
+ * why.
+ */
+export const compactConversation = Effect.fn("Agent.compactConversation")(function* (
+  options: RunOptions & { readonly sessionId: string },
+  conversation: Conversation,
+  compactOptions: { readonly instructions?: string; readonly emit: (event: AgentEvent) => Effect.Effect<void> }
+) {
+  const run = yield* makeRun(options, compactOptions.emit)
+  const state = initialState(conversation)
+  const preTokens = conversation.contextTokens ?? Tokens.ofJson(state.history)
+  const outcome = yield* compactStep(run, state, preTokens, {
+    trigger: "manual",
+    ...(compactOptions.instructions === undefined ? {} : { instructions: compactOptions.instructions })
+  })
+  const of = (after: RunState): Conversation => ({ history: after.history, totals: after.totals, contextTokens: after.contextTokens })
+  switch (outcome._tag) {
+    case "Continue":
+      return { conversation: of(outcome.state), failure: undefined }
+    case "Finish":
+      return { conversation: of(outcome.state), failure: outcome.text }
+    case "Failed":
+      return { conversation: of(outcome.state), failure: outcome.message }
+    default:
+      return absurd<never>(outcome)
+  }
 })
 
 /**
@@ -561,8 +606,10 @@ const priced = (run: Run, response: AssistantMessage): { readonly model: string;
 const compactStep = Effect.fn("Agent.compact")(function* (
   run: Run,
   state: RunState,
-  preTokens: number
+  preTokens: number,
+  asked: { readonly trigger: "auto" | "manual"; readonly instructions?: string } = { trigger: "auto" }
 ): Effect.fn.Return<Next | NotCompacted, never, never> {
+  if (run.options.hostEvents === true) yield* run.emit({ _tag: "CompactionStarted", trigger: asked.trigger })
   const [elapsed, outcome] = yield* Effect.timed(Effect.result(
     Compaction.compact(
       {
@@ -581,7 +628,12 @@ const compactStep = Effect.fn("Agent.compact")(function* (
         costOf: (response) => priced(run, response)
       },
       state.history,
-      { trigger: "auto", preTokens, maxTokens: run.options.maxTokens ?? defaultMaxTokens }
+      {
+        trigger: asked.trigger,
+        preTokens,
+        maxTokens: run.options.maxTokens ?? defaultMaxTokens,
+        ...(asked.instructions === undefined ? {} : { customInstructions: asked.instructions })
+      }
     )
   ))
   const apiMs = state.apiMs + millisOf(elapsed)
@@ -648,15 +700,27 @@ const requestModel = Effect.fn("Agent.requestModel")(function* (
   const outputs = Accumulator.fold(run.api.stream(request, { onRetry: (notice) => run.emit(retryEvent(notice)) }))
   const none = Option.none<Accumulator.Output & { _tag: "Complete" }>()
   const complete = yield* (options.deltas ?? run.options.streamDeltas ?? true)
-    ? Stream.runFoldEffect(outputs, () => none, (last, output) =>
-        output._tag === "Event"
-          ? Effect.as(run.emit({ _tag: "StreamDelta", event: output.event }), last)
-          : Effect.succeed(Option.some(output))
-      )
+    ? Stream.runFoldEffect(outputs, () => none, (last, output) => {
+        if (output._tag !== "Event") return Effect.succeed(Option.some(output))
+        const delta = run.options.hostEvents === true ? deltaOf(output.event) : undefined
+        const emitted = run.emit({ _tag: "StreamDelta", event: output.event })
+        return Effect.as(delta === undefined ? emitted : Effect.andThen(emitted, run.emit(delta)), last)
+      })
     : Stream.runFold(outputs, () => none, (last, output) => (output._tag === "Event" ? last : Option.some(output)))
   if (Option.isNone(complete)) return yield* Effect.die(new Error("Accumulator.fold ended without a Complete output"))
   return complete.value
 })
+
+/** The text or thinking a raw event adds, as a host renders it. */
+const deltaOf = (event: StreamEvent): AgentEvent | undefined => {
+  if (event.type !== "content_block_delta") return undefined
+  const { index, delta } = event
+  if (typeof index !== "number" || !isRecord(delta)) return undefined
+  const { type, text, thinking } = delta
+  if (type === "text_delta" && typeof text === "string") return { _tag: "TextDelta", index, text }
+  if (type === "thinking_delta" && typeof thinking === "string") return { _tag: "ThinkingDelta", index, thinking }
+  return undefined
+}
 
 /** Adds the response to the account and the history, records it, and shows it. */
 const recordResponse = Effect.fn("Agent.recordResponse")(function* (run: Run, state: RunState, message: AssistantMessage) {
@@ -718,7 +782,14 @@ const runTools = Effect.fn("Agent.runTools")(function* (
 ) {
   const preset = new Map(incomplete.map((call) => [call.id, incompleteOutcome(call)]))
   const cancelled = yield* Ref.make<ReadonlyArray<CallOutcome>>([])
-  const context = { sessionId: run.sessionId, cwd: run.options.cwd, emit: run.emit }
+  const context = {
+    sessionId: run.sessionId,
+    cwd: run.options.cwd,
+    emit: run.emit,
+    // A person who denies a call with `interrupt` ends the turn, as the graceful stop does.
+    interrupt: Deferred.succeed(run.abort, undefined).pipe(Effect.asVoid),
+    ...(run.options.hostEvents === true ? { detail: run.emit } : {})
+  }
   const executed = yield* Effect.result(
     abortable(run, executeTurn(uses, preset, context, (outcomes) => Ref.set(cancelled, outcomes)))
   )

@@ -42,6 +42,7 @@ import type { Behavior } from "../permissions/Rules.js"
 import type { PermissionUpdateDestination } from "../domain/AgentEvent.js"
 import * as Uuid from "../platform/Uuid.js"
 import type * as SessionState from "../session/SessionState.js"
+import * as UsageTotals from "../domain/UsageTotals.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
 import * as Agent from "./Agent.js"
 import { Transcript } from "./Transcript.js"
@@ -75,11 +76,21 @@ export interface Options {
    * (nobody, under `weft -p`: an ask is a denial the model reads).
    */
   readonly prompter?: Prompter["Service"] | "host"
+  /**
+   * Emit the events a host renders (default true): TextDelta / ThinkingDelta, each tool call's start and end,
+   * permission asks and answers, CompactionStarted. `weft -p` turns them off (its output has no use for them).
+   */
+  readonly hostEvents?: boolean
 }
 
 export interface SubmitOptions {
   /** The session ends with this prompt: SessionEnd hooks run before its Result (`weft -p`). */
   readonly endsSession?: boolean
+  /**
+   * This prompt's own graceful stop, beside `interrupt` (completing it before the turn starts stops it at once:
+   * `weft -p`'s Ctrl-C while the session is still starting).
+   */
+  readonly abort?: Deferred.Deferred<void>
 }
 
 /** A prompt accepted: its number (TurnStarted / TurnEnded carry it) and its Result once answered. */
@@ -139,11 +150,34 @@ export interface Interface {
   readonly end: (reason?: string) => Effect.Effect<void>
 }
 
+/** The Result of a prompt that was not answered (the session ended first). */
+const notAnswered = (sessionId: string, text: string): Result => ({
+  _tag: "Result",
+  subtype: "error_during_execution",
+  isError: true,
+  result: text,
+  numTurns: 0,
+  durationMs: 0,
+  durationApiMs: 0,
+  totalCostUsd: 0,
+  usage: UsageTotals.zero,
+  modelUsage: {},
+  sessionId,
+  permissionDenials: []
+})
+
 /** Events waiting for a slow subscriber before the session waits for it (raw stream events dominate). */
 const eventBuffer = 1024
 
 type Job =
-  | { readonly _tag: "Prompt"; readonly id: number; readonly prompt: Prompt; readonly endsSession: boolean; readonly done: Deferred.Deferred<Result> }
+  | {
+      readonly _tag: "Prompt"
+      readonly id: number
+      readonly prompt: Prompt
+      readonly endsSession: boolean
+      readonly abort: Deferred.Deferred<void> | undefined
+      readonly done: Deferred.Deferred<Result>
+    }
   | { readonly _tag: "Compact"; readonly id: number; readonly instructions: string | undefined; readonly done: Deferred.Deferred<void, SessionError> }
 
 export const make = (options: Options): Effect.Effect<
@@ -159,28 +193,44 @@ export const make = (options: Options): Effect.Effect<
     const live = yield* makeLive(yield* Hooks)
     const transcript = yield* Transcript
     const sessionId = options.sessionId ?? (yield* Uuid.v4)
-    const systemPrompt = options.systemPrompt ?? SystemPrompt.build({
+    const systemPrompt = SystemPrompt.build({
       environment: yield* Environment,
       memory: (yield* Memory).files,
       toolNames: registry.tools.map((tool) => tool.name),
+      ...(options.systemPrompt === undefined ? {} : { customSystemPrompt: options.systemPrompt }),
       ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt })
     })
     const pending = options.prompter === "host" ? yield* Prompter.makePending : undefined
     const prompter = options.prompter === "host" ? pending : options.prompter
 
     const events = yield* PubSub.bounded<AgentEvent>(eventBuffer)
-    const emit = (event: AgentEvent) => PubSub.publish(events, event).pipe(Effect.asVoid)
+    const publish = (event: AgentEvent) => PubSub.publish(events, event).pipe(Effect.asVoid)
+    // With asks answered through `answerPermission`, an ask is expected as soon as its event goes out (the host
+    // may answer before the ask reaches the Prompter), and forgotten once answered.
+    const emit =
+      pending === undefined
+        ? publish
+        : (event: AgentEvent) =>
+            event._tag === "PermissionAsked"
+              ? Effect.andThen(pending.expect(event.toolUseId), publish(event))
+              : event._tag === "PermissionAnswered"
+                ? Effect.andThen(pending.forget(event.toolUseId), publish(event))
+                : publish(event)
     const conversation = yield* Ref.make<Agent.Conversation>({
       ...Agent.emptyConversation,
       history: options.resume?.history ?? []
     })
     const model = yield* Ref.make<string | undefined>(options.model)
-    const inFlight = yield* Ref.make<Deferred.Deferred<void> | undefined>(undefined)
+    // The turn in flight: its graceful stop, and a signal once it is over.
+    const inFlight = yield* Ref.make<{ readonly abort: Deferred.Deferred<void>; readonly over: Deferred.Deferred<void> } | undefined>(undefined)
     const queued = yield* Ref.make(0)
     const nextId = yield* Ref.make(1)
     // undefined until the first prompt announces the session.
     const announced = yield* Ref.make<Agent.Started | undefined>(undefined)
+    // No more prompts are taken (the last one was submitted, or `end` began).
     const ended = yield* Ref.make(false)
+    // SessionEnd hooks have run (they run once).
+    const hooksEnded = yield* Ref.make(false)
     const jobs = yield* Queue.unbounded<Job>()
 
     const runOptions = (prompt: Prompt, abort: Deferred.Deferred<void>): Agent.RunOptions & { readonly sessionId: string } => ({
@@ -190,6 +240,8 @@ export const make = (options: Options): Effect.Effect<
       sessionId,
       abort,
       currentModel: Ref.get(model),
+      // Asks answered through `answerPermission` need their events.
+      hostEvents: options.prompter === "host" || (options.hostEvents ?? true),
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
       ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
@@ -219,40 +271,82 @@ export const make = (options: Options): Effect.Effect<
         return started
       })
 
+    /** Runs a turn with `abort` as its graceful stop (`interrupt`), and says whether it was interrupted. */
+    const inFlightWith = <A, R>(
+      id: number,
+      kind: "prompt" | "compact",
+      given: Deferred.Deferred<void> | undefined,
+      body: (abort: Deferred.Deferred<void>) => Effect.Effect<A, never, R>
+    ) =>
+      Effect.gen(function* () {
+        const abort = given ?? (yield* Deferred.make<void>())
+        const over = yield* Deferred.make<void>()
+        yield* Ref.set(inFlight, { abort, over })
+        yield* emit({ _tag: "TurnStarted", turnId: id, kind })
+        const value = yield* body(abort).pipe(
+          Effect.ensuring(Ref.set(inFlight, undefined).pipe(Effect.andThen(Deferred.succeed(over, undefined))))
+        )
+        return { value, interrupted: yield* Deferred.isDone(abort) }
+      })
+
     const runPrompt = (job: Extract<Job, { _tag: "Prompt" }>) =>
       Effect.gen(function* () {
-        const abort = yield* Deferred.make<void>()
-        yield* Ref.set(inFlight, abort)
-        yield* emit({ _tag: "TurnStarted", turnId: job.id, kind: "prompt" })
-        const turnOptions = runOptions(job.prompt, abort)
-        const started = yield* announce(turnOptions)
-        const before = yield* Ref.get(conversation)
-        const end = yield* Agent.runTurn(turnOptions, before, {
-          ...(started === undefined ? {} : { started }),
-          endSession: job.endsSession,
-          emit
-        })
-        yield* Ref.set(conversation, end.conversation)
-        if (job.endsSession) yield* Ref.set(ended, true)
-        const interrupted = yield* Deferred.isDone(abort)
-        yield* Ref.set(inFlight, undefined)
+        const { value: end, interrupted } = yield* inFlightWith(job.id, "prompt", job.abort, (abort) =>
+          Effect.gen(function* () {
+            const turnOptions = runOptions(job.prompt, abort)
+            const started = yield* announce(turnOptions)
+            const endsSession = job.endsSession || started?.stopRun !== undefined
+            const turnEnd = yield* Agent.runTurn(turnOptions, yield* Ref.get(conversation), {
+              ...(started === undefined ? {} : { started }),
+              endSession: endsSession,
+              emit
+            })
+            yield* Ref.set(conversation, turnEnd.conversation)
+            if (endsSession) {
+              yield* Ref.set(ended, true)
+              yield* Ref.set(hooksEnded, true)
+            }
+            return { ...turnEnd, endsSession }
+          })
+        )
         yield* emit({ _tag: "TurnEnded", turnId: job.id, interrupted })
-        if (job.endsSession) yield* emit({ _tag: "SessionEnded", sessionId, reason: "other" })
+        if (end.endsSession) yield* emit({ _tag: "SessionEnded", sessionId, reason: "other" })
         yield* Deferred.succeed(job.done, end.result)
       })
 
     const runCompact = (job: Extract<Job, { _tag: "Compact" }>) =>
       Effect.gen(function* () {
-        // Not yet: manual compaction (Compaction.compact with trigger "manual" and the instructions).
-        yield* emit({ _tag: "TurnStarted", turnId: job.id, kind: "compact" })
-        yield* emit({ _tag: "TurnEnded", turnId: job.id, interrupted: false })
-        yield* Deferred.fail(job.done, new SessionError({ message: "Compacting on request is not implemented yet." }))
+        const { value: compacted, interrupted } = yield* inFlightWith(job.id, "compact", undefined, (abort) =>
+          Effect.gen(function* () {
+            const outcome = yield* Agent.compactConversation(runOptions("", abort), yield* Ref.get(conversation), {
+              ...(job.instructions === undefined ? {} : { instructions: job.instructions }),
+              emit
+            })
+            yield* Ref.set(conversation, outcome.conversation)
+            return outcome
+          })
+        )
+        yield* emit({ _tag: "TurnEnded", turnId: job.id, interrupted })
+        if (compacted.failure === undefined) yield* Deferred.succeed(job.done, undefined)
+        else yield* Deferred.fail(job.done, new SessionError({ message: `Could not compact the conversation: ${compacted.failure}` }))
       })
 
+    /** A prompt the session will not answer: it ended first. */
+    const dropped = (job: Job) =>
+      job._tag === "Prompt"
+        ? Deferred.succeed(job.done, notAnswered(sessionId, "The session ended before this prompt was answered."))
+        : Deferred.fail(job.done, new SessionError({ message: "The session ended before the conversation was compacted." }))
+
+    // Closing the scope: the worker is interrupted first (a turn in flight stops at once, its processes killed),
+    // then the session ends (SessionEnd hooks, once). A host that wants the turn to end gracefully calls `end`.
+    yield* Effect.addFinalizer(() => end("other"))
     yield* Queue.take(jobs).pipe(
       Effect.flatMap((job) =>
         Ref.update(queued, (n) => n - 1).pipe(
-          Effect.andThen(scoped(job._tag === "Prompt" ? runPrompt(job) : runCompact(job)))
+          Effect.andThen(Ref.get(ended)),
+          Effect.flatMap((isEnded) =>
+            isEnded && !(job._tag === "Prompt" && job.endsSession) ? dropped(job) : scoped(job._tag === "Prompt" ? runPrompt(job) : runCompact(job))
+          )
         )
       ),
       Effect.forever,
@@ -270,19 +364,23 @@ export const make = (options: Options): Effect.Effect<
       })
 
     const interrupt = Effect.gen(function* () {
-      const abort = yield* Ref.get(inFlight)
-      if (abort !== undefined) yield* Deferred.succeed(abort, undefined)
+      const current = yield* Ref.get(inFlight)
+      if (current !== undefined) yield* Deferred.succeed(current.abort, undefined)
     })
 
     const end = (reason = "other") =>
       Effect.gen(function* () {
-        if (yield* Ref.getAndSet(ended, true)) return
-        yield* interrupt
-        if ((yield* Ref.get(announced)) === undefined) return
+        yield* Ref.set(ended, true)
+        // The turn in flight ends gracefully (its Result still comes), and is waited for.
+        const current = yield* Ref.get(inFlight)
+        if (current !== undefined) {
+          yield* Deferred.succeed(current.abort, undefined)
+          yield* Deferred.await(current.over)
+        }
+        if ((yield* Ref.get(announced)) === undefined || (yield* Ref.getAndSet(hooksEnded, true))) return
         yield* scoped(Agent.endSession(sessionId, options.cwd, reason, emit)).pipe(Effect.provideService(Transcript, transcript))
         yield* emit({ _tag: "SessionEnded", sessionId, reason })
       })
-    yield* Effect.addFinalizer(() => end("other"))
 
     const currentModel = Effect.map(Ref.get(model), (wanted) => api.resolveModel(wanted ?? api.defaultModel))
 
@@ -290,7 +388,14 @@ export const make = (options: Options): Effect.Effect<
       sessionId,
       submit: Effect.fn("Session.submit")(function* (prompt: Prompt, submitOptions?: SubmitOptions) {
         const done = yield* Deferred.make<Result>()
-        const job = yield* enqueue((id) => ({ _tag: "Prompt" as const, id, prompt, endsSession: submitOptions?.endsSession === true, done }))
+        const job = yield* enqueue((id) => ({
+          _tag: "Prompt" as const,
+          id,
+          prompt,
+          endsSession: submitOptions?.endsSession === true,
+          abort: submitOptions?.abort,
+          done
+        }))
         const turn: Turn = { id: job.id, result: Deferred.await(done) }
         return turn
       }),

@@ -48,30 +48,53 @@ export const unansweredReason = (request: PromptRequest): string =>
 
 /**
  * A Prompter whose questions a host answers later (a UI, an SDK's `can_use_tool`): each ask waits on a Deferred of
- * its own, keyed by its tool_use_id, until `answer` gives it; an ask whose turn is interrupted is withdrawn.
+ * its own, keyed by its tool_use_id, until `answer` gives it; an ask whose turn is interrupted is withdrawn. The
+ * host learns of an ask from an event sent before the ask reaches the Prompter: `expect` opens its Deferred when the
+ * event goes out, so an answer that comes back at once is not lost.
  */
 export interface Pending extends Interface {
   /** Answers the ask of `toolUseId`; false when none is waiting (answered already, or withdrawn). */
   readonly answer: (toolUseId: string, answer: PromptAnswer) => Effect.Effect<boolean>
   /** The asks waiting now, oldest first. */
   readonly pending: Effect.Effect<ReadonlyArray<PromptRequest>>
+  /** An ask of `toolUseId` is on its way: answers to it are kept from now on. */
+  readonly expect: (toolUseId: string) => Effect.Effect<void>
+  /** The ask of `toolUseId` is over (answered or withdrawn): answers to it are refused from now on. */
+  readonly forget: (toolUseId: string) => Effect.Effect<void>
+}
+
+interface Waiting {
+  request: PromptRequest | undefined
+  readonly answer: Deferred.Deferred<PromptAnswer>
 }
 
 const makePending: Effect.Effect<Pending> = Effect.sync(() => {
-  const waiting = new Map<string, { readonly request: PromptRequest; readonly answer: Deferred.Deferred<PromptAnswer> }>()
+  const waiting = new Map<string, Waiting>()
+  const open = (toolUseId: string) =>
+    Effect.gen(function* () {
+      const found = waiting.get(toolUseId)
+      if (found !== undefined) return found
+      const entry: Waiting = { request: undefined, answer: yield* Deferred.make<PromptAnswer>() }
+      waiting.set(toolUseId, entry)
+      return entry
+    })
   return {
     ask: (request) =>
       Effect.gen(function* () {
-        const answer = yield* Deferred.make<PromptAnswer>()
-        waiting.set(request.toolUseId, { request, answer })
-        return yield* Deferred.await(answer)
+        const entry = yield* open(request.toolUseId)
+        entry.request = request
+        return yield* Deferred.await(entry.answer)
       }).pipe(Effect.ensuring(Effect.sync(() => waiting.delete(request.toolUseId)))),
     answer: (toolUseId, answer) =>
       Effect.suspend(() => {
         const entry = waiting.get(toolUseId)
         return entry === undefined ? Effect.succeed(false) : Deferred.succeed(entry.answer, answer)
       }),
-    pending: Effect.sync(() => [...waiting.values()].map((entry) => entry.request))
+    pending: Effect.sync(() =>
+      [...waiting.values()].flatMap((entry) => (entry.request === undefined ? [] : [entry.request]))
+    ),
+    expect: (toolUseId) => Effect.asVoid(open(toolUseId)),
+    forget: (toolUseId) => Effect.sync(() => void waiting.delete(toolUseId))
   }
 })
 
