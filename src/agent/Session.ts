@@ -171,7 +171,7 @@ const notAnswered = (sessionId: string, text: string): Result => ({
 })
 
 /** Events waiting for a slow subscriber before the session waits for it (raw stream events dominate). */
-const eventBuffer = 1024
+const eventBuffer = 256
 
 type Job =
   | {
