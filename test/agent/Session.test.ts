@@ -447,6 +447,51 @@ describe("Session", () => {
     )
   )
 
+  it.effect("the transcript is one chain across prompts, each prompt's entries flushed before its Result", () =>
+    Effect.gen(function* () {
+      const session = yield* Session.Session
+      const store = yield* SessionStore
+      yield* (yield* session.submit("one")).result
+      expect((yield* store.load("s-1")).length).toBe(2)
+      yield* (yield* session.submit("two")).result
+      const entries = yield* store.load("s-1")
+      expect(entries.map((entry) => entry.type)).toEqual(["user", "assistant", "user", "assistant"])
+      entries.forEach((entry, i) => expect(entry.parentUuid).toBe(i === 0 ? null : entries[i - 1]?.uuid))
+    }).pipe(Effect.provide(sessionLayer({ script: [textTurn("a"), textTurn("b")] })))
+  )
+
+  it.effect("end: the turn in flight ends gracefully and is waited for, SessionEnd runs once, later prompts are refused", () => {
+    const log: Array<string> = []
+    return Effect.gen(function* () {
+      const running = yield* Deferred.make<void>()
+      const session = yield* Session.Session
+      const events = yield* session.subscribe
+      yield* Effect.forkChild(
+        Stream.runForEach(events, (event) => (event._tag === "ToolStarted" ? Deferred.succeed(running, undefined) : Effect.void))
+      )
+      const turn = yield* session.submit("wait")
+      const queued = yield* session.submit("never answered")
+      yield* Deferred.await(running)
+      yield* session.end("prompt_input_exit")
+      expect((yield* turn.result).result).toBe("Interrupted by the user.")
+      expect((yield* queued.result)).toMatchObject({ isError: true, result: expect.stringContaining("ended") })
+      expectValidHistory(yield* session.history)
+      yield* session.end()
+      expect(log).toEqual(["end prompt_input_exit"])
+      expect((yield* Effect.flip(session.submit("more"))).message).toContain("ended")
+    }).pipe(
+      Effect.provide(
+        sessionLayer({
+          script: [ScriptTurn.blocks([toolUse("Wait", {}, "w1")]), textTurn("never")],
+          tools: [
+            Tool.fromEffect({ name: "Wait", description: "never ends", input: Schema.Struct({}), run: () => Effect.never })
+          ],
+          hooks: { sessionEnd: (input) => Effect.sync(() => void log.push(`end ${input.reason}`)) }
+        })
+      )
+    )
+  })
+
   it.effect("a prompt submitted after the session ended is refused; one queued behind end is not answered", () =>
     Effect.gen(function* () {
       const session = yield* Session.Session
@@ -542,6 +587,41 @@ describe("Session over the session's services", () => {
     }).pipe(
       Effect.provide(
         wholeSession(cwd, [ScriptTurn.blocks([toolUse("Bash", { command: "echo $$ > pid; sleep 1000" }, "b1")]), textTurn("after")], {
+          permissionMode: "bypassPermissions"
+        })
+      ),
+      Effect.provide(platform),
+      Effect.provideService(ConfigProvider.ConfigProvider, environment(home))
+    )
+  })
+
+  it.live("a host MCP server that fails answers the call with an error; the session goes on", () => {
+    const home = tempDir()
+    const cwd = tempDir()
+    const calls: Array<unknown> = []
+    const working = hostServer(calls)
+    return Effect.gen(function* () {
+      const session = yield* Session.Session
+      expect((yield* (yield* session.submit("call it")).result).result).toBe("done")
+      const [result] = toolResultsIn(yield* session.history)
+      expect(result).toMatchObject({ is_error: true, content: expect.stringContaining("the host is down") })
+    }).pipe(
+      Effect.provide(
+        wholeSession(cwd, [ScriptTurn.blocks([toolUse("mcp__host__echo", { text: "hi" }, "m1")]), textTurn("done")], {
+          mcpServers: [
+            {
+              name: "host",
+              scope: "dynamic",
+              origin: "sdk",
+              config: {
+                type: "sdk",
+                send: (message) =>
+                  typeof message === "object" && message !== null && "method" in message && message.method === "tools/call"
+                    ? Effect.fail({ message: "the host is down" })
+                    : working(message)
+              }
+            }
+          ],
           permissionMode: "bypassPermissions"
         })
       ),
