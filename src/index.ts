@@ -5,6 +5,7 @@
  */
 // The loop and what it records.
 export * as Agent from "./agent/Agent.js"
+export * as Session from "./agent/Session.js"
 export * as Transcript from "./agent/Transcript.js"
 // The data: the Messages API's content and messages, the loop's events, the transcript's entries.
 export * as AgentEvent from "./domain/AgentEvent.js"

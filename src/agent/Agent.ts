@@ -7,6 +7,10 @@
  * Before a request, a conversation that nears the model's context window is compacted (Compaction: a summary
  * replaces it), and a request the API refuses as too long is compacted and sent again, once.
  *
+ * `run` is one prompt from the session's announcement (SessionStart) to its end (SessionEnd); a Session
+ * (Session.ts) announces once (`announceSession`), answers each prompt with `runTurn` on the conversation it keeps
+ * (`Conversation`), compacts on request (`compactConversation`) and ends once (`endSession`).
+ *
  * Interrupting the consuming fiber cancels the HTTP request and kills running processes (their scopes close).
  * `abort` is the graceful form (Ctrl-C in the CLI): work in flight is interrupted the same way, unfinished tool
  * calls are answered as cancelled so the transcript stays valid, and the stream still ends with a Result.
@@ -28,6 +32,8 @@ import type { ContentBlock, ToolUseBlock } from "../domain/Content.js"
 import * as Content from "../domain/ContentGuards.js"
 import type { AssistantMessage, MessageParam } from "../domain/Message.js"
 import type { MessagesRequest } from "../domain/Request.js"
+import type { StreamEvent } from "../domain/StreamEvent.js"
+import { isRecord } from "../domain/Json.js"
 import type { ToolFailure } from "../domain/ToolFailure.js"
 import { Hooks } from "../hooks/Hooks.js"
 import * as Accumulator from "../model/Accumulator.js"
@@ -86,6 +92,42 @@ export interface RunOptions {
   readonly autoCompact?: boolean
   /** The model's context window in tokens; default from the model table (Models.contextWindowOf). */
   readonly contextWindow?: number
+  /**
+   * The model in force now, read before each request (a Session's `setModel` takes effect at the next request);
+   * wins over `model`.
+   */
+  readonly currentModel?: Effect.Effect<string | undefined>
+  /**
+   * Whether to emit the events a host renders beside the run's own (default false: `run`'s stream keeps its
+   * shape): TextDelta / ThinkingDelta (with `streamDeltas`), each tool call's ToolStarted / ToolEnded, permission
+   * asks and answers, CompactionStarted. A Session turns them on.
+   */
+  readonly hostEvents?: boolean
+}
+
+/** What a conversation carries from one prompt to the next (a Session keeps it between turns). */
+export interface Conversation {
+  readonly history: ReadonlyArray<MessageParam>
+  /** Tokens and cost of every response so far. */
+  readonly totals: SessionState.Totals
+  /** The context's size (see RunState.contextTokens). */
+  readonly contextTokens: number | undefined
+}
+
+export const emptyConversation: Conversation = { history: [], totals: SessionState.emptyTotals, contextTokens: undefined }
+
+/** What announcing a session (SessionStart hooks) gave the first prompt: context for the model, where it came from. */
+export interface Started {
+  readonly source: "startup" | "resume"
+  readonly additionalContext?: string
+  /** A SessionStart hook stopped the session: why, for the user. */
+  readonly stopRun?: string
+}
+
+/** One prompt answered: its Result, and the conversation to go on with. */
+export interface TurnEnd {
+  readonly result: AgentResult
+  readonly conversation: Conversation
 }
 
 export const defaultMaxTokens = Request.defaultMaxTokens
@@ -190,10 +232,10 @@ export const run = (options: RunOptions) =>
     })
   )
 
-/** The run: start, then turns until one decides to finish, then the Result. A defect still ends with a Result. */
-const loop = Effect.fn("Agent.loop")(function* (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<void>) {
+/** The run's shared values: its options resolved and its services. */
+const makeRun = Effect.fn("Agent.makeRun")(function* (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<void>) {
   const api = yield* ApiClient
-  const model = api.resolveModel(options.model ?? api.defaultModel)
+  const model = api.resolveModel((options.currentModel === undefined ? undefined : yield* options.currentModel) ?? options.model ?? api.defaultModel)
   const run: Run = {
     options,
     sessionId: options.sessionId ?? (yield* Uuid.v4),
@@ -207,45 +249,132 @@ const loop = Effect.fn("Agent.loop")(function* (options: RunOptions, emit: (even
     hooks: yield* Hooks,
     transcript: yield* Transcript
   }
-  const initial: RunState = {
-    history: Request.withoutCacheControl(options.history ?? []),
-    turns: 0,
-    totals: SessionState.emptyTotals,
-    apiMs: 0,
-    denials: [],
-    lastAssistant: undefined,
-    stopHookBlocks: 0,
-    contextTokens: undefined
-  }
-  // The state as of the last step, for the Result of a run that ends in a defect.
-  const latest = yield* Ref.make(initial)
-  const steps = Effect.gen(function* () {
-    let step = yield* start(run, initial)
-    while (step._tag === "Continue") {
-      step = yield* turn(run, step.state)
-      yield* Ref.set(latest, step.state)
-    }
-    return step
-  })
-  const [elapsed, end] = yield* steps.pipe(
-    Effect.catchDefect((defect) =>
-      Effect.map(Ref.get(latest), (state) =>
-        finishWith(state, "error_during_execution", `Internal error: ${Cause.pretty(Cause.die(defect))}`, true)
-      )
-    ),
-    Effect.timed
-  )
-  yield* finish(run, end, millisOf(elapsed))
+  return run
 })
 
-/** A duration in whole milliseconds, as the Result and hooks report them. */
-const millisOf = (duration: Duration.Duration): number => Math.round(Duration.toMillis(duration))
+const initialState = (conversation: Conversation): RunState => ({
+  history: Request.withoutCacheControl(conversation.history),
+  turns: 0,
+  totals: conversation.totals,
+  apiMs: 0,
+  denials: [],
+  lastAssistant: undefined,
+  stopHookBlocks: 0,
+  contextTokens: conversation.contextTokens
+})
 
 /**
- * Announces the session (SessionStart hooks may stop it or add context) and submits the prompt (UserPromptSubmit
- * hooks may block it or add context).
+ * `first` (the step that submitted the prompt), then turns until one decides to finish; a defect still ends with
+ * a Finish (its Result says what went wrong). Answers the end and how long it all took.
  */
-const start = Effect.fn("Agent.start")(function* (run: Run, state: RunState) {
+const steps = (run: Run, initial: RunState, first: Effect.Effect<Next>) =>
+  Effect.gen(function* () {
+    // The state as of the last step, for the Result of a run that ends in a defect.
+    const latest = yield* Ref.make(initial)
+    const all = Effect.gen(function* () {
+      let step = yield* first
+      while (step._tag === "Continue") {
+        step = yield* turn(run, step.state)
+        yield* Ref.set(latest, step.state)
+      }
+      return step
+    })
+    const [elapsed, end] = yield* all.pipe(
+      Effect.catchDefect((defect) =>
+        Effect.map(Ref.get(latest), (state) =>
+          finishWith(state, "error_during_execution", `Internal error: ${Cause.pretty(Cause.die(defect))}`, true)
+        )
+      ),
+      Effect.timed
+    )
+    return { end, durationMs: millisOf(elapsed) }
+  })
+
+/** The run: the session announced, the prompt submitted, turns until one decides to finish, then the Result. */
+const loop = Effect.fn("Agent.loop")(function* (options: RunOptions, emit: (event: AgentEvent) => Effect.Effect<void>) {
+  const run = yield* makeRun(options, emit)
+  const initial = initialState({ ...emptyConversation, history: options.history ?? [] })
+  const { end, durationMs } = yield* steps(
+    run,
+    initial,
+    Effect.gen(function* () {
+      const started = yield* announce(run)
+      if (started.stopRun !== undefined) return finishWith(initial, "success", started.stopRun, false)
+      return yield* submitPrompt(run, initial, started)
+    })
+  )
+  yield* finish(run, end, durationMs, { endSession: true })
+})
+
+/**
+ * One prompt of a session whose start was announced already (`announce`; its outcome is `started` for the first
+ * prompt): the prompt submitted to the conversation, turns until one decides to finish, the Result emitted (after
+ * SessionEnd hooks when `endSession`). Answers the Result and the conversation to go on with, whatever happened
+ * (an interrupted turn leaves a valid history: every tool call answered).
+ */
+export const runTurn = Effect.fn("Agent.runTurn")(function* (
+  options: RunOptions & { readonly sessionId: string },
+  conversation: Conversation,
+  turnOptions: {
+    readonly started?: Started
+    readonly endSession: boolean
+    readonly emit: (event: AgentEvent) => Effect.Effect<void>
+  }
+) {
+  const run = yield* makeRun(options, turnOptions.emit)
+  const initial = initialState(conversation)
+  // A SessionStart hook that stopped the session answers its first prompt, and the session ends with it.
+  const stopped = turnOptions.started?.stopRun
+  const { end, durationMs } = yield* steps(
+    run,
+    initial,
+    stopped === undefined ? submitPrompt(run, initial, turnOptions.started) : Effect.succeed(finishWith(initial, "success", stopped, false))
+  )
+  const result = yield* finish(run, end, durationMs, { endSession: turnOptions.endSession || stopped !== undefined })
+  const state = end.state
+  const turnEnd: TurnEnd = {
+    result,
+    conversation: { history: state.history, totals: state.totals, contextTokens: state.contextTokens }
+  }
+  return turnEnd
+})
+
+/**
+ * A compaction asked for (a Session's `compact`, `/compact`): the conversation summarized now, with `instructions`
+ * for the summary. Answers the conversation to go on with (the summary, or the conversation as it was) and, when
+ * it could not be compacted (no conversation yet, the summary failed, a PreCompact hook stopped it, interrupted),
+ * why.
+ */
+export const compactConversation = Effect.fn("Agent.compactConversation")(function* (
+  options: RunOptions & { readonly sessionId: string },
+  conversation: Conversation,
+  compactOptions: { readonly instructions?: string; readonly emit: (event: AgentEvent) => Effect.Effect<void> }
+) {
+  const run = yield* makeRun(options, compactOptions.emit)
+  const state = initialState(conversation)
+  const preTokens = conversation.contextTokens ?? Tokens.ofJson(state.history)
+  const outcome = yield* compactStep(run, state, preTokens, {
+    trigger: "manual",
+    ...(compactOptions.instructions === undefined ? {} : { instructions: compactOptions.instructions })
+  })
+  const of = (after: RunState): Conversation => ({ history: after.history, totals: after.totals, contextTokens: after.contextTokens })
+  switch (outcome._tag) {
+    case "Continue":
+      return { conversation: of(outcome.state), failure: undefined }
+    case "Finish":
+      return { conversation: of(outcome.state), failure: outcome.text }
+    case "Failed":
+      return { conversation: of(outcome.state), failure: outcome.message }
+    default:
+      return absurd<never>(outcome)
+  }
+})
+
+/**
+ * Announces the session: the SessionStarted event, the transcript going on after a resumed session's last entry,
+ * and SessionStart hooks (they may stop the session, or add context for the first prompt).
+ */
+export const announce = Effect.fn("Agent.announce")(function* (run: Pick<Run, "options" | "sessionId" | "model" | "registry" | "permissions" | "hooks" | "transcript" | "emit">) {
   const { options, sessionId, hooks } = run
   yield* run.emit({
     _tag: "SessionStarted",
@@ -258,10 +387,59 @@ const start = Effect.fn("Agent.start")(function* (run: Run, state: RunState) {
   })
   if (options.resume !== undefined) yield* run.transcript.setParent(options.resume.leafUuid)
   const source = options.resume !== undefined || options.history !== undefined ? "resume" : "startup"
-  const started = yield* hooks.sessionStart({ sessionId, cwd: options.cwd, source })
-  yield* HookReport.report(run.emit, "SessionStart", started)
-  if (started.stopRun !== undefined) return finishWith(state, "success", started.stopRun, false)
+  const outcome = yield* hooks.sessionStart({ sessionId, cwd: options.cwd, source })
+  yield* HookReport.report(run.emit, "SessionStart", outcome)
+  const started: Started = {
+    source,
+    ...(outcome.additionalContext === undefined ? {} : { additionalContext: outcome.additionalContext }),
+    ...(outcome.stopRun === undefined ? {} : { stopRun: outcome.stopRun })
+  }
+  return started
+})
 
+/**
+ * The announcement of a session whose prompts run later (`runTurn`): the services from the context, the model
+ * resolved as the first request will resolve it.
+ */
+export const announceSession = Effect.fn("Agent.announceSession")(function* (
+  options: RunOptions & { readonly sessionId: string },
+  emit: (event: AgentEvent) => Effect.Effect<void>
+) {
+  const api = yield* ApiClient
+  return yield* announce({
+    options,
+    sessionId: options.sessionId,
+    model: api.resolveModel((options.currentModel === undefined ? undefined : yield* options.currentModel) ?? options.model ?? api.defaultModel),
+    registry: yield* ToolRegistry,
+    permissions: yield* Permissions,
+    hooks: yield* Hooks,
+    transcript: yield* Transcript,
+    emit
+  })
+})
+
+/** SessionEnd hooks (`reason`: Claude Code's, e.g. "other", "prompt_input_exit"), then the transcript flushed. */
+export const endSession = Effect.fn("Agent.endSession")(function* (
+  sessionId: string,
+  cwd: string,
+  reason: string,
+  emit: (event: AgentEvent) => Effect.Effect<void>
+) {
+  const hooks = yield* Hooks
+  const ended = yield* hooks.sessionEnd({ sessionId, cwd, reason })
+  yield* HookReport.report(emit, "SessionEnd", ended ?? {})
+  yield* (yield* Transcript).flush
+})
+
+/** A duration in whole milliseconds, as the Result and hooks report them. */
+const millisOf = (duration: Duration.Duration): number => Math.round(Duration.toMillis(duration))
+
+/**
+ * Submits the prompt (UserPromptSubmit hooks may block it or add context); the first prompt of a session carries
+ * what its SessionStart hooks added (`started`).
+ */
+const submitPrompt = Effect.fn("Agent.submitPrompt")(function* (run: Run, state: RunState, started: Started | undefined) {
+  const { options, sessionId, hooks } = run
   const promptText = typeof options.prompt === "string" ? options.prompt : Content.joinText(options.prompt)
   const submitted = yield* hooks.userPromptSubmit({
     sessionId,
@@ -281,9 +459,9 @@ const start = Effect.fn("Agent.start")(function* (run: Run, state: RunState) {
   const userMessage: MessageParam = {
     role: "user",
     content: [
-      ...(started.additionalContext === undefined
+      ...(started?.additionalContext === undefined
         ? []
-        : [Content.text(HookReport.additionalContext(`SessionStart:${source}`, started.additionalContext))]),
+        : [Content.text(HookReport.additionalContext(`SessionStart:${started.source}`, started.additionalContext))]),
       ...promptBlocks,
       ...(submitted.additionalContext === undefined
         ? []
@@ -298,7 +476,8 @@ const start = Effect.fn("Agent.start")(function* (run: Run, state: RunState) {
  * One turn: a model request, its response recorded, then either the tools it asked for (and another turn) or the
  * Stop hooks (and the end, unless a hook sends the model back to work).
  */
-const turn = Effect.fn("Agent.turn")(function* (run: Run, before: RunState) {
+const turn = Effect.fn("Agent.turn")(function* (current: Run, before: RunState) {
+  const run = yield* withCurrentModel(current)
   if (before.turns >= (run.options.maxTurns ?? Number.POSITIVE_INFINITY)) {
     return finishWith(before, "error_max_turns", `Reached the maximum number of turns (${run.options.maxTurns}).`, true)
   }
@@ -433,8 +612,10 @@ const priced = (run: Run, response: AssistantMessage): { readonly model: string;
 const compactStep = Effect.fn("Agent.compact")(function* (
   run: Run,
   state: RunState,
-  preTokens: number
+  preTokens: number,
+  asked: { readonly trigger: "auto" | "manual"; readonly instructions?: string } = { trigger: "auto" }
 ): Effect.fn.Return<Next | NotCompacted, never, never> {
+  if (run.options.hostEvents === true) yield* run.emit({ _tag: "CompactionStarted", trigger: asked.trigger })
   const [elapsed, outcome] = yield* Effect.timed(Effect.result(
     Compaction.compact(
       {
@@ -453,7 +634,12 @@ const compactStep = Effect.fn("Agent.compact")(function* (
         costOf: (response) => priced(run, response)
       },
       state.history,
-      { trigger: "auto", preTokens, maxTokens: run.options.maxTokens ?? defaultMaxTokens }
+      {
+        trigger: asked.trigger,
+        preTokens,
+        maxTokens: run.options.maxTokens ?? defaultMaxTokens,
+        ...(asked.instructions === undefined ? {} : { customInstructions: asked.instructions })
+      }
     )
   ))
   const apiMs = state.apiMs + millisOf(elapsed)
@@ -477,6 +663,16 @@ const compactStep = Effect.fn("Agent.compact")(function* (
       proceed({ ...state, apiMs, history, contextTokens: undefined, totals: withCostOf(response) })
   })
 })
+
+/** The run with the model in force now (RunOptions.currentModel), when it changed since the run began. */
+const withCurrentModel = (run: Run): Effect.Effect<Run> =>
+  Effect.gen(function* () {
+    if (run.options.currentModel === undefined) return run
+    const wanted = yield* run.options.currentModel
+    const model = run.api.resolveModel(wanted ?? run.options.model ?? run.api.defaultModel)
+    if (model === run.model) return run
+    return { ...run, model, promptCaching: run.options.promptCaching ?? (yield* Request.promptCachingFor(model)) }
+  })
 
 /**
  * Runs `effect` unless `abort` completes first, which interrupts it and fails with Aborted. The abort is raced first:
@@ -510,15 +706,27 @@ const requestModel = Effect.fn("Agent.requestModel")(function* (
   const outputs = Accumulator.fold(run.api.stream(request, { onRetry: (notice) => run.emit(retryEvent(notice)) }))
   const none = Option.none<Accumulator.Output & { _tag: "Complete" }>()
   const complete = yield* (options.deltas ?? run.options.streamDeltas ?? true)
-    ? Stream.runFoldEffect(outputs, () => none, (last, output) =>
-        output._tag === "Event"
-          ? Effect.as(run.emit({ _tag: "StreamDelta", event: output.event }), last)
-          : Effect.succeed(Option.some(output))
-      )
+    ? Stream.runFoldEffect(outputs, () => none, (last, output) => {
+        if (output._tag !== "Event") return Effect.succeed(Option.some(output))
+        const delta = run.options.hostEvents === true ? deltaOf(output.event) : undefined
+        const emitted = run.emit({ _tag: "StreamDelta", event: output.event })
+        return Effect.as(delta === undefined ? emitted : Effect.andThen(emitted, run.emit(delta)), last)
+      })
     : Stream.runFold(outputs, () => none, (last, output) => (output._tag === "Event" ? last : Option.some(output)))
   if (Option.isNone(complete)) return yield* Effect.die(new Error("Accumulator.fold ended without a Complete output"))
   return complete.value
 })
+
+/** The text or thinking a raw event adds, as a host renders it. */
+const deltaOf = (event: StreamEvent): AgentEvent | undefined => {
+  if (event.type !== "content_block_delta") return undefined
+  const { index, delta } = event
+  if (typeof index !== "number" || !isRecord(delta)) return undefined
+  const { type, text, thinking } = delta
+  if (type === "text_delta" && typeof text === "string") return { _tag: "TextDelta", index, text }
+  if (type === "thinking_delta" && typeof thinking === "string") return { _tag: "ThinkingDelta", index, thinking }
+  return undefined
+}
 
 /** Adds the response to the account and the history, records it, and shows it. */
 const recordResponse = Effect.fn("Agent.recordResponse")(function* (run: Run, state: RunState, message: AssistantMessage) {
@@ -580,9 +788,23 @@ const runTools = Effect.fn("Agent.runTools")(function* (
 ) {
   const preset = new Map(incomplete.map((call) => [call.id, incompleteOutcome(call)]))
   const cancelled = yield* Ref.make<ReadonlyArray<CallOutcome>>([])
-  const context = { sessionId: run.sessionId, cwd: run.options.cwd, emit: run.emit }
+  const context = {
+    sessionId: run.sessionId,
+    cwd: run.options.cwd,
+    emit: run.emit,
+    // A person who denies a call with `interrupt` ends the turn, as the graceful stop does.
+    interrupt: Deferred.succeed(run.abort, undefined).pipe(Effect.asVoid),
+    ...(run.options.hostEvents === true ? { detail: run.emit } : {})
+  }
   const executed = yield* Effect.result(
-    abortable(run, executeTurn(uses, preset, context, (outcomes) => Ref.set(cancelled, outcomes)))
+    // The outcomes are kept when the calls end too: an abort that comes as the last call ends (a denial with
+    // `interrupt`) may win the race after the calls finished, and their results must still be recorded.
+    abortable(
+      run,
+      executeTurn(uses, preset, context, (outcomes) => Ref.set(cancelled, outcomes)).pipe(
+        Effect.tap((outcomes) => Ref.set(cancelled, outcomes))
+      )
+    )
   )
   const outcomes = executed._tag === "Success" ? executed.success : yield* Ref.get(cancelled)
   const answered = yield* recordResults(run, state, outcomes)
@@ -626,10 +848,15 @@ const recordResults = Effect.fn("Agent.recordResults")(function* (
 })
 
 /**
- * The Result: SessionEnd hooks (Claude Code's reason for a session that ends because its work is done under -p:
- * "other"), the transcript flushed (a `--resume` right after sees it all), then the event.
+ * The Result: SessionEnd hooks when the session ends with it (Claude Code's reason for a session that ends because
+ * its work is done under -p: "other"), the transcript flushed (a `--resume` right after sees it all), then the event.
  */
-const finish = Effect.fn("Agent.finish")(function* (run: Run, end: Finish, durationMs: number) {
+const finish = Effect.fn("Agent.finish")(function* (
+  run: Run,
+  end: Finish,
+  durationMs: number,
+  options: { readonly endSession: boolean }
+) {
   const { state, subtype, text, isError } = end
   const result: AgentResult = {
     _tag: "Result",
@@ -646,8 +873,11 @@ const finish = Effect.fn("Agent.finish")(function* (run: Run, end: Finish, durat
     permissionDenials: state.denials,
     ...(state.lastAssistant ? { content: state.lastAssistant.content } : {})
   }
-  const ended = yield* run.hooks.sessionEnd({ sessionId: run.sessionId, cwd: run.options.cwd, reason: "other" })
-  yield* HookReport.report(run.emit, "SessionEnd", ended ?? {})
+  if (options.endSession) {
+    const ended = yield* run.hooks.sessionEnd({ sessionId: run.sessionId, cwd: run.options.cwd, reason: "other" })
+    yield* HookReport.report(run.emit, "SessionEnd", ended ?? {})
+  }
   yield* run.transcript.flush
   yield* run.emit(result)
+  return result
 })

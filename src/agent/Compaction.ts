@@ -203,15 +203,22 @@ const requestSummary = <E extends { readonly _tag: string; readonly message: str
 export const compact = <E extends { readonly _tag: string; readonly message: string }>(
   context: Context<E>,
   history: ReadonlyArray<MessageParam>,
-  options: { readonly trigger: "auto" | "manual"; readonly preTokens: number; readonly maxTokens: number }
+  options: {
+    readonly trigger: "auto" | "manual"
+    readonly preTokens: number
+    readonly maxTokens: number
+    /** Instructions for the summary given with a compaction asked for (`/compact ...`), before the hooks' own. */
+    readonly customInstructions?: string
+  }
 ): Effect.Effect<Outcome, E | CompactionFailed> =>
   Effect.gen(function* () {
+    const given = options.customInstructions === undefined || options.customInstructions.trim() === "" ? undefined : options.customInstructions
     const hooked = yield* context.hooks.preCompact({
       sessionId: context.sessionId,
       cwd: context.cwd,
       permissionMode: context.permissionMode,
       trigger: options.trigger,
-      customInstructions: null
+      customInstructions: given ?? null
     })
     yield* HookReport.report(context.emit, "PreCompact", hooked)
     if (hooked.stopRun !== undefined) return Outcome.Stopped({ reason: hooked.stopRun })
@@ -221,7 +228,9 @@ export const compact = <E extends { readonly _tag: string; readonly message: str
     const response = yield* requestSummary(
       context,
       summarized,
-      summaryInstruction(hooked.customInstructions),
+      summaryInstruction(
+        given === undefined ? hooked.customInstructions : hooked.customInstructions === undefined ? given : `${given}\n${hooked.customInstructions}`
+      ),
       Math.min(options.maxTokens, summaryMaxTokens)
     )
     const summary = extractSummary(response)

@@ -15,7 +15,7 @@ import * as Option from "effect/Option"
 import type { ToolResultBlock, ToolUseBlock } from "../domain/Content.js"
 import type { AgentEvent, PermissionDenial } from "../domain/AgentEvent.js"
 import { Hooks, type PreToolUseOutcome } from "../hooks/Hooks.js"
-import { allow, type CheckRequest, type Decision, deny, Permissions } from "../permissions/Permissions.js"
+import { allow, type CheckRequest, type Decision, deny, Permissions, suggestionsFor } from "../permissions/Permissions.js"
 import type { ToolFailure, ToolFailureKind } from "../domain/ToolFailure.js"
 import { type AnyTool, failureKind, outcome, type PreparedCall, type ToolContext, type ToolResult } from "../tools/Tool.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
@@ -33,12 +33,21 @@ export interface CallOutcome {
   readonly failure?: ToolFailure
   /** The tool's event for renderers (see ToolResult.event). */
   readonly event?: AgentEvent
+  /** The person who denied the call asked for the turn to end. */
+  readonly interrupt?: boolean
 }
 
 export interface ExecutionContext {
   readonly sessionId: string
   readonly cwd: string
   readonly emit: (event: AgentEvent) => Effect.Effect<void>
+  /** Ends the turn (a person denied a call with `interrupt`); the calls still running are cancelled. */
+  readonly interrupt?: Effect.Effect<void>
+  /**
+   * Where the events only a host renders go (each call's start and end, permission asks and answers); absent,
+   * they are not made (`Agent.run`'s stream keeps its shape).
+   */
+  readonly detail?: (event: AgentEvent) => Effect.Effect<void>
 }
 
 /** Why a call in flight was cancelled, as the model reads it. */
@@ -104,7 +113,7 @@ const outcomeOf = (
   call: Call,
   block: ToolResultBlock,
   data: unknown,
-  extra: Partial<Pick<CallOutcome, "denial" | "stopRun" | "event" | "failure">> = {}
+  extra: Partial<Pick<CallOutcome, "denial" | "stopRun" | "event" | "failure" | "interrupt">> = {}
 ): CallOutcome => ({
   block,
   data,
@@ -117,7 +126,7 @@ const failed = (
   call: Call,
   kind: ToolFailureKind,
   message: string,
-  extra: Partial<Pick<CallOutcome, "denial" | "stopRun">> = {}
+  extra: Partial<Pick<CallOutcome, "denial" | "stopRun" | "interrupt">> = {}
 ): CallOutcome => outcomeOf(call, errorResult(call.use.id, message), undefined, { ...extra, failure: { kind, message } })
 
 /** What the calls' permission denials record: the tool, the call, and the input it was refused with. */
@@ -217,8 +226,39 @@ const ask = Effect.fn("ToolExecution.ask")(function* (call: Call, tool: AnyTool,
     notificationType: "permission_prompt"
   })
   yield* HookReport.report(call.context.emit, "Notification", notified)
-  return { decision: yield* call.permissions.prompt(checkRequestOf(call, tool, prepared), reason), prepared } satisfies Authorization
+  const request = checkRequestOf(call, tool, prepared)
+  const blockedPath = blockedPathOf(prepared)
+  const suggestions = suggestionsFor(request)
+  const detail = call.context.detail ?? (() => Effect.void)
+  yield* detail({
+    _tag: "PermissionAsked",
+    toolUseId: call.use.id,
+    toolName: call.use.name,
+    input: prepared.input,
+    reason,
+    ...(blockedPath === undefined ? {} : { blockedPath }),
+    suggestions
+  })
+  const answered = yield* call.permissions.prompt(request, reason, { ...(blockedPath === undefined ? {} : { blockedPath }), suggestions }).pipe(
+    Effect.onInterrupt(() => detail({ _tag: "PermissionAnswered", toolUseId: call.use.id, behavior: "cancelled" }))
+  )
+  yield* detail({
+    _tag: "PermissionAnswered",
+    toolUseId: call.use.id,
+    behavior: answered._tag === "Allow" ? "allow" : "deny",
+    ...(answered._tag === "Deny" ? { message: answered.reason } : {})
+  })
+  if (answered._tag !== "Allow" || answered.updatedInput === undefined) return { decision: answered, prepared } satisfies Authorization
+  // The input the person approved in place of the model's: decoded by the tool and checked again (a deny rule wins).
+  const again = yield* Effect.result(tool.prepare(answered.updatedInput, call.toolContext))
+  if (again._tag === "Failure") return { decision: deny(again.failure.message), prepared } satisfies Authorization
+  const checked = yield* call.permissions.check(checkRequestOf(call, tool, again.success))
+  return { decision: checked._tag === "Deny" ? checked : allow, prepared: again.success } satisfies Authorization
 })
+
+/** The path a call would touch, shown with its permission prompt. */
+const blockedPathOf = (prepared: PreparedCall): string | undefined =>
+  prepared.target._tag === "Path" ? prepared.target.path : undefined
 
 /**
  * Authorize: the rules decide, with the PreToolUse hooks' word. Deny always wins: a hook's "allow" only skips
@@ -254,7 +294,12 @@ const authorize = Effect.fn("ToolExecution.authorize")(function* (call: Call, sc
     hookReason === undefined || decision.reason.includes(hookReason)
       ? decision.reason
       : `${decision.reason} PreToolUse:${call.use.name} hook: ${hookReason}`
-  return answered(failed(call, "denied", reason, { denial: denialOf(call, authorization.prepared) }))
+  return answered(
+    failed(call, "denied", reason, {
+      denial: denialOf(call, authorization.prepared),
+      ...(decision._tag === "Deny" && decision.interrupt === true ? { interrupt: true } : {})
+    })
+  )
 })
 
 /** A call run: its result, why it failed when it did, and how long it took. */
@@ -339,15 +384,33 @@ export const executeCall = Effect.fn("ToolExecution.executeCall")(function* (use
     hooks: yield* Hooks,
     reminders: []
   }
-  const decoded = yield* decode(call)
-  if (decoded._tag === "Answered") return decoded.outcome
-  const screened = yield* preToolUse(call, decoded.value)
-  if (screened._tag === "Answered") return screened.outcome
-  const authorized = yield* authorize(call, screened.value)
-  if (authorized._tag === "Answered") return authorized.outcome
-  const invoked = yield* invoke(call, authorized.value)
-  return yield* postToolUse(call, authorized.value, invoked)
+  const detail = context.detail
+  if (detail === undefined) return yield* steps(call)
+  yield* detail({ _tag: "ToolStarted", toolUseId: use.id, toolName: use.name, input: use.input })
+  const outcome = yield* steps(call)
+  yield* detail({
+    _tag: "ToolEnded",
+    toolUseId: use.id,
+    toolName: use.name,
+    isError: outcome.block.is_error === true,
+    result: outcome.block,
+    ...(outcome.failure === undefined ? {} : { failure: outcome.failure })
+  })
+  return outcome
 })
+
+/** The steps of one call, the first that answers it ending it. */
+const steps = (call: Call) =>
+  Effect.gen(function* () {
+    const decoded = yield* decode(call)
+    if (decoded._tag === "Answered") return decoded.outcome
+    const screened = yield* preToolUse(call, decoded.value)
+    if (screened._tag === "Answered") return screened.outcome
+    const authorized = yield* authorize(call, screened.value)
+    if (authorized._tag === "Answered") return authorized.outcome
+    const invoked = yield* invoke(call, authorized.value)
+    return yield* postToolUse(call, authorized.value, invoked)
+  })
 
 /** Groups calls into batches: consecutive read-only calls share a batch, every other call is a batch of its own. */
 export const batches = (
@@ -398,7 +461,12 @@ export const executeTurn = (
       (batch) =>
         Effect.forEach(
           batch,
-          (use) => Effect.tap(executeCall(use, context), (outcome) => Effect.sync(() => done.set(use.id, outcome))),
+          (use) =>
+            Effect.tap(executeCall(use, context), (outcome) =>
+              Effect.sync(() => done.set(use.id, outcome)).pipe(
+                Effect.andThen(outcome.interrupt === true && context.interrupt !== undefined ? context.interrupt : Effect.void)
+              )
+            ),
           { concurrency: "unbounded", discard: true }
         ),
       { discard: true }

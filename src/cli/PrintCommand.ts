@@ -13,19 +13,15 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import * as Agent from "../agent/Agent.js"
-import { Environment } from "../context/Environment.js"
-import { Memory } from "../context/Memory.js"
+import * as Session from "../agent/Session.js"
 import * as Credentials from "../platform/Credentials.js"
 import * as Variables from "../platform/Variables.js"
 import { type FileScope, fileScopes, Settings } from "../context/Settings.js"
-import * as SystemPrompt from "../context/SystemPrompt.js"
 import { McpClient } from "../mcp/McpClient.js"
 import * as McpConfig from "../mcp/McpConfig.js"
 import * as McpPrompt from "../mcp/McpPrompt.js"
 import { Permissions } from "../permissions/Permissions.js"
 import { SessionStore } from "../session/SessionStore.js"
-import { ToolRegistry } from "../tools/ToolRegistry.js"
 import { Transcript } from "../agent/Transcript.js"
 import type { PrintOptions } from "./CliOptions.js"
 import { type CliError, Outcome, RunError, UsageError } from "./Outcome.js"
@@ -150,7 +146,11 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
     for (const warning of mcpConfig.warnings) yield* Output.stderr(`weft: ${warning}\n`).pipe(Effect.ignore)
     const abort = yield* Deferred.make<void>()
     const permissionMode = options.dangerouslySkipPermissions ? "bypassPermissions" : options.permissionMode
-    const session = SessionServices.layer({
+    // Claude Code's switches for automatic compaction, from the environment or the settings' `env`.
+    const withSettingsEnv = Effect.provide(Variables.layerOverlay(settings.value.env ?? {}))
+    const noAutoCompact = yield* Variables.flag("DISABLE_AUTO_COMPACT").pipe(withSettingsEnv)
+    const noCompact = yield* Variables.flag("DISABLE_COMPACT").pipe(withSettingsEnv)
+    const session = SessionServices.layerSession({
       cwd,
       version,
       additionalDirectories: options.addDirs,
@@ -160,14 +160,28 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
       ...(permissionMode === undefined ? {} : { permissionMode }),
       credentials,
       settings,
-      mcpServers: mcpConfig.servers
+      mcpServers: mcpConfig.servers,
+      session: {
+        // Only what `-p` prints: no events for a host.
+        hostEvents: false,
+        streamDeltas: options.outputFormat === "stream-json" && options.includePartialMessages,
+        // Claude Code's switches for automatic compaction (a request refused as too long is still compacted).
+        autoCompact: !noAutoCompact && !noCompact,
+        ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
+        ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt }),
+        ...(start?.sessionId === undefined ? {} : { sessionId: start.sessionId }),
+        ...(start?.resumed === undefined
+          ? {}
+          : { resume: { history: start.resumed.history, leafUuid: start.resumed.leafUuid, costUSD: start.resumed.costUSD } }),
+        ...(options.model === undefined ? {} : { model: options.model }),
+        ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns })
+      }
     }, {
       ...(resuming === undefined ? {} : { sessionStore: Layer.succeed(SessionStore, resuming.store) }),
       // --no-session-persistence: the run is recorded nowhere.
       ...(options.noSessionPersistence ? { transcript: Transcript.layerNone } : {})
     })
     const printing = Effect.gen(function* () {
-      const registry = yield* ToolRegistry
       for (const warning of (yield* Permissions).warnings) yield* Output.stderr(credentials.redact(`${warning}\n`)).pipe(Effect.ignore)
       const mcp = yield* McpClient
       const mcpServers = yield* mcp.servers
@@ -180,31 +194,12 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
       }
       // `/mcp__<server>__<prompt> args`: the MCP prompt's messages are the user turn.
       const userPrompt = (yield* McpPrompt.expand(mcp, prompt).pipe(Effect.mapError((error) => new UsageError({ message: error.message })))) ?? prompt
-      const systemPrompt = SystemPrompt.build({
-        environment: yield* Environment,
-        memory: (yield* Memory).files,
-        toolNames: registry.tools.map((tool) => tool.name),
-        mcpInstructions: mcp.instructions(),
-        ...(options.systemPrompt === undefined ? {} : { customSystemPrompt: options.systemPrompt }),
-        ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt })
-      })
-      const runOptions: Agent.RunOptions = {
-        prompt: userPrompt,
-        cwd,
-        systemPrompt,
-        abort,
-        streamDeltas: options.outputFormat === "stream-json" && options.includePartialMessages,
-        // Claude Code's switches for automatic compaction (a request refused as too long is still compacted).
-        autoCompact: !(yield* Variables.flag("DISABLE_AUTO_COMPACT")) && !(yield* Variables.flag("DISABLE_COMPACT")),
-        mcpServers: mcpServers.map((server) => ({ name: server.name, status: server.status })),
-        ...(start?.sessionId === undefined ? {} : { sessionId: start.sessionId }),
-        ...(start?.resumed === undefined
-          ? {}
-          : { history: start.resumed.history, resume: { leafUuid: start.resumed.leafUuid, costUSD: start.resumed.costUSD } }),
-        ...(options.model === undefined ? {} : { model: options.model }),
-        ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns })
-      }
-      return yield* print((onEvent) => Stream.runForEach(Agent.run(runOptions), onEvent), {
+      const conversation = yield* Session.Session
+      // One prompt, the last of the session: its events up to its Result (SessionEnd hooks run before it).
+      const events = yield* conversation.subscribe
+      yield* conversation.submit(userPrompt, { endsSession: true, abort }).pipe(Effect.orDie)
+      const turn = events.pipe(Stream.takeUntil((event) => event._tag === "Result"))
+      return yield* print((onEvent) => Stream.runForEach(turn, onEvent), {
         outputFormat: options.outputFormat,
         verbose: options.verbose,
         includePartialMessages: options.includePartialMessages,
@@ -213,7 +208,7 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
         write: (text) => Output.stdout(credentials.redact(text)),
         writeError: (text) => Output.stderr(credentials.redact(text))
       })
-    }).pipe(Effect.provide(session))
+    }).pipe(Effect.scoped, Effect.provide(session))
 
     const fiber = yield* Effect.forkChild(printing)
     const runFork = Effect.runForkWith(yield* Effect.context<never>())

@@ -1,12 +1,14 @@
 /**
  * The composition root of a session: every service a run needs, as one Layer (`layer`) of parts in order
  * (Credentials, Settings, the settings' `env` as weft's environment, ChildEnvironment, Environment, Memory,
- * SessionStore, Transcript, ApiClient, ShellSession, Permissions, Hooks, McpClient, ToolRegistry), each overridable
- * by a Layer (a test's fake, an SDK host's own permissions or model). The CLI runs the same Layer a library user composes. Resources are released in reverse
+ * SessionStore, Transcript, ApiClient, ShellSession, Permissions, Hooks, McpClient, ToolRegistry; `layerSession` adds
+ * the Session), each overridable by a Layer (a test's fake, an SDK host's own permissions or model). The CLI runs the
+ * same Layer a library user composes. Resources are released in reverse
  * order when its scope closes: the transcript is flushed before the session store closes its files, and background
  * shells end.
  *
- * A new service joins the session as one more part in `layer`, after the services it needs.
+ * A new service joins the session as one more part in `layer`, after the services it needs. `layerSession` adds the
+ * conversation (Session) over them all.
  */
 import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
@@ -15,6 +17,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as nodePath from "node:path"
 import type { InvalidShellEnvironmentPolicy } from "../platform/ShellEnvironmentPolicy.js"
+import * as Session from "../agent/Session.js"
 import { Transcript } from "../agent/Transcript.js"
 import { Environment } from "../context/Environment.js"
 import { Settings, type SettingsError } from "../context/Settings.js"
@@ -52,6 +55,8 @@ export interface Options {
   readonly allowedRules?: ReadonlyArray<string>
   /** The permission mode (`--permission-mode`); default the settings' `permissions.defaultMode`, else default. */
   readonly permissionMode?: PermissionMode
+  /** Whether the mode may be switched to bypassPermissions later (`--allow-dangerously-skip-permissions`). */
+  readonly allowBypassPermissions?: boolean
   /** Who answers when a call must be asked about; default nobody (an ask is a denial the model reads). */
   readonly prompter?: Prompter["Service"]
   /** weft's credentials (default: from this process's environment): withheld from children, redacted from the transcript. */
@@ -60,6 +65,8 @@ export interface Options {
   readonly settings?: Settings["Service"]
   /** MCP servers to connect (McpConfig); their tools join the registry. None: the MCP client library is never loaded. */
   readonly mcpServers?: ReadonlyArray<McpServer>
+  /** The conversation (Session): its system prompt, model, limits, who answers permission asks; cwd is the session's. */
+  readonly session?: Omit<Session.Options, "cwd">
 }
 
 /** What the session's parts may need from outside: the platform. */
@@ -91,6 +98,8 @@ export interface Overrides<E = never> {
   readonly mcp?: Layer.Layer<McpClient, E, Base>
   /** The tools offered (before `removedTools` is applied). */
   readonly tools?: Layer.Layer<ToolRegistry, E, Base>
+  /** The conversation over the services before it. */
+  readonly session?: Layer.Layer<Session.Session, E, Base>
 }
 
 export type Services =
@@ -176,7 +185,8 @@ export const layer = <E = never>(
             allowedTools: options.allowedRules ?? [],
             disallowedTools: options.deniedRules ?? [],
             additionalDirectories: (options.additionalDirectories ?? []).map((dir) => nodePath.resolve(options.cwd, dir)),
-            ...(options.permissionMode === undefined ? {} : { mode: options.permissionMode })
+            ...(options.permissionMode === undefined ? {} : { mode: options.permissionMode }),
+            ...(options.allowBypassPermissions === undefined ? {} : { allowBypassPermissions: options.allowBypassPermissions })
           })
         )
       )
@@ -237,6 +247,17 @@ const settingsEnvironment: Layer.Layer<never, never, Settings | Credentials> = L
     return Variables.layerOverlay(env)
   })
 )
+
+/**
+ * The session's services (`layer`) with the conversation over them as its last part (Session: prompts, events,
+ * live mode, model, rules and hooks): what `weft -p`, the SDK protocol and a library user driving a conversation
+ * run. Closing it ends the conversation (SessionEnd hooks, once) before the services close.
+ */
+export const layerSession = <E = never>(
+  options: Options,
+  overrides: Overrides<E> = {}
+): Layer.Layer<Services | Session.Session, E | Config.ConfigError | InvalidShellEnvironmentPolicy | SettingsError, Platform> =>
+  layer(options, overrides).pipe(add(overrideOr(overrides.session, Session.layer({ ...options.session, cwd: options.cwd }))))
 
 /**
  * The MCP servers connected, offered the workspace as roots, with ChildEnvironment's environment (no credentials

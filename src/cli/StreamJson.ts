@@ -132,6 +132,18 @@ export const toFrame = (event: AgentEvent, sessionId: string, options: FrameOpti
     case "ToolProgress":
     case "TodosUpdated":
     case "HookNotice":
+    case "TurnStarted":
+    case "TurnEnded":
+    case "TextDelta":
+    case "ThinkingDelta":
+    case "ToolStarted":
+    case "ToolEnded":
+    case "PermissionAsked":
+    case "PermissionAnswered":
+    case "CompactionStarted":
+    case "PermissionModeChanged":
+    case "ModelChanged":
+    case "SessionEnded":
       return undefined
   }
 }

@@ -2,7 +2,7 @@
  * What the loop emits. Every renderer (the terminal, `-p` text/json/stream-json, the SDK protocol) consumes this
  * one stream. Events are plain tagged data so they can be logged, compared in tests and serialised.
  */
-import type { ContentBlock } from "./Content.js"
+import type { ContentBlock, ToolResultBlock } from "./Content.js"
 import type { AssistantMessage, MessageParam } from "./Message.js"
 import type { StreamEvent } from "./StreamEvent.js"
 import type { ToolFailure } from "./ToolFailure.js"
@@ -128,6 +128,123 @@ export interface HookNotice {
   readonly text: string
 }
 
+/** A Session began working on a prompt (`turnId`: the number `submit` answered), or on a compaction asked for. */
+export interface TurnStarted {
+  readonly _tag: "TurnStarted"
+  readonly turnId: number
+  readonly kind: "prompt" | "compact"
+}
+
+/**
+ * The turn is over: its Result was emitted just before (for a prompt), or the compaction asked for is done or
+ * failed. The Session is ready for the next turn.
+ */
+export interface TurnEnded {
+  readonly _tag: "TurnEnded"
+  readonly turnId: number
+  readonly interrupted: boolean
+}
+
+/** Text of the assistant's answer as it arrives (the content block's index in the message). */
+export interface TextDelta {
+  readonly _tag: "TextDelta"
+  readonly index: number
+  readonly text: string
+}
+
+/** The model's thinking as it arrives. */
+export interface ThinkingDelta {
+  readonly _tag: "ThinkingDelta"
+  readonly index: number
+  readonly thinking: string
+}
+
+/** A tool call begins (its input decoded or not: every tool_use gets a ToolStarted and a ToolEnded). */
+export interface ToolStarted {
+  readonly _tag: "ToolStarted"
+  readonly toolUseId: string
+  readonly toolName: string
+  readonly input: unknown
+}
+
+/** A tool call ended: the result the model gets (the ToolResults of the turn follow once every call has ended). */
+export interface ToolEnded {
+  readonly _tag: "ToolEnded"
+  readonly toolUseId: string
+  readonly toolName: string
+  readonly isError: boolean
+  /** The tool_result block sent back. */
+  readonly result: ToolResultBlock
+  /** Why it failed, when it did. */
+  readonly failure?: ToolFailure
+}
+
+/** A suggestion a host may accept with an allow (Claude Code's PermissionUpdate). */
+export type PermissionUpdate =
+  | {
+      readonly type: "addRules" | "replaceRules" | "removeRules"
+      readonly rules: ReadonlyArray<{ readonly toolName: string; readonly ruleContent?: string }>
+      readonly behavior: "allow" | "deny" | "ask"
+      readonly destination: PermissionUpdateDestination
+    }
+  | { readonly type: "setMode"; readonly mode: string; readonly destination: PermissionUpdateDestination }
+  | {
+      readonly type: "addDirectories" | "removeDirectories"
+      readonly directories: ReadonlyArray<string>
+      readonly destination: PermissionUpdateDestination
+    }
+
+/** Where a permission update is kept: the session only, or the settings file of a scope (`.claude/settings.local.json`, ...). */
+export type PermissionUpdateDestination = "session" | "cliArg" | "localSettings" | "projectSettings" | "userSettings"
+
+/** A call must be asked about: the Prompter has the question (a host shows it and answers). */
+export interface PermissionAsked {
+  readonly _tag: "PermissionAsked"
+  readonly toolUseId: string
+  readonly toolName: string
+  readonly input: unknown
+  /** Why it is asked, for a person. */
+  readonly reason: string
+  /** The path outside the workspace (or protected) that made it ask, when one did. */
+  readonly blockedPath?: string
+  /** Rules that would let such calls run without asking. */
+  readonly suggestions: ReadonlyArray<PermissionUpdate>
+}
+
+/** The Prompter answered (or the ask was cancelled with its turn). */
+export interface PermissionAnswered {
+  readonly _tag: "PermissionAnswered"
+  readonly toolUseId: string
+  readonly behavior: "allow" | "deny" | "cancelled"
+  /** A denial's message for the model. */
+  readonly message?: string
+}
+
+/** A compaction begins (the Compacted event, or a failure notice, follows). */
+export interface CompactionStarted {
+  readonly _tag: "CompactionStarted"
+  readonly trigger: "auto" | "manual"
+}
+
+/** The permission mode in force changed (Session.setPermissionMode, or an allow that set it). */
+export interface PermissionModeChanged {
+  readonly _tag: "PermissionModeChanged"
+  readonly mode: string
+}
+
+/** The model for the next requests changed (Session.setModel). */
+export interface ModelChanged {
+  readonly _tag: "ModelChanged"
+  readonly model: string
+}
+
+/** The session ended: SessionEnd hooks ran and the transcript is flushed; nothing more is emitted. */
+export interface SessionEnded {
+  readonly _tag: "SessionEnded"
+  readonly sessionId: string
+  readonly reason: string
+}
+
 export interface PermissionDenial {
   readonly tool_name: string
   readonly tool_use_id: string
@@ -182,3 +299,15 @@ export type AgentEvent =
   | ApiRetry
   | Compacted
   | Result
+  | TurnStarted
+  | TurnEnded
+  | TextDelta
+  | ThinkingDelta
+  | ToolStarted
+  | ToolEnded
+  | PermissionAsked
+  | PermissionAnswered
+  | CompactionStarted
+  | PermissionModeChanged
+  | ModelChanged
+  | SessionEnded

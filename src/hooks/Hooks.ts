@@ -15,6 +15,8 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Ref from "effect/Ref"
+import type * as Scope from "effect/Scope"
 import { join, resolve } from "node:path"
 import { Settings } from "../context/Settings.js"
 import * as Variables from "../platform/Variables.js"
@@ -356,6 +358,49 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Set
     })
   })
 
+/** Hooks that can be added to while the session runs (a host's callbacks, registered after the session began). */
+export interface Live {
+  /** The base hooks and every set registered now, run side by side and merged as `combine` does. */
+  readonly hooks: Interface
+  /** Adds `handlers` after the ones there; they are removed when the scope closes. */
+  readonly register: (handlers: Handlers) => Effect.Effect<void, never, Scope.Scope>
+}
+
+/**
+ * `base` (the session's hooks: command hooks and in-process handlers) open to more in-process handlers at run
+ * time. Each event reads the sets registered when it fires; with none, `base` runs alone, as before.
+ */
+export const makeLive = (base: Interface): Effect.Effect<Live> =>
+  Effect.gen(function* () {
+    const registered = yield* Ref.make<ReadonlyArray<Interface>>([])
+    const current = Effect.map(Ref.get(registered), (extra) => (extra.length === 0 ? base : combine([base, ...extra])))
+    const via =
+      <I, O>(pick: (hooks: Interface) => (input: I) => Effect.Effect<O>) =>
+      (input: I): Effect.Effect<O> =>
+        Effect.flatMap(current, (hooks) => pick(hooks)(input))
+    const hooks: Interface = {
+      sessionStart: via((h) => h.sessionStart),
+      userPromptSubmit: via((h) => h.userPromptSubmit),
+      preToolUse: via((h) => h.preToolUse),
+      permissionRequest: via((h) => h.permissionRequest),
+      postToolUse: via((h) => h.postToolUse),
+      postToolUseFailure: via((h) => h.postToolUseFailure),
+      notification: via((h) => h.notification),
+      stop: via((h) => h.stop),
+      subagentStop: via((h) => h.subagentStop),
+      preCompact: via((h) => h.preCompact),
+      sessionEnd: via((h) => h.sessionEnd)
+    }
+    const register = (handlers: Handlers) => {
+      const added = traced(withDefaults(handlers))
+      return Effect.acquireRelease(
+        Ref.update(registered, (list) => [...list, added]),
+        () => Ref.update(registered, (list) => list.filter((entry) => entry !== added))
+      )
+    }
+    return { hooks, register }
+  })
+
 export class Hooks extends Context.Service<Hooks, Interface>()("weft/Hooks") {
   /** Runs no hook: every point continues unchanged. */
   static none: Interface = none
@@ -364,6 +409,8 @@ export class Hooks extends Context.Service<Hooks, Interface>()("weft/Hooks") {
   /** Hooks from the session's Settings beside in-process handlers (see `make`). */
   static layer = (options: Options = {}): Layer.Layer<Hooks, never, Settings | ChildEnvironment> => Layer.effect(Hooks, make(options))
   static makeWith = makeWith
+  /** Hooks open to more handlers while the session runs (see Live). */
+  static makeLive = makeLive
   /** Hooks from what is given (see WithOptions): in-process handlers, command hooks from a settings value. */
   static layerWith = (options: WithOptions = {}): Layer.Layer<Hooks> => Layer.effect(Hooks, makeWith(options))
 }

@@ -335,7 +335,12 @@ const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
                 cwd: config.cwd === undefined ? cwd : resolve(cwd, config.cwd),
                 env: yield* childEnv({ CLAUDE_PROJECT_DIR: cwd, ...config.env })
               }
-            : { type: config.type, url: config.url, headers: config.headers, ...options.http?.(handle.server.name) }
+            : config.type === "sdk"
+              ? {
+                  type: "sdk",
+                  send: (message) => runPromise(config.send(message).pipe(Effect.mapError((error) => new Error(error.message))))
+                }
+              : { type: config.type, url: config.url, headers: config.headers, ...options.http?.(handle.server.name) }
         let opened: Connection | undefined
         const connection = module.open({ ...connectOptions(handle, onClose(handle, () => opened)), params })
         opened = connection

@@ -44,7 +44,17 @@ export interface HttpServer {
   readonly headers: Readonly<Record<string, string>>
 }
 
-export type ServerConfig = StdioServer | HttpServer
+/**
+ * A server living in the host process (the Agent SDK's `createSdkMcpServer`, a library user's own): `send` carries
+ * one JSON-RPC message to it and answers its response (nothing for a notification). Only a host gives one; no
+ * configuration file can name it.
+ */
+export interface HostServer {
+  readonly type: "sdk"
+  readonly send: (message: unknown) => Effect.Effect<unknown, { readonly message: string }>
+}
+
+export type ServerConfig = StdioServer | HttpServer | HostServer
 
 /** A configured server: where it came from, and its configuration with variables expanded (or why it cannot start). */
 export interface Server {

@@ -13,6 +13,9 @@
  */
 import {
   Client,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResponse,
   ReadBuffer,
   serializeMessage,
   SSEClientTransport,
@@ -53,6 +56,15 @@ export interface HttpParams {
   readonly authProvider?: OAuthClientProvider | undefined
 }
 
+/**
+ * A server living in the host process (the Agent SDK's `createSdkMcpServer`): each JSON-RPC message is handed to
+ * `send`, whose answer (a response, or nothing for a notification) comes back as the server's message.
+ */
+export interface HostParams {
+  readonly type: "sdk"
+  readonly send: (message: JSONRPCMessage) => Promise<unknown>
+}
+
 export interface Root {
   readonly uri: string
   readonly name?: string
@@ -60,7 +72,7 @@ export interface Root {
 
 export interface ConnectOptions {
   readonly name: string
-  readonly params: StdioParams | HttpParams
+  readonly params: StdioParams | HttpParams | HostParams
   readonly clientName: string
   readonly clientVersion: string
   /** The connect handshake's timeout. */
@@ -87,6 +99,52 @@ export interface Connection {
   /** The last of the stdio server's stderr (at most STDERR_TAIL_BYTES). */
   readonly stderrTail: () => string
   readonly close: () => Promise<void>
+}
+
+/**
+ * A server in the host process (HostParams): a message sent is handed to the host's function without waiting for
+ * it (requests may be answered out of order, and a slow tool must not hold the others up); its answer is the
+ * server's message. A host that fails, or answers something that is not JSON-RPC, answers a request with an
+ * internal error rather than leaving it waiting.
+ */
+export class HostTransport implements Transport {
+  onclose?: (() => void) | undefined
+  onerror?: ((error: Error) => void) | undefined
+  onmessage?: ((message: JSONRPCMessage) => void) | undefined
+  private closed = false
+
+  constructor(private readonly params: HostParams) {}
+
+  start(): Promise<void> {
+    return Promise.resolve()
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return Promise.reject(new Error("Connection closed"))
+    const failed = (reason: string) => {
+      this.onerror?.(new Error(reason))
+      if (isJSONRPCRequest(message) && !this.closed) {
+        this.onmessage?.({ jsonrpc: "2.0", id: message.id, error: { code: -32603, message: reason } })
+      }
+    }
+    this.params.send(message).then(
+      (answer) => {
+        if (this.closed || answer === undefined || answer === null) return
+        if (isJSONRPCResponse(answer) || isJSONRPCRequest(answer) || isJSONRPCNotification(answer)) this.onmessage?.(answer)
+        else failed("the host's MCP server answered something that is not a JSON-RPC message")
+      },
+      (error: unknown) => failed(`the host's MCP server failed: ${error instanceof Error ? error.message : String(error)}`)
+    )
+    return Promise.resolve()
+  }
+
+  close(): Promise<void> {
+    if (!this.closed) {
+      this.closed = true
+      this.onclose?.()
+    }
+    return Promise.resolve()
+  }
 }
 
 /** A stdio server in its own process group, speaking newline-delimited JSON-RPC. */
@@ -220,8 +278,9 @@ interface Opened {
   readonly ready: () => Promise<void>
 }
 
-const transportOf = (params: StdioParams | HttpParams): Opened => {
+const transportOf = (params: StdioParams | HttpParams | HostParams): Opened => {
   if (params.type === "stdio") return { transport: new ProcessGroupTransport(params), ready: () => Promise.resolve() }
+  if (params.type === "sdk") return { transport: new HostTransport(params), ready: () => Promise.resolve() }
   const options = {
     requestInit: { headers: { ...params.headers } },
     ...(params.authProvider ? { authProvider: params.authProvider } : {})

@@ -9,10 +9,14 @@ export interface CheckRequest {
   readonly readOnly: boolean
 }
 
+/**
+ * What Permissions answers. After an ask (Permissions.prompt), Allow may carry the input the person approved in
+ * place of the model's (checked again by the caller), and Deny may end the turn (`interrupt`).
+ */
 export type Decision =
-  | { readonly _tag: "Allow" }
-  | { readonly _tag: "Deny"; readonly reason: string }
-  | { readonly _tag: "Ask"; readonly reason: string }
+  | { readonly _tag: "Allow"; readonly updatedInput?: unknown }
+  | { readonly _tag: "Deny"; readonly reason: string; readonly interrupt?: boolean }
+  | { readonly _tag: "Ask"; readonly reason: string; readonly blockedPath?: string }
 
 export const allow: Decision = { _tag: "Allow" }
 export const deny = (reason: string): Decision => ({ _tag: "Deny", reason })

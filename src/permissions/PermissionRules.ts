@@ -45,6 +45,8 @@ export interface RuleOptions {
   readonly allowedTools?: ReadonlyArray<string>
   /** `--disallowedTools`: deny rules. */
   readonly disallowedTools?: ReadonlyArray<string>
+  /** Rules added while the session runs (a host's, an "always allow"), each with where it is kept. */
+  readonly added?: ReadonlyArray<{ readonly text: string; readonly behavior: Behavior; readonly source: RuleSource }>
 }
 
 /** The rules of every settings scope, then the CLI's, compiled; what does not parse is told in `warnings`. */
@@ -76,6 +78,7 @@ export const compileRules = (
     const cliSource = (flag: string): RuleSource => ({ scope: "cli", origin: flag, root: cwd })
     gather(options.disallowedTools, "deny", cliSource("--disallowedTools"))
     gather(options.allowedTools, "allow", cliSource("--allowedTools"))
+    for (const rule of options.added ?? []) gather([rule.text], rule.behavior, rule.source)
 
     // Anchors of path rules, by their real paths (a rule for /tmp/x holds for /private/tmp/x).
     const anchors = new Map<string, string>()
