@@ -387,7 +387,8 @@ export type RawValues = Readonly<Record<string, ReadonlyArray<string>>>
 /**
  * `args` with the arguments a variadic option takes (`--allowedTools Edit "Bash(node:*)"`, every argument up to the
  * next option) given to it one by one (`--allowedTools Edit --allowedTools "Bash(node:*)"`), as Claude Code reads
- * them: both parsers read the result, so they agree. Nothing after `--` is touched.
+ * them: both parsers read the result, so they agree. `--add-dir=a` takes its one value (what follows is a prompt);
+ * nothing after `--` is touched.
  */
 export const spreadVariadic = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
   const variadic = new Map<string, string>()
@@ -406,9 +407,9 @@ export const spreadVariadic = (args: ReadonlyArray<string>): ReadonlyArray<strin
       break
     }
     if (arg.startsWith("-") && arg !== "-") {
-      const [name = "", inline] = arg.split(/=(.*)/s)
-      open = variadic.get(name)
-      awaitingValue = open !== undefined && inline === undefined
+      // `--add-dir=a` takes its one value: only the spaced form runs on.
+      open = arg.includes("=") ? undefined : variadic.get(arg)
+      awaitingValue = open !== undefined
       out.push(arg)
       continue
     }

@@ -85,7 +85,9 @@ describe("CommandLine.parse and the @effect/cli command, both generated from Cli
       options: { allowedTools: ["Edit", "Bash(node:*)"], disallowedTools: ["WebFetch", "Bash(rm:*)"], model: "m", prompt: "hi" }
     })
     expect(parse(["-p", "--add-dir", "/tmp", ".", "--verbose", "hi"])).toMatchObject({ options: { addDirs: ["/tmp", "."], prompt: "hi" } })
-    expect(parse(["-p", "--allowed-tools=Edit", "Read", "--", "Bash"])).toMatchObject({ options: { allowedTools: ["Edit", "Read"], prompt: "Bash" } })
+    expect(parse(["-p", "--allowed-tools", "Edit", "Read", "--", "Bash"])).toMatchObject({ options: { allowedTools: ["Edit", "Read"], prompt: "Bash" } })
+    // The = form takes its one value, as the Agent SDK gives it.
+    expect(parse(["-p", "--allowedTools=Edit", "hi"])).toMatchObject({ options: { allowedTools: ["Edit"], prompt: "hi" } })
     // A prompt right after such an option is one of its values, as in Claude Code: it goes before the option or after --.
     expect(parse(["-p", "--allowedTools", "Edit", "explain"])).toMatchObject({ options: { allowedTools: ["Edit", "explain"], prompt: undefined } })
   })

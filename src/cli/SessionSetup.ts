@@ -1,0 +1,159 @@
+/**
+ * What every command that runs a session from the command line does before it: the session flags resolved
+ * (`--resume`, `--continue`, `--session-id`; a wrong one is said at once), the MCP configuration and the settings of
+ * every scope loaded (their warnings on stderr), and from them the session's Layer (SessionServices.layerSession).
+ * `weft -p` (PrintCommand) and the Agent SDK's protocol (sdk/SdkCommand) both start here. Also weft's credentials
+ * (withheld from children, redacted from everything printed) and the logger that prints redacted `weft: ...` lines.
+ */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import type * as Session from "../agent/Session.js"
+import { Transcript } from "../agent/Transcript.js"
+import { type FileScope, fileScopes, Settings } from "../context/Settings.js"
+import * as McpConfig from "../mcp/McpConfig.js"
+import * as Credentials from "../platform/Credentials.js"
+import * as Variables from "../platform/Variables.js"
+import { SessionStore } from "../session/SessionStore.js"
+import type { PrintOptions } from "./CliOptions.js"
+import { UsageError } from "./Outcome.js"
+import * as Output from "./Output.js"
+import * as SessionFlags from "./SessionFlags.js"
+import * as SessionServices from "./SessionServices.js"
+import { version } from "./Version.js"
+
+/**
+ * weft's credentials: withheld from the commands the model runs, and redacted from everything a session command
+ * prints (answers, --verbose lines, errors, logs) and records, whoever printed them.
+ */
+export const credentials = Credentials.fromEnv(process.env)
+
+/** Where the API key comes from, as the init frame says it. */
+export const apiKeySource = () =>
+  process.env["ANTHROPIC_API_KEY"] ? "ANTHROPIC_API_KEY" : process.env["ANTHROPIC_AUTH_TOKEN"] ? "ANTHROPIC_AUTH_TOKEN" : "none"
+
+/** Writes `text` to stderr, redacted; a closed stderr is no reason to stop. */
+export const warn = (text: string) => Output.stderr(credentials.redact(text)).pipe(Effect.ignore)
+
+/**
+ * What the run logs (a warning: the session could not be recorded, ...), on stderr as `weft: ...` lines, redacted:
+ * this logger in place of the default one, for the fibers of the run (set on the fiber rather than by
+ * `Logger.replace`'s layer, which would build a layer for one value).
+ */
+const redactingLogger = Logger.make(({ message }) => {
+  const text = (Array.isArray(message) ? message : [message]).map((part) => (typeof part === "string" ? part : String(part))).join(" ")
+  Output.stderrSync(credentials.redact(`${text.startsWith("weft: ") ? "" : "weft: "}${text}\n`))
+})
+export const withRedactingLogger = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.updateService(effect, Logger.CurrentLoggers, (loggers) => {
+    const replaced = new Set(loggers)
+    replaced.delete(Logger.defaultLogger)
+    return replaced.add(redactingLogger)
+  })
+
+const isFileScope = (name: string): name is FileScope => fileScopes.some((scope) => scope === name)
+
+const isToolName = (rule: string) => /^[A-Za-z0-9_-]+$/.test(rule)
+
+/** How the session starts: the session flags checked and resolved against the store that will record it. */
+export interface Start {
+  readonly cwd: string
+  readonly start: SessionFlags.Start | undefined
+  /** The store that read the session (it records the run), when a flag needed one. */
+  readonly store: SessionStore["Service"] | undefined
+}
+
+/** The session flags, checked and resolved (the session to go on with is read now); their warnings on stderr. */
+export const resolveStart = (options: PrintOptions) =>
+  Effect.gen(function* () {
+    const flagConflict = SessionFlags.conflict(options)
+    if (flagConflict !== undefined) return yield* new UsageError({ message: flagConflict })
+    const cwd = process.cwd()
+    if (!SessionFlags.needsStore(options)) {
+      const fresh: Start = { cwd, start: undefined, store: undefined }
+      return fresh
+    }
+    const store = yield* SessionStore.make().pipe(Effect.provideService(Credentials.Credentials, credentials))
+    const start = yield* SessionFlags.resolve(options, { cwd, store })
+    for (const warning of start.warnings) yield* warn(`weft: ${warning}\n`)
+    const resumed: Start = { cwd, start, store }
+    return resumed
+  })
+
+/** The configuration read for the session: MCP servers and settings of every scope. */
+export interface Loaded {
+  readonly settings: Settings["Service"]
+  readonly mcpServers: ReadonlyArray<McpConfig.Server>
+  readonly autoCompact: boolean
+}
+
+/** Loads the MCP configuration and the settings (never trusting a project silently); their warnings on stderr. */
+export const load = (options: PrintOptions, cwd: string) =>
+  Effect.gen(function* () {
+    const mcpConfig = yield* McpConfig.load({
+      cwd,
+      mcpConfigs: options.mcpConfigs,
+      strict: options.strictMcpConfig,
+      project: McpConfig.projectTrustFromSettings(cwd)
+    }).pipe(Effect.mapError((error) => new UsageError({ message: error.message })))
+    for (const warning of mcpConfig.warnings) yield* warn(`weft: ${warning}\n`)
+    // An untrusted project's ignored keys are named.
+    const settings = yield* Settings.make({
+      cwd,
+      ...(options.settings === undefined ? {} : { flagSettings: options.settings }),
+      ...(options.settingSources.length === 0 ? {} : { settingSources: options.settingSources.filter(isFileScope) }),
+      trustProject: options.trustProject
+    })
+    for (const warning of settings.warnings) yield* warn(`${warning}\n`)
+    // Claude Code's switches for automatic compaction (a request refused as too long is still compacted).
+    const autoCompact = !(yield* Variables.flag("DISABLE_AUTO_COMPACT")) && !(yield* Variables.flag("DISABLE_COMPACT"))
+    const loaded: Loaded = { settings, mcpServers: mcpConfig.servers, autoCompact }
+    return loaded
+  })
+
+/**
+ * The session's Layer for these options: the services and the conversation, `session` its options beside those the
+ * flags give (system prompt, model, limits, the session to go on with), `extraServers` MCP servers beside the
+ * configured ones (a host's own).
+ */
+export const layer = (
+  options: PrintOptions,
+  started: Start,
+  loaded: Loaded,
+  session: Omit<Session.Options, "cwd">,
+  extraServers: ReadonlyArray<McpConfig.Server> = []
+) => {
+  const { start, store, cwd } = started
+  const permissionMode = options.dangerouslySkipPermissions ? "bypassPermissions" : options.permissionMode
+  return SessionServices.layerSession(
+    {
+      cwd,
+      version,
+      additionalDirectories: options.addDirs,
+      // A tool named bare in --disallowedTools is removed from the model's view, as in Claude Code; rules with a
+      // specifier stay in Permissions, where deny wins over everything.
+      removedTools: new Set(options.disallowedTools.filter(isToolName)),
+      deniedRules: options.disallowedTools,
+      allowedRules: options.allowedTools,
+      ...(permissionMode === undefined ? {} : { permissionMode }),
+      credentials,
+      settings: loaded.settings,
+      mcpServers: [...loaded.mcpServers, ...extraServers],
+      session: {
+        autoCompact: loaded.autoCompact,
+        ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
+        ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt }),
+        ...(start?.sessionId === undefined ? {} : { sessionId: start.sessionId }),
+        ...(start?.resumed === undefined ? {} : { resume: { history: start.resumed.history, leafUuid: start.resumed.leafUuid } }),
+        ...(options.model === undefined ? {} : { model: options.model }),
+        ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+        ...session
+      }
+    },
+    {
+      ...(store === undefined ? {} : { sessionStore: Layer.succeed(SessionStore, store) }),
+      // --no-session-persistence: the run is recorded nowhere.
+      ...(options.noSessionPersistence ? { transcript: Transcript.layerNone } : {})
+    }
+  )
+}
