@@ -791,7 +791,14 @@ const runTools = Effect.fn("Agent.runTools")(function* (
     ...(run.options.hostEvents === true ? { detail: run.emit } : {})
   }
   const executed = yield* Effect.result(
-    abortable(run, executeTurn(uses, preset, context, (outcomes) => Ref.set(cancelled, outcomes)))
+    // The outcomes are kept when the calls end too: an abort that comes as the last call ends (a denial with
+    // `interrupt`) may win the race after the calls finished, and their results must still be recorded.
+    abortable(
+      run,
+      executeTurn(uses, preset, context, (outcomes) => Ref.set(cancelled, outcomes)).pipe(
+        Effect.tap((outcomes) => Ref.set(cancelled, outcomes))
+      )
+    )
   )
   const outcomes = executed._tag === "Success" ? executed.success : yield* Ref.get(cancelled)
   const answered = yield* recordResults(run, state, outcomes)

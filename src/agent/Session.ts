@@ -22,6 +22,7 @@ import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
 import * as Ref from "effect/Ref"
@@ -51,7 +52,10 @@ export type Prompt = string | ReadonlyArray<ContentBlock>
 
 export interface Options {
   readonly cwd: string
-  /** The whole system prompt; default SystemPrompt.build from the Environment, the Memory and the tools. */
+  /**
+   * The whole system prompt; default SystemPrompt.build from the Environment, the Memory and the tools (the context
+   * must have an Environment for that).
+   */
   readonly systemPrompt?: string
   /** Text appended to the default system prompt. */
   readonly appendSystemPrompt?: string
@@ -167,7 +171,7 @@ const notAnswered = (sessionId: string, text: string): Result => ({
 })
 
 /** Events waiting for a slow subscriber before the session waits for it (raw stream events dominate). */
-const eventBuffer = 1024
+const eventBuffer = 256
 
 type Job =
   | {
@@ -180,26 +184,36 @@ type Job =
     }
   | { readonly _tag: "Compact"; readonly id: number; readonly instructions: string | undefined; readonly done: Deferred.Deferred<void, SessionError> }
 
+/**
+ * The Session over the services in context: the model, the tools, the permissions, the hooks and the transcript;
+ * the MCP client, the Environment and the Memory when the context has them (the default system prompt is built
+ * from the last two; without them it is `systemPrompt` alone).
+ */
 export const make = (options: Options): Effect.Effect<
   Interface,
   never,
-  Scope.Scope | ApiClient | Permissions | Hooks | ToolRegistry | McpClient | Environment | Memory | Transcript
+  Scope.Scope | ApiClient | Permissions | Hooks | ToolRegistry | Transcript
 > =>
   Effect.gen(function* () {
     const api = yield* ApiClient
     const permissions = yield* Permissions
     const registry = yield* ToolRegistry
-    const mcp = yield* McpClient
+    const mcp = Option.getOrElse(yield* Effect.serviceOption(McpClient), () => McpClient.none)
+    const environment = yield* Effect.serviceOption(Environment)
+    const memory = yield* Effect.serviceOption(Memory)
     const live = yield* makeLive(yield* Hooks)
     const transcript = yield* Transcript
     const sessionId = options.sessionId ?? (yield* Uuid.v4)
-    const systemPrompt = SystemPrompt.build({
-      environment: yield* Environment,
-      memory: (yield* Memory).files,
-      toolNames: registry.tools.map((tool) => tool.name),
-      ...(options.systemPrompt === undefined ? {} : { customSystemPrompt: options.systemPrompt }),
-      ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt })
-    })
+    const systemPrompt =
+      environment._tag === "Some"
+        ? SystemPrompt.build({
+            environment: environment.value,
+            memory: memory._tag === "Some" ? memory.value.files : [],
+            toolNames: registry.tools.map((tool) => tool.name),
+            ...(options.systemPrompt === undefined ? {} : { customSystemPrompt: options.systemPrompt }),
+            ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt })
+          })
+        : [options.systemPrompt ?? "", options.appendSystemPrompt ?? ""].filter((part) => part !== "").join("\n\n")
     const pending = options.prompter === "host" ? yield* Prompter.makePending : undefined
     const prompter = options.prompter === "host" ? pending : options.prompter
 

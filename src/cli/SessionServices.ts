@@ -52,6 +52,8 @@ export interface Options {
   readonly allowedRules?: ReadonlyArray<string>
   /** The permission mode (`--permission-mode`); default the settings' `permissions.defaultMode`, else default. */
   readonly permissionMode?: PermissionMode
+  /** Whether the mode may be switched to bypassPermissions later (`--allow-dangerously-skip-permissions`). */
+  readonly allowBypassPermissions?: boolean
   /** Who answers when a call must be asked about; default nobody (an ask is a denial the model reads). */
   readonly prompter?: Prompter["Service"]
   /** weft's credentials (default: from this process's environment): withheld from children, redacted from the transcript. */
@@ -174,7 +176,8 @@ export const layer = <E = never>(
             allowedTools: options.allowedRules ?? [],
             disallowedTools: options.deniedRules ?? [],
             additionalDirectories: (options.additionalDirectories ?? []).map((dir) => nodePath.resolve(options.cwd, dir)),
-            ...(options.permissionMode === undefined ? {} : { mode: options.permissionMode })
+            ...(options.permissionMode === undefined ? {} : { mode: options.permissionMode }),
+            ...(options.allowBypassPermissions === undefined ? {} : { allowBypassPermissions: options.allowBypassPermissions })
           })
         )
       )

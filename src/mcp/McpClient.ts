@@ -328,7 +328,10 @@ const make = (options: Options): Effect.Effect<Interface, never, Scope.Scope> =>
                 env: yield* childEnv({ CLAUDE_PROJECT_DIR: cwd, ...config.env })
               }
             : config.type === "sdk"
-              ? { type: "sdk", send: (message) => runPromise(config.send(message)) }
+              ? {
+                  type: "sdk",
+                  send: (message) => runPromise(config.send(message).pipe(Effect.mapError((error) => new Error(error.message))))
+                }
               : { type: config.type, url: config.url, headers: config.headers, ...options.http?.(handle.server.name) }
         let opened: Connection | undefined
         const connection = module.open({ ...connectOptions(handle, onClose(handle, () => opened)), params })

@@ -123,7 +123,7 @@ describe("the packed package, installed into a project of its own", () => {
 
   it("typechecks and runs README's programs: a custom tool beside the built-in Read, against a model; and the same agent on the scripted fake", async () => {
     const programs = readmePrograms()
-    expect(programs.length).toBeGreaterThanOrEqual(2)
+    expect(programs.length).toBeGreaterThanOrEqual(3)
     programs.forEach((program, index) => writeFileSync(join(dir, `program${index}.ts`), program))
     const tsc = spawnSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", dir], { encoding: "utf8" })
     expect(tsc.stdout + tsc.stderr).toBe("")
@@ -141,5 +141,10 @@ describe("the packed package, installed into a project of its own", () => {
     const scripted = await run(["program1.ts"], { cwd: dir, env: { PATH: env.PATH, HOME: dir } })
     expect(scripted.stderr).toBe("")
     expect(scripted.stdout.trim()).toBe("It has 4 words.")
+
+    // A conversation: two user turns, the Write asked about and allowed by the host's Effect, a hook added at run time.
+    const conversation = await run(["program2.ts"], { cwd: dir, env: { PATH: env.PATH, HOME: dir } })
+    expect(conversation.stderr).toBe("")
+    expect(conversation.stdout.trim().split("\n")).toEqual(["hook: Write", "asked: Write", "Wrote hello.txt.", "You're welcome.", "hello"])
   })
 })
