@@ -136,6 +136,7 @@ export const layer = (
       deniedRules: options.disallowedTools,
       allowedRules: options.allowedTools,
       ...(permissionMode === undefined ? {} : { permissionMode }),
+      ...(options.allowDangerouslySkipPermissions ? { allowBypassPermissions: true } : {}),
       credentials,
       settings: loaded.settings,
       mcpServers: [...loaded.mcpServers, ...extraServers],

@@ -35,10 +35,9 @@ export interface Interface {
     response: { readonly _tag: "Success"; readonly value: unknown } | { readonly _tag: "Error"; readonly message: string }
   ) => Effect.Effect<boolean>
   /** Answers the program's request `requestId` with what `handle` gives (its failure's message: an error response). */
-  readonly serve: (
-    requestId: string,
-    handle: Effect.Effect<Frame, { readonly message: string }>
-  ) => Effect.Effect<void, never, Scope.Scope>
+  readonly serve: (requestId: string, handle: Effect.Effect<Frame, { readonly message: string }>) => Effect.Effect<void>
+  /** Waits until every request of the program being served now is answered. */
+  readonly drain: Effect.Effect<void>
   /** The program withdrew its request: its handler is interrupted (and answers nothing). */
   readonly cancel: (requestId: string) => Effect.Effect<boolean>
   /** Answers a request weft will not serve (malformed, unknown subtype) with an error response. */
@@ -47,9 +46,13 @@ export interface Interface {
 
 type Answer = { readonly _tag: "Success"; readonly value: unknown } | { readonly _tag: "Error"; readonly message: string }
 
-/** The channel over `write`; request ids are `weft_<n>`, unique within the process. */
-export const make = (write: (frame: Frame) => Effect.Effect<void, OutputClosed>): Effect.Effect<Interface> =>
-  Effect.sync(() => {
+/**
+ * The channel over `write`; request ids are `weft_<n>`, unique within the process. The handlers of the program's
+ * requests run in the scope of the caller (the session's command), not in the reader's.
+ */
+export const make = (write: (frame: Frame) => Effect.Effect<void, OutputClosed>): Effect.Effect<Interface, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const scope = yield* Effect.scope
     const waiting = new Map<string, Deferred.Deferred<Answer>>()
     const serving = new Map<string, Fiber.Fiber<void>>()
     let next = 0
@@ -104,10 +107,11 @@ export const make = (write: (frame: Frame) => Effect.Effect<void, OutputClosed>)
               return Effect.ignore(respond(requestId, { _tag: "Error", message }))
             }),
             Effect.ensuring(Effect.sync(() => serving.delete(requestId))),
-            Effect.forkScoped
+            Effect.forkIn(scope)
           )
           serving.set(requestId, fiber)
         }),
+      drain: Effect.suspend(() => Fiber.awaitAll([...serving.values()])).pipe(Effect.asVoid),
       cancel: (requestId) =>
         Effect.suspend(() => {
           const fiber = serving.get(requestId)
