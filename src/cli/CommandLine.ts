@@ -59,8 +59,22 @@ config["log-level"] = { type: "string" }
 /** A value that is really the next option (`--model --verbose`): the option's value is missing. */
 const looksLikeOption = (value: string) => /^--?[A-Za-z]/.test(value)
 
+/**
+ * Claude Code's options that weft does not have (the Agent SDK passes them for the query options of the same
+ * names): refused by name, so that a program learns which of its options to leave out.
+ */
+const claudeCodeOnly = new Set([
+  "agent", "agents", "await-initialize", "betas", "channels", "debug", "debug-file", "effort", "include-hook-events",
+  "initialize-fields", "json-schema", "managed-settings", "managed-settings-in-initialize", "max-budget-usd",
+  "max-thinking-tokens", "permission-prompts", "plugin-dir", "plugin-dir-no-mcp", "project-config-root",
+  "resume-drops-turn", "resume-session-at", "sdk-url", "session-mirror", "task-budget", "thinking",
+  "thinking-display", "tools"
+])
+
 const unknownOption = (name: string) =>
-  `unknown option '${name}'. Run weft --help for the options; a prompt that starts with "-" goes after --.`
+  claudeCodeOnly.has(name.replace(/^--?/, ""))
+    ? `'${name}' is an option of Claude Code that weft does not have yet: leave it out (from the Agent SDK, the query option of that name). See docs/sdk.md.`
+    : `unknown option '${name}'. Run weft --help for the options; a prompt that starts with "-" goes after --.`
 
 const notACommand = (words: ReadonlyArray<string>) =>
   words.length === 0

@@ -105,6 +105,9 @@ export const load = (options: PrintOptions, cwd: string) =>
       trustProject: options.trustProject
     })
     for (const warning of settings.warnings) yield* warn(`${warning}\n`)
+    if (options.fallbackModel !== undefined) {
+      yield* warn("weft: --fallback-model is accepted but not used yet: a request the API refuses as overloaded fails after its retries.\n")
+    }
     // Claude Code's switches for automatic compaction (a request refused as too long is still compacted).
     const autoCompact = !(yield* Variables.flag("DISABLE_AUTO_COMPACT")) && !(yield* Variables.flag("DISABLE_COMPACT"))
     const loaded: Loaded = { settings, mcpServers: mcpConfig.servers, autoCompact }

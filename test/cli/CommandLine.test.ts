@@ -102,6 +102,9 @@ describe("CommandLine.parse and the @effect/cli command, both generated from Cli
   it("refuses, naming the option: an unknown one, a missing value, a value given to a flag", () => {
     expect(parse(["-p", "--bogus", "hi"])).toMatchObject({ message: expect.stringContaining("unknown option '--bogus'") })
     expect(parse(["-p", "-x"])).toMatchObject({ message: expect.stringContaining("unknown option '-x'") })
+    expect(parse(["--input-format=stream-json", "--output-format=stream-json", "--effort=high"])).toMatchObject({
+      message: expect.stringContaining("'--effort' is an option of Claude Code that weft does not have yet")
+    })
     expect(parse(["--model"])).toMatchObject({ message: "--model needs a value: a model name, e.g. claude-sonnet-4-5." })
     expect(parse(["-p", "--output-format"])).toMatchObject({
       message: "--output-format needs a value: one of text, json, stream-json."

@@ -126,6 +126,37 @@ describe("weft --input-format stream-json (the Agent SDK's protocol, by hand)", 
     expect(existsSync(join(dir, "allowed.txt"))).toBe(true)
   })
 
+  it("interrupt while a can_use_tool ask waits: the ask is withdrawn (control_cancel_request), the turn ends, the next one is answered", async () => {
+    const { dir, env } = await setup({}, () => ({
+      script: [
+        ScriptTurn.blocks([toolUse("Bash", { command: "touch never.txt", description: "x" }, "call_1")]),
+        textTurn("second answer")
+      ]
+    }))
+    const run = startWeft([...protocol, "--permission-prompt-tool=stdio", "--replay-user-messages"], { cwd: dir, env, keepStdinOpen: true })
+    run.child.stdin?.write(user("do it", "11111111-2222-4333-8444-555555555555"))
+    await run.waitForStdout(/"subtype":"can_use_tool"/)
+    const ask = ofType(run.stdoutSoFar(), "control_request")[0]
+    run.child.stdin?.write(control("stop_1", { subtype: "interrupt" }))
+    await run.waitForStdout(/"type":"result"/)
+    run.child.stdin?.write(user("again"))
+    run.child.stdin?.end()
+    const out = await run.done
+    expect(out.code).toBe(0)
+    expect(ofType(out.stdout, "control_cancel_request")).toEqual([{ type: "control_cancel_request", request_id: ask?.["request_id"] }])
+    expect(ofType(out.stdout, "control_response").map((frame) => frame["response"])).toContainEqual({ subtype: "success", request_id: "stop_1", response: {} })
+    const results = ofType(out.stdout, "result")
+    expect(results.map((result) => [result["subtype"], result["is_error"]])).toEqual([
+      ["error_during_execution", true],
+      ["success", false]
+    ])
+    expect(existsSync(join(dir, "never.txt"))).toBe(false)
+    // --replay-user-messages: each prompt echoed with its uuid.
+    const replays = ofType(out.stdout, "user").filter((frame) => frame["isReplay"] === true)
+    expect(replays.map((frame) => frame["uuid"])[0]).toBe("11111111-2222-4333-8444-555555555555")
+    expect(replays).toHaveLength(2)
+  })
+
   it("stdin closed at once: nothing to answer, exit 0", async () => {
     const { dir, env, server } = await setup({}, () => ({ script: [] }))
     const out = await runWeft(protocol, { cwd: dir, env, stdin: "" })
