@@ -229,7 +229,7 @@ export const printOptions = {
   }),
   replayUserMessages: flag({
     name: "replay-user-messages",
-    description: "stream-json in and out: echo each user message back on stdout when its turn starts."
+    description: "stream-json in and out: echo each user message back on stdout as it is taken."
   }),
   model: text({
     name: "model",
@@ -241,7 +241,7 @@ export const printOptions = {
     name: "fallback-model",
     placeholder: "model",
     accepts: "a model name, e.g. claude-haiku-4-5",
-    description: "The model to go on with when the main one is overloaded (after the retries)."
+    description: "Accepted (the Agent SDK passes it for fallbackModel), not used yet: the session stays on its model."
   }),
   maxTurns: count({
     name: "max-turns",
