@@ -157,6 +157,18 @@ describe("weft --input-format stream-json (the Agent SDK's protocol, by hand)", 
     expect(replays).toHaveLength(2)
   })
 
+  it("stdin closed before an ask could be answered: the ask is a denial, not a hang", async () => {
+    const { dir, env } = await setup({}, () => ({
+      script: [ScriptTurn.blocks([toolUse("Bash", { command: "touch never.txt", description: "x" }, "call_1")]), textTurn("gave up")]
+    }))
+    const out = await runWeft([...protocol, "--permission-prompt-tool", "stdio"], { cwd: dir, env, stdin: user("do it") })
+    expect(out.code).toBe(0)
+    expect(ofType(out.stdout, "result").map((result) => result["result"])).toEqual(["gave up"])
+    const toolResult = JSON.stringify(ofType(out.stdout, "user"))
+    expect(toolResult).toContain("closed weft's stdin")
+    expect(existsSync(join(dir, "never.txt"))).toBe(false)
+  })
+
   it("stdin closed at once: nothing to answer, exit 0", async () => {
     const { dir, env, server } = await setup({}, () => ({ script: [] }))
     const out = await runWeft(protocol, { cwd: dir, env, stdin: "" })

@@ -36,6 +36,11 @@ export interface Interface {
   ) => Effect.Effect<boolean>
   /** Answers the program's request `requestId` with what `handle` gives (its failure's message: an error response). */
   readonly serve: (requestId: string, handle: Effect.Effect<Frame, { readonly message: string }>) => Effect.Effect<void>
+  /**
+   * The program's input ended: no answer can come any more. The requests waiting fail, and later ones fail at once
+   * (an ask is then a denial, a hook callback passed over), rather than wait for ever.
+   */
+  readonly inputEnded: Effect.Effect<void>
   /** Waits until every request of the program being served now is answered. */
   readonly drain: Effect.Effect<void>
   /** The program withdrew its request: its handler is interrupted (and answers nothing). */
@@ -54,6 +59,8 @@ export const make = (write: (frame: Frame) => Effect.Effect<void, OutputClosed>)
   Effect.gen(function* () {
     const scope = yield* Effect.scope
     const waiting = new Map<string, Deferred.Deferred<Answer>>()
+    const noAnswer: Answer = { _tag: "Error", message: "the program closed weft's stdin, so no answer can come" }
+    let ended = false
     const serving = new Map<string, Fiber.Fiber<void>>()
     let next = 0
 
@@ -68,6 +75,7 @@ export const make = (write: (frame: Frame) => Effect.Effect<void, OutputClosed>)
 
     const request = (body: RequestBody): Effect.Effect<unknown, ControlError> =>
       Effect.gen(function* () {
+        if (ended) return yield* new ControlError({ message: noAnswer.message })
         next += 1
         const requestId = `weft_${next}`
         const answer = yield* Deferred.make<Answer>()
@@ -111,6 +119,12 @@ export const make = (write: (frame: Frame) => Effect.Effect<void, OutputClosed>)
           )
           serving.set(requestId, fiber)
         }),
+      inputEnded: Effect.suspend(() => {
+        ended = true
+        const all = [...waiting.values()]
+        waiting.clear()
+        return Effect.forEach(all, (answer) => Deferred.succeed(answer, noAnswer), { discard: true })
+      }),
       drain: Effect.suspend(() => Fiber.awaitAll([...serving.values()])).pipe(Effect.asVoid),
       cancel: (requestId) =>
         Effect.suspend(() => {

@@ -221,7 +221,7 @@ export const run = (options: PrintOptions): Effect.Effect<Outcome, CliError, Fil
             })
       ),
       Effect.catch((error) => warn(`weft: ${error.message}\n`)),
-      Effect.ensuring(defaults.pipe(Effect.andThen(Queue.end(prompts)))),
+      Effect.ensuring(defaults.pipe(Effect.andThen(Queue.end(prompts)), Effect.andThen(channel.inputEnded))),
       Effect.scoped
     )
     yield* Effect.forkScoped(reading)
