@@ -17,10 +17,12 @@
  * - The host answers permission asks either with a function (`prompter`) or, with `prompter: "host"`, later through
  *   `answerPermission` (a PermissionAsked event says what is asked).
  */
+import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as PubSub from "effect/PubSub"
@@ -267,18 +269,18 @@ export const make = (options: Options): Effect.Effect<
     })
 
     /** What a turn runs under: the live hooks, and the host's Prompter when it has one. */
-    const scoped = <A, E, R>(effect: Effect.Effect<A, E, R>) => {
+    const withSessionServices = <A, E, R>(effect: Effect.Effect<A, E, R>) => {
       const withHooks = Effect.provideService(effect, Hooks, live.hooks)
       return prompter === undefined ? withHooks : Effect.provideService(withHooks, Prompter, prompter)
     }
 
-    const announce = (options0: Agent.RunOptions & { readonly sessionId: string }) =>
+    const announce = (turnOptions: Agent.RunOptions & { readonly sessionId: string }) =>
       Effect.gen(function* () {
         const already = yield* Ref.get(announced)
         if (already !== undefined) return undefined
         const servers = yield* mcp.servers
         const started = yield* Agent.announceSession(
-          { ...options0, mcpServers: servers.map((server) => ({ name: server.name, status: server.status })) },
+          { ...turnOptions, mcpServers: servers.map((server) => ({ name: server.name, status: server.status })) },
           emit
         )
         yield* Ref.set(announced, started)
@@ -345,25 +347,35 @@ export const make = (options: Options): Effect.Effect<
         else yield* Deferred.fail(job.done, new SessionError({ message: `Could not compact the conversation: ${compacted.failure}` }))
       })
 
-    /** A prompt the session will not answer: it ended first. */
-    const dropped = (job: Job) =>
+    /** A job the session will not carry out: it ended first, or the job broke (a bug). */
+    const dropped = (job: Job, why = "the session ended first") =>
       job._tag === "Prompt"
-        ? Deferred.succeed(job.done, notAnswered(sessionId, "The session ended before this prompt was answered."))
-        : Deferred.fail(job.done, new SessionError({ message: "The session ended before the conversation was compacted." }))
+        ? Deferred.succeed(job.done, notAnswered(sessionId, `This prompt was not answered: ${why}.`))
+        : Deferred.fail(job.done, new SessionError({ message: `The conversation was not compacted: ${why}.` }))
 
-    // Closing the scope: the worker is interrupted first (a turn in flight stops at once, its processes killed),
-    // then the session ends (SessionEnd hooks, once). A host that wants the turn to end gracefully calls `end`.
+    const runJob = (job: Job) =>
+      Effect.gen(function* () {
+        yield* Ref.update(queued, (n) => n - 1)
+        if (yield* Ref.get(ended)) return yield* dropped(job)
+        yield* withSessionServices(job._tag === "Prompt" ? runPrompt(job) : runCompact(job))
+      }).pipe(
+        // Whoever waits for the job is answered however it ends; a defect does not stop the session.
+        Effect.onExit((exit) =>
+          Exit.isSuccess(exit)
+            ? Effect.void
+            : dropped(job, Cause.hasInterruptsOnly(exit.cause) ? "the session ended first" : `internal error: ${Cause.pretty(exit.cause)}`)
+        ),
+        Effect.catchDefect((defect) => Effect.logError(`weft: a session turn failed: ${String(defect)}`))
+      )
+
+    // Closing the scope: the worker is interrupted first (a turn in flight stops at once, its processes killed;
+    // the prompts still queued are answered as not answered), then the session ends (SessionEnd hooks, once). A
+    // host that wants the turn to end gracefully calls `end` first.
     yield* Effect.addFinalizer(() => end("other"))
     yield* Queue.take(jobs).pipe(
-      Effect.flatMap((job) =>
-        Ref.update(queued, (n) => n - 1).pipe(
-          Effect.andThen(Ref.get(ended)),
-          Effect.flatMap((isEnded) =>
-            isEnded && !(job._tag === "Prompt" && job.endsSession) ? dropped(job) : scoped(job._tag === "Prompt" ? runPrompt(job) : runCompact(job))
-          )
-        )
-      ),
+      Effect.flatMap(runJob),
       Effect.forever,
+      Effect.onInterrupt(() => Effect.flatMap(Queue.clear(jobs), (left) => Effect.forEach(left, (job) => dropped(job), { discard: true }))),
       Effect.forkScoped
     )
 
@@ -392,7 +404,7 @@ export const make = (options: Options): Effect.Effect<
           yield* Deferred.await(current.over)
         }
         if ((yield* Ref.get(announced)) === undefined || (yield* Ref.getAndSet(hooksEnded, true))) return
-        yield* scoped(Agent.endSession(sessionId, options.cwd, reason, emit)).pipe(Effect.provideService(Transcript, transcript))
+        yield* withSessionServices(Agent.endSession(sessionId, options.cwd, reason, emit)).pipe(Effect.provideService(Transcript, transcript))
         yield* emit({ _tag: "SessionEnded", sessionId, reason })
       })
 

@@ -492,6 +492,39 @@ describe("Session", () => {
     )
   })
 
+  it.effect("closing the session's scope stops the turn in flight and answers the prompts still queued", () => {
+    const interrupted: Array<string> = []
+    return Effect.gen(function* () {
+      const scope = yield* Scope.make()
+      const context = yield* Layer.build(
+        sessionLayer({
+          script: [ScriptTurn.blocks([toolUse("Wait", {}, "w1")]), textTurn("never")],
+          tools: [
+            Tool.fromEffect({
+              name: "Wait",
+              description: "never ends",
+              input: Schema.Struct({}),
+              run: () => Effect.never.pipe(Effect.onInterrupt(() => Effect.sync(() => void interrupted.push("w1"))))
+            })
+          ]
+        })
+      ).pipe(Scope.provide(scope))
+      const session = Context.get(context, Session.Session)
+      const events = yield* session.subscribe
+      const running = yield* Deferred.make<void>()
+      yield* Effect.forkChild(
+        Stream.runForEach(events, (event) => (event._tag === "ToolStarted" ? Deferred.succeed(running, undefined) : Effect.void))
+      )
+      const first = yield* session.submit("wait")
+      const second = yield* session.submit("queued")
+      yield* Deferred.await(running)
+      yield* Scope.close(scope, Exit.void)
+      expect(interrupted).toEqual(["w1"])
+      expect(yield* first.result).toMatchObject({ isError: true, result: expect.stringContaining("not answered") })
+      expect(yield* second.result).toMatchObject({ isError: true, result: expect.stringContaining("not answered") })
+    })
+  })
+
   it.effect("a prompt submitted after the session ended is refused; one queued behind end is not answered", () =>
     Effect.gen(function* () {
       const session = yield* Session.Session
