@@ -3,10 +3,11 @@
  * stream-json`, frames written to its stdin as a program would (malformed ones included), against the mock API.
  */
 import { existsSync } from "node:fs"
+import { readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { ScriptTurn, textTurn, toolUse } from "../../src/testing/Script.js"
-import { frames, runWeft, startWeft, useSessions } from "./harness.js"
+import { frames, isAlive, runWeft, startWeft, useSessions, waitUntil } from "./harness.js"
 
 const { setup } = useSessions()
 
@@ -167,6 +168,25 @@ describe("weft --input-format stream-json (the Agent SDK's protocol, by hand)", 
     const toolResult = JSON.stringify(ofType(out.stdout, "user"))
     expect(toolResult).toContain("closed weft's stdin")
     expect(existsSync(join(dir, "never.txt"))).toBe(false)
+  })
+
+  it("stdout's reader gone: the session stops (its command killed) though stdin stays open", async () => {
+    const { dir, env } = await setup({}, () => ({
+      script: [
+        ScriptTurn.blocks([toolUse("Bash", { command: "echo $$ > pid; while [ ! -e go ]; do sleep 0.05; done; echo done", description: "wait" }, "w")]),
+        textTurn("never")
+      ]
+    }))
+    const run = startWeft([...protocol, "--dangerously-skip-permissions"], { cwd: dir, env, keepStdinOpen: true })
+    run.child.stdin?.write(user("wait"))
+    let pid = 0
+    await waitUntil(async () => (pid = Number((await readFile(join(dir, "pid"), "utf8").catch(() => "")).trim())) > 0, "the command to start")
+    run.child.stdout?.destroy()
+    await writeFile(join(dir, "go"), "")
+    const out = await run.done
+    expect(out.code).toBe(141)
+    await waitUntil(() => !isAlive(pid), "the command to end", 10_000)
+    run.child.stdin?.destroy()
   })
 
   it("stdin closed at once: nothing to answer, exit 0", async () => {

@@ -288,34 +288,31 @@ export const run = (options: PrintOptions): Effect.Effect<Outcome, CliError, Fil
 
       // The prompts, submitted as they come; the Session answers them in turn.
       const turns: Array<Effect.Effect<unknown>> = []
-      yield* Queue.take(prompts).pipe(
-        Effect.flatMap((frame) =>
-          // --replay-user-messages: each prompt acknowledged as it is taken.
-          (options.replayUserMessages
-            ? Effect.flatMap(frame.uuid === undefined ? Uuid.v4 : Effect.succeed(frame.uuid), (uuid) =>
-                write({
-                  type: "user",
-                  message: frame.message,
-                  session_id: conversation.sessionId,
-                  parent_tool_use_id: null,
-                  uuid,
-                  isReplay: true
-                })
-              )
-            : Effect.void
-          ).pipe(
-            Effect.andThen(conversation.submit(promptOf(frame.message))),
-            Effect.tap((turn) => Effect.sync(() => void turns.push(turn.result))),
-            Effect.catch((error) => warn(`weft: a user message was not taken: ${error.message}\n`))
-          )
-        ),
-        Effect.forever,
-        Effect.catchIf(Cause.isDone, () => Effect.void)
-      )
-      yield* Effect.forEach(turns, (result) => result, { discard: true })
-      // The program's requests still being served are answered before the session ends.
-      yield* channel.drain
-      yield* conversation.end("other")
+      const answering = Effect.gen(function* () {
+        yield* Queue.take(prompts).pipe(
+          Effect.flatMap((frame) =>
+            // --replay-user-messages: each prompt acknowledged as it is taken.
+            (options.replayUserMessages
+              ? Effect.flatMap(frame.uuid === undefined ? Uuid.v4 : Effect.succeed(frame.uuid), (uuid) =>
+                  write({ type: "user", message: frame.message, session_id: conversation.sessionId, parent_tool_use_id: null, uuid, isReplay: true })
+                )
+              : Effect.void
+            ).pipe(
+              Effect.andThen(conversation.submit(promptOf(frame.message))),
+              Effect.tap((turn) => Effect.sync(() => void turns.push(turn.result))),
+              Effect.catchTag("SessionError", (error) => warn(`weft: a user message was not taken: ${error.message}\n`))
+            )
+          ),
+          Effect.forever,
+          Effect.catchIf(Cause.isDone, () => Effect.void)
+        )
+        yield* Effect.forEach(turns, (result) => result, { discard: true })
+        // The program's requests still being served are answered before the session ends.
+        yield* channel.drain
+        yield* conversation.end("other")
+      })
+      // The frames stop only at the session's end, or when stdout's reader went away: then everything stops.
+      yield* Effect.raceFirst(answering, Fiber.join(pump).pipe(Effect.andThen(Effect.never)))
       // SessionEnded closes the frames once a prompt announced the session; without one, nothing more comes.
       if (turns.length > 0) yield* Fiber.join(pump)
       else yield* Fiber.interrupt(pump)
