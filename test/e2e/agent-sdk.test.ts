@@ -241,12 +241,13 @@ describe("the Claude Agent SDK driving weft", () => {
       ]
     })
     const messages: Array<SDKMessage> = []
-    for await (const message of query({
+    const q = query({
       prompt: "add 2 and 3",
       options: { pathToClaudeCodeExecutable: binary, cwd: dir, env: sdkEnv(env), mcpServers: { calc }, allowedTools: ["mcp__calc__add"] }
-    })) {
-      messages.push(message)
-    }
+    })
+    const status = q.mcpServerStatus()
+    for await (const message of q) messages.push(message)
+    expect(await status).toEqual([{ name: "calc", status: "connected" }])
     expect(calls).toEqual([{ a: 2, b: 3 }])
     expect(toolResultTexts(messages)["add_1"]).toEqual({ text: "5", isError: false })
     const init = messages.find((message) => message.type === "system" && message.subtype === "init")

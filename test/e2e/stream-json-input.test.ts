@@ -22,6 +22,9 @@ const control = (requestId: string, request: Record<string, unknown>) =>
 const ofType = (stdout: string, type: string, subtype?: string) =>
   frames(stdout).filter((frame) => frame["type"] === type && (subtype === undefined || frame["subtype"] === subtype))
 
+/** A field of a request's JSON body. */
+const field = (body: unknown, key: string): unknown => (typeof body === "object" && body !== null ? Reflect.get(body, key) : undefined)
+
 /** The texts of the user messages a request sent, in order. */
 const userTexts = (body: unknown): ReadonlyArray<string> => {
   const messages = typeof body === "object" && body !== null && "messages" in body && Array.isArray(body.messages) ? body.messages : []
@@ -99,10 +102,10 @@ describe("weft --input-format stream-json (the Agent SDK's protocol, by hand)", 
     expect(reply).toMatchObject({ subtype: "success", request_id: "init_1", response: { pid: run.child.pid, commands: [], output_style: "default" } })
     expect(JSON.stringify(reply)).toMatch(/"models":\[\{"value":/)
     const requests = server.requests()
-    expect(JSON.stringify((requests[0]?.body as { system: unknown }).system)).toContain("You are a test.\\n\\nBe brief.")
-    expect((requests[1]?.body as { model: string }).model).toBe("claude-other")
+    expect(JSON.stringify(field(requests[0]?.body, "system"))).toContain("You are a test.\\n\\nBe brief.")
+    expect(field(requests[1]?.body, "model")).toBe("claude-other")
     const inits = ofType(out.stdout, "system", "init")
-    expect(inits.map((frame) => frame["model"])).toEqual([(requests[0]?.body as { model: string }).model, "claude-other"])
+    expect(inits.map((frame) => frame["model"])).toEqual([field(requests[0]?.body, "model"), "claude-other"])
   })
 
   it("--permission-prompt-tool stdio: a call that needs asking is a can_use_tool request; the answer decides", async () => {
