@@ -241,7 +241,7 @@ export const printOptions = {
     name: "fallback-model",
     placeholder: "model",
     accepts: "a model name, e.g. claude-haiku-4-5",
-    description: "Accepted (the Agent SDK passes it for fallbackModel), not used yet: the session stays on its model."
+    description: "The model a request goes to when the API still refuses it as overloaded after the retries."
   }),
   maxTurns: count({
     name: "max-turns",

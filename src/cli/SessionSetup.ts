@@ -12,6 +12,9 @@ import type * as Session from "../agent/Session.js"
 import { Transcript } from "../agent/Transcript.js"
 import { type FileScope, fileScopes, Settings } from "../context/Settings.js"
 import * as McpConfig from "../mcp/McpConfig.js"
+import { ApiClient } from "../model/ApiClient.js"
+import { withFallbackModel } from "../model/FallbackModel.js"
+import * as NodeApiClient from "../model/NodeApiClient.js"
 import * as Credentials from "../platform/Credentials.js"
 import * as Variables from "../platform/Variables.js"
 import { SessionStore } from "../session/SessionStore.js"
@@ -105,9 +108,6 @@ export const load = (options: PrintOptions, cwd: string) =>
       trustProject: options.trustProject
     })
     for (const warning of settings.warnings) yield* warn(`${warning}\n`)
-    if (options.fallbackModel !== undefined) {
-      yield* warn("weft: --fallback-model is accepted but not used yet: a request the API refuses as overloaded fails after its retries.\n")
-    }
     // Claude Code's switches for automatic compaction (a request refused as too long is still compacted).
     const autoCompact = !(yield* Variables.flag("DISABLE_AUTO_COMPACT")) && !(yield* Variables.flag("DISABLE_COMPACT"))
     const loaded: Loaded = { settings, mcpServers: mcpConfig.servers, autoCompact }
@@ -127,6 +127,7 @@ export const layer = (
   extraServers: ReadonlyArray<McpConfig.Server> = []
 ) => {
   const { start, store, cwd } = started
+  const fallback = options.fallbackModel
   const permissionMode = options.dangerouslySkipPermissions ? "bypassPermissions" : options.permissionMode
   return SessionServices.layerSession(
     {
@@ -156,6 +157,8 @@ export const layer = (
     },
     {
       ...(store === undefined ? {} : { sessionStore: Layer.succeed(SessionStore, store) }),
+      // --fallback-model: requests the API refuses as overloaded go to it.
+      ...(fallback === undefined ? {} : { apiClient: Layer.effect(ApiClient, Effect.map(NodeApiClient.make, (api) => withFallbackModel(api, fallback))) }),
       // --no-session-persistence: the run is recorded nowhere.
       ...(options.noSessionPersistence ? { transcript: Transcript.layerNone } : {})
     }

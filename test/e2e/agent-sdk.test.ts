@@ -255,6 +255,21 @@ describe("the Claude Agent SDK driving weft", () => {
     expect(init !== undefined && "tools" in init ? init.tools : []).toContain("mcp__calc__add")
   })
 
+  it("fallbackModel: a request the API refuses as overloaded goes to the fallback model", async () => {
+    const { dir, env, server } = await setup({}, () => ({
+      pick: (request) => (modelOf(request.body) === "claude-fallback" ? textTurn("from the fallback") : ScriptTurn.status(529))
+    }))
+    const messages: Array<SDKMessage> = []
+    for await (const message of query({
+      prompt: "hi",
+      options: { pathToClaudeCodeExecutable: binary, cwd: dir, env: sdkEnv({ ...env, WEFT_MAX_RETRIES: "0" }), model: "claude-main", fallbackModel: "claude-fallback" }
+    })) {
+      messages.push(message)
+    }
+    expect(server.requests().map((request) => modelOf(request.body))).toEqual(["claude-main", "claude-fallback"])
+    expect(resultsOf(messages)[0]).toMatchObject({ subtype: "success", result: "from the fallback" })
+  })
+
   it("interrupt during a running Bash call: the process is gone, the turn ends, the next turn works", async () => {
     const { dir, env } = await setup({}, () => ({
       script: [
