@@ -7,6 +7,10 @@
  * Before a request, a conversation that nears the model's context window is compacted (Compaction: a summary
  * replaces it), and a request the API refuses as too long is compacted and sent again, once.
  *
+ * `run` is one prompt from the session's announcement (SessionStart) to its end (SessionEnd); a Session
+ * (Session.ts) announces once (`announceSession`), answers each prompt with `runTurn` on the conversation it keeps
+ * (`Conversation`), compacts on request (`compactConversation`) and ends once (`endSession`).
+ *
  * Interrupting the consuming fiber cancels the HTTP request and kills running processes (their scopes close).
  * `abort` is the graceful form (Ctrl-C in the CLI): work in flight is interrupted the same way, unfinished tool
  * calls are answered as cancelled so the transcript stays valid, and the stream still ends with a Result.
