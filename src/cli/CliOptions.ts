@@ -152,6 +152,12 @@ export const list = (
   }
 })
 
+/** `spec`, undefined when not given at all (given empty, it is an empty list: `--setting-sources=`). */
+export const givenOrNot = <A>(spec: OptionSpec<A>): OptionSpec<A | undefined> => ({
+  ...spec,
+  decode: (given) => (given.length === 0 ? Result.succeed(undefined) : spec.decode(given))
+})
+
 /** Splits `--allowedTools "Read,Bash(git log)" Grep` values on commas and spaces outside parentheses. */
 export const splitToolRules = (values: ReadonlyArray<string>): ReadonlyArray<string> => {
   const out: Array<string> = []
@@ -330,15 +336,18 @@ export const printOptions = {
     accepts: "a settings file or a JSON object",
     description: "Settings above the user, project and local files: a file, or JSON."
   }),
-  settingSources: list({
-    name: "setting-sources",
-    placeholder: "sources",
-    accepts: "user, project, local (comma separated)",
-    split: true,
-    check: (value) =>
-      settingSources.some((source) => source === value) ? undefined : `has an unknown source ${JSON.stringify(value)} (the sources are user, project, local)`,
-    description: "Which settings files load, e.g. user,project (default: user, project and local)."
-  }),
+  settingSources: givenOrNot(
+    list({
+      name: "setting-sources",
+      placeholder: "sources",
+      accepts: "user, project, local (comma separated)",
+      split: true,
+      check: (value) =>
+        settingSources.some((source) => source === value) ? undefined : `has an unknown source ${JSON.stringify(value)} (the sources are user, project, local)`,
+      description:
+        'Which settings files load, e.g. user,project (default: user, project and local; "" none, as the Agent SDK passes for settingSources: []).'
+    })
+  ),
   resume: text({
     name: "resume",
     aliases: ["r"],

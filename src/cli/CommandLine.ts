@@ -67,7 +67,7 @@ const claudeCodeOnly = new Set([
   "agent", "agents", "await-initialize", "betas", "channels", "debug", "debug-file", "effort", "include-hook-events",
   "initialize-fields", "json-schema", "managed-settings", "managed-settings-in-initialize", "max-budget-usd",
   "max-thinking-tokens", "permission-prompts", "plugin-dir", "plugin-dir-no-mcp", "project-config-root",
-  "resume-drops-turn", "resume-session-at", "sdk-url", "session-mirror", "task-budget", "thinking",
+  "resume-drops-turn", "resume-session-at", "sdk-url", "session-mirror", "system-prompt-file", "task-budget", "thinking",
   "thinking-display", "tools"
 ])
 

@@ -104,7 +104,8 @@ export const load = (options: PrintOptions, cwd: string) =>
     const settings = yield* Settings.make({
       cwd,
       ...(options.settings === undefined ? {} : { flagSettings: options.settings }),
-      ...(options.settingSources.length === 0 ? {} : { settingSources: options.settingSources.filter(isFileScope) }),
+      // Given empty (`--setting-sources=`, the Agent SDK's settingSources: []): no settings file at all.
+      ...(options.settingSources === undefined ? {} : { settingSources: options.settingSources.filter(isFileScope) }),
       trustProject: options.trustProject
     })
     for (const warning of settings.warnings) yield* warn(`${warning}\n`)

@@ -33,6 +33,8 @@ const valid: ReadonlyArray<ReadonlyArray<string>> = [
   ["-p", "--allowedTools", "Edit", "Bash(node:*)", "--disallowedTools", "WebFetch", "Bash(rm:*)", "--", "hi"],
   ["-p", "--add-dir", "/tmp", ".", "--model", "claude-x", "hi"],
   ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"],
+  ["--output-format", "stream-json", "--input-format", "stream-json", "--setting-sources="],
+  ["-p", "hi", "--setting-sources", "user,project"],
   ["--output-format=stream-json", "--verbose", "--input-format=stream-json", "--permission-prompt-tool=stdio", "--allowedTools=Read,Bash(node:*)", "--add-dir=/tmp", "--replay-user-messages", "--allow-dangerously-skip-permissions", "--fallback-model=claude-y"],
   ["-p", "--disallowedTools", "Bash(rm -rf /)", "--disallowed-tools", "WebFetch", "hi"],
   ["-p", "--system-prompt", "be terse", "--append-system-prompt", "and kind", "hi"],
@@ -90,6 +92,12 @@ describe("CommandLine.parse and the @effect/cli command, both generated from Cli
     expect(parse(["-p", "--allowedTools=Edit", "hi"])).toMatchObject({ options: { allowedTools: ["Edit"], prompt: "hi" } })
     // A prompt right after such an option is one of its values, as in Claude Code: it goes before the option or after --.
     expect(parse(["-p", "--allowedTools", "Edit", "explain"])).toMatchObject({ options: { allowedTools: ["Edit", "explain"], prompt: undefined } })
+  })
+
+  it("--setting-sources given empty (the Agent SDK's settingSources: []) is no settings file, not the default", () => {
+    expect(parse(["-p", "hi", "--setting-sources="])).toMatchObject({ options: { settingSources: [] } })
+    expect(parse(["-p", "hi"])).toMatchObject({ options: { settingSources: undefined } })
+    expect(parse(["-p", "hi", "--setting-sources", "user"])).toMatchObject({ options: { settingSources: ["user"] } })
   })
 
   it("the Agent SDK's invocation: stream-json in and out, no -p", () => {

@@ -192,6 +192,51 @@ describe("weft --input-format stream-json (the Agent SDK's protocol, by hand)", 
     run.child.stdin?.destroy()
   })
 
+  it("an in-process MCP server named in --mcp-config (as the Python SDK does) is reached by mcp_message requests", async () => {
+    const { dir, env } = await setup({}, () => ({
+      script: [ScriptTurn.blocks([toolUse("mcp__calc__add", { a: 2, b: 3 }, "add_1")]), textTurn("five")]
+    }))
+    const mcpConfig = JSON.stringify({ mcpServers: { calc: { type: "sdk", name: "calc" } } })
+    const run = startWeft([...protocol, "--mcp-config", mcpConfig, "--allowedTools", "mcp__calc__add"], { cwd: dir, env, keepStdinOpen: true })
+    // The program's side: an MCP server answering what weft's client sends, one JSON-RPC message per mcp_message.
+    const seen: Array<string> = []
+    const answer = (message: { id?: unknown; method?: string; params?: { protocolVersion?: string; arguments?: { a: number; b: number } } }) => {
+      seen.push(message.method ?? "")
+      switch (message.method) {
+        case "initialize":
+          return { protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "calc", version: "1" } }
+        case "tools/list":
+          return { tools: [{ name: "add", description: "Adds", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } } }] }
+        case "tools/call":
+          return { content: [{ type: "text", text: String((message.params?.arguments?.a ?? 0) + (message.params?.arguments?.b ?? 0)) }] }
+        default:
+          return {}
+      }
+    }
+    let buffered = ""
+    run.child.stdout?.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString()
+      const lines = buffered.split("\n")
+      buffered = lines.pop() ?? ""
+      for (const line of lines) {
+        const frame = JSON.parse(line)
+        if (frame.type !== "control_request" || frame.request.subtype !== "mcp_message") continue
+        const message = frame.request.message
+        const response = "id" in message ? { jsonrpc: "2.0", id: message.id, result: answer(message) } : (answer(message), { jsonrpc: "2.0", result: {}, id: 0 })
+        run.child.stdin?.write(`${JSON.stringify({ type: "control_response", response: { subtype: "success", request_id: frame.request_id, response: { mcp_response: response } } })}\n`)
+      }
+    })
+    run.child.stdin?.write(user("add 2 and 3"))
+    await run.waitForStdout(/"type":"result"/)
+    run.child.stdin?.end()
+    const out = await run.done
+    expect(out.code).toBe(0)
+    expect(seen).toEqual(expect.arrayContaining(["initialize", "notifications/initialized", "tools/list", "tools/call"]))
+    expect(ofType(out.stdout, "system", "init")[0]).toMatchObject({ mcp_servers: [{ name: "calc", status: "connected" }] })
+    expect(JSON.stringify(ofType(out.stdout, "user"))).toContain('"content":[{"type":"text","text":"5"}]')
+    expect(ofType(out.stdout, "result").map((result) => result["result"])).toEqual(["five"])
+  })
+
   it("stdin closed at once: nothing to answer, exit 0", async () => {
     const { dir, env, server } = await setup({}, () => ({ script: [] }))
     const out = await runWeft(protocol, { cwd: dir, env, stdin: "" })

@@ -140,6 +140,22 @@ const sdkServer = (channel: ControlChannel.Interface, name: string): McpConfig.S
   }
 })
 
+/**
+ * The servers an inline `--mcp-config` names as `{"type": "sdk"}`: servers in the program's own process (the Python
+ * SDK lists them there as well as in initialize). Only the protocol gives them a meaning; a file never does.
+ */
+export const sdkServerNames = (mcpConfigs: ReadonlyArray<string>): ReadonlyArray<string> =>
+  mcpConfigs.flatMap((value) => {
+    if (!value.trimStart().startsWith("{")) return []
+    try {
+      const parsed: unknown = JSON.parse(value)
+      const servers = isRecord(parsed) ? parsed["mcpServers"] : undefined
+      return isRecord(servers) ? Object.entries(servers).flatMap(([name, server]) => (isRecord(server) && server["type"] === "sdk" ? [name] : [])) : []
+    } catch {
+      return []
+    }
+  })
+
 /** Runs the protocol until stdin closes; how it ended is the Outcome (exit 0 once the session ended cleanly). */
 export const run = (options: PrintOptions): Effect.Effect<Outcome, CliError, FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function* () {
@@ -230,17 +246,19 @@ export const run = (options: PrintOptions): Effect.Effect<Outcome, CliError, Fil
     const hookConfig = SdkHooks.decode(request["hooks"])
     for (const warning of hookConfig.warnings) yield* warn(`weft: ${warning}\n`)
     const agents = isRecord(request["agents"]) ? request["agents"] : {}
+    const hostServers = new Set([...stringList(request["sdkMcpServers"]), ...sdkServerNames(options.mcpConfigs)])
     const session = SessionSetup.layer(
       options,
       started,
-      loaded,
+      // An in-process server named in --mcp-config is reached over the protocol, not by its (empty) configuration.
+      { ...loaded, mcpServers: loaded.mcpServers.filter((server) => !(server.origin === "--mcp-config" && hostServers.has(server.name))) },
       {
         hostEvents: false,
         streamDeltas: options.includePartialMessages,
         ...systemPromptOf(request),
         ...(options.permissionPromptTool === "stdio" ? { prompter: askProgram(channel) } : {})
       },
-      stringList(request["sdkMcpServers"]).map((name) => sdkServer(channel, name))
+      [...hostServers].map((name) => sdkServer(channel, name))
     )
 
     const hosting = Effect.gen(function* () {
