@@ -31,6 +31,8 @@ export interface OptionSpec<A> {
   readonly accepts: string
   /** Given several times, its values add up; otherwise giving it twice is an error. */
   readonly repeatable: boolean
+  /** Takes the arguments after its value too, up to the next option (`--add-dir a b`). */
+  readonly variadic?: boolean
   readonly description: string
   /** The values given (`""` for each time a flag was given), in order, to the value or what is wrong with them. */
   readonly decode: (given: ReadonlyArray<string>) => Result.Result<A, string>
@@ -128,12 +130,18 @@ export const list = (
     readonly split?: boolean
     /** What is wrong with one value, if anything. */
     readonly check?: (value: string) => string | undefined
+    /**
+     * Takes every argument after it up to the next option, as Claude Code does (`--allowedTools Edit "Bash(node:*)"`):
+     * a prompt after such an option goes after `--`.
+     */
+    readonly variadic?: boolean
   }
 ): OptionSpec<ReadonlyArray<string>> => ({
   ...base(spec),
   placeholder: spec.placeholder,
   accepts: spec.accepts,
   repeatable: true,
+  variadic: spec.variadic === true,
   decode: (given) => {
     const values = spec.split === true ? splitToolRules(given) : given
     for (const value of values) {
@@ -142,6 +150,12 @@ export const list = (
     }
     return Result.succeed(values)
   }
+})
+
+/** `spec`, undefined when not given at all (given empty, it is an empty list: `--setting-sources=`). */
+export const givenOrNot = <A>(spec: OptionSpec<A>): OptionSpec<A | undefined> => ({
+  ...spec,
+  decode: (given) => (given.length === 0 ? Result.succeed(undefined) : spec.decode(given))
 })
 
 /** Splits `--allowedTools "Read,Bash(git log)" Grep` values on commas and spaces outside parentheses. */
@@ -179,6 +193,8 @@ export const isUuid = (value: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9
 
 export const outputFormats = ["text", "json", "stream-json"] as const
 
+export const inputFormats = ["text", "stream-json"] as const
+
 /** Claude Code's permission modes. */
 export const permissionModes = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] as const
 
@@ -201,6 +217,14 @@ export const printOptions = {
     description:
       "text (the answer; the default), json (one result object) or stream-json (one JSON frame per line as it happens)."
   }),
+  inputFormat: choice({
+    name: "input-format",
+    placeholder: "format",
+    choices: inputFormats,
+    default: "text",
+    description:
+      "text (the prompt as an argument or on stdin; the default) or stream-json (user messages and control requests as JSON lines on stdin, the Agent SDK's protocol; with --output-format stream-json, -p optional; docs/sdk.md)."
+  }),
   verbose: flag({
     name: "verbose",
     description: "text: show each tool call on stderr. json: print every frame, not only the result."
@@ -209,11 +233,21 @@ export const printOptions = {
     name: "include-partial-messages",
     description: "stream-json: also emit the model's raw streaming events (stream_event frames)."
   }),
+  replayUserMessages: flag({
+    name: "replay-user-messages",
+    description: "stream-json in and out: echo each user message back on stdout as it is taken."
+  }),
   model: text({
     name: "model",
     placeholder: "model",
     accepts: "a model name, e.g. claude-sonnet-4-5",
     description: "The model to use (default: $ANTHROPIC_MODEL, or weft's default)."
+  }),
+  fallbackModel: text({
+    name: "fallback-model",
+    placeholder: "model",
+    accepts: "a model name, e.g. claude-haiku-4-5",
+    description: "The model a request goes to when the API still refuses it as overloaded after the retries."
   }),
   maxTurns: count({
     name: "max-turns",
@@ -227,7 +261,9 @@ export const printOptions = {
     placeholder: "tools",
     accepts: 'tool rules, e.g. "Read" "Bash(npm test)"',
     split: true,
-    description: 'Tools allowed without asking, e.g. "Read" "Bash(npm test)" (repeat, or separate with commas).'
+    variadic: true,
+    description:
+      'Tools allowed without asking, e.g. "Read" "Bash(npm test)" (several after it, repeat it, or separate with commas; a prompt after it goes after --).'
   }),
   disallowedTools: list({
     name: "disallowedTools",
@@ -235,7 +271,9 @@ export const printOptions = {
     placeholder: "tools",
     accepts: 'tool rules, e.g. "WebFetch" "Bash(rm -rf /)"',
     split: true,
-    description: 'Tools denied, e.g. "WebFetch" "Bash(rm -rf /)" (repeat, or separate with commas). Deny always wins.'
+    variadic: true,
+    description:
+      'Tools denied, e.g. "WebFetch" "Bash(rm -rf /)" (several after it, repeat it, or separate with commas). Deny always wins.'
   }),
   systemPrompt: text({
     name: "system-prompt",
@@ -254,7 +292,8 @@ export const printOptions = {
     placeholder: "directory",
     accepts: "an existing directory",
     check: notADirectory,
-    description: "An additional directory the tools may work in (repeat for several)."
+    variadic: true,
+    description: "Additional directories the tools may work in (several after it, or repeat it)."
   }),
   mcpConfigs: list({
     name: "mcp-config",
@@ -273,9 +312,23 @@ export const printOptions = {
     description:
       "default (reads in the project run, the rest is asked; under -p, asked means denied), acceptEdits (file edits in the project run too), plan (read-only tools only), bypassPermissions (whatever no deny rule forbids), dontAsk (whatever would be asked is denied)."
   }),
+  permissionPromptTool: text({
+    name: "permission-prompt-tool",
+    placeholder: "tool",
+    accepts: "stdio",
+    check: (value) =>
+      value === "stdio"
+        ? undefined
+        : `must be stdio (permission asks sent to the program on the other end of --input-format stream-json as can_use_tool requests), not ${JSON.stringify(value)}: weft does not ask an MCP tool`,
+    description: "stdio: ask the program driving weft over --input-format stream-json (can_use_tool control requests) when a call needs permission."
+  }),
   dangerouslySkipPermissions: flag({
     name: "dangerously-skip-permissions",
     description: "The same as --permission-mode bypassPermissions."
+  }),
+  allowDangerouslySkipPermissions: flag({
+    name: "allow-dangerously-skip-permissions",
+    description: "Let the permission mode be switched to bypassPermissions later in the session (set_permission_mode)."
   }),
   settings: text({
     name: "settings",
@@ -283,15 +336,18 @@ export const printOptions = {
     accepts: "a settings file or a JSON object",
     description: "Settings above the user, project and local files: a file, or JSON."
   }),
-  settingSources: list({
-    name: "setting-sources",
-    placeholder: "sources",
-    accepts: "user, project, local (comma separated)",
-    split: true,
-    check: (value) =>
-      settingSources.some((source) => source === value) ? undefined : `has an unknown source ${JSON.stringify(value)} (the sources are user, project, local)`,
-    description: "Which settings files load, e.g. user,project (default: user, project and local)."
-  }),
+  settingSources: givenOrNot(
+    list({
+      name: "setting-sources",
+      placeholder: "sources",
+      accepts: "user, project, local (comma separated)",
+      split: true,
+      check: (value) =>
+        settingSources.some((source) => source === value) ? undefined : `has an unknown source ${JSON.stringify(value)} (the sources are user, project, local)`,
+      description:
+        'Which settings files load, e.g. user,project (default: user, project and local; "" none, as the Agent SDK passes for settingSources: []).'
+    })
+  ),
   resume: text({
     name: "resume",
     aliases: ["r"],
@@ -336,6 +392,42 @@ export type PrintOptions = Values<typeof printOptions> & { readonly prompt: stri
 
 /** The raw values each option was given (keys of the table), as either parser gathers them. */
 export type RawValues = Readonly<Record<string, ReadonlyArray<string>>>
+
+/**
+ * `args` with the arguments a variadic option takes (`--allowedTools Edit "Bash(node:*)"`, every argument up to the
+ * next option) given to it one by one (`--allowedTools Edit --allowedTools "Bash(node:*)"`), as Claude Code reads
+ * them: both parsers read the result, so they agree. `--add-dir=a` takes its one value (what follows is a prompt);
+ * nothing after `--` is touched.
+ */
+export const spreadVariadic = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const variadic = new Map<string, string>()
+  for (const spec of Object.values(printOptions)) {
+    if (spec.variadic !== true) continue
+    for (const name of [spec.name, ...spec.aliases]) variadic.set(dashed(name), dashed(spec.name))
+  }
+  const out: Array<string> = []
+  // The variadic option whose values run on, once its first value is read.
+  let open: string | undefined
+  let awaitingValue = false
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] ?? ""
+    if (arg === "--") {
+      out.push(...args.slice(index))
+      break
+    }
+    if (arg.startsWith("-") && arg !== "-") {
+      // `--add-dir=a` takes its one value: only the spaced form runs on.
+      open = arg.includes("=") ? undefined : variadic.get(arg)
+      awaitingValue = open !== undefined
+      out.push(arg)
+      continue
+    }
+    if (open !== undefined && !awaitingValue) out.push(`${open}=${arg}`)
+    else out.push(arg)
+    awaitingValue = false
+  }
+  return out
+}
 
 /** The display name of an option: `--name` (or `-p` for a one-letter name). */
 export const dashed = (name: string) => (name.length === 1 ? `-${name}` : `--${name}`)

@@ -16,7 +16,8 @@ import {
   type OptionSpec,
   printOptions,
   type PrintOptions,
-  type RawValues
+  type RawValues,
+  spreadVariadic
 } from "./CliOptions.js"
 
 export type Invocation =
@@ -58,8 +59,22 @@ config["log-level"] = { type: "string" }
 /** A value that is really the next option (`--model --verbose`): the option's value is missing. */
 const looksLikeOption = (value: string) => /^--?[A-Za-z]/.test(value)
 
+/**
+ * Claude Code's options that weft does not have (the Agent SDK passes them for the query options of the same
+ * names): refused by name, so that a program learns which of its options to leave out.
+ */
+const claudeCodeOnly = new Set([
+  "agent", "agents", "await-initialize", "betas", "channels", "debug", "debug-file", "effort", "include-hook-events",
+  "initialize-fields", "json-schema", "managed-settings", "managed-settings-in-initialize", "max-budget-usd",
+  "max-thinking-tokens", "permission-prompts", "plugin-dir", "plugin-dir-no-mcp", "project-config-root",
+  "resume-drops-turn", "resume-session-at", "sdk-url", "session-mirror", "system-prompt-file", "task-budget", "thinking",
+  "thinking-display", "tools"
+])
+
 const unknownOption = (name: string) =>
-  `unknown option '${name}'. Run weft --help for the options; a prompt that starts with "-" goes after --.`
+  claudeCodeOnly.has(name.replace(/^--?/, ""))
+    ? `'${name}' is an option of Claude Code that weft does not have yet: leave it out (from the Agent SDK, the query option of that name). See docs/sdk.md.`
+    : `unknown option '${name}'. Run weft --help for the options; a prompt that starts with "-" goes after --.`
 
 const notACommand = (words: ReadonlyArray<string>) =>
   words.length === 0
@@ -72,7 +87,7 @@ export const parse = (args: ReadonlyArray<string>): Invocation => {
   const command = commands.find((command) => command.name === args[0])
   if (command !== undefined) return { _tag: "Command", command, args: args.slice(1) }
 
-  const { tokens } = parseArgs({ args: [...args], options: config, allowPositionals: true, strict: false, tokens: true })
+  const { tokens } = parseArgs({ args: [...spreadVariadic(args)], options: config, allowPositionals: true, strict: false, tokens: true })
   const raw: Record<string, Array<string>> = {}
   const positionals: Array<string> = []
   let problem: string | undefined
@@ -104,11 +119,30 @@ export const parse = (args: ReadonlyArray<string>): Invocation => {
   return toInvocation(raw, positionals)
 }
 
+/** What is wrong with the options of the stream-json protocol (`--input-format stream-json`), if anything. */
+const streamJsonProblem = (options: Omit<PrintOptions, "prompt">, positionals: ReadonlyArray<string>): string | undefined => {
+  if (options.inputFormat === "stream-json") {
+    if (options.outputFormat !== "stream-json") return "--input-format stream-json needs --output-format stream-json (the answers are frames too)."
+    if (positionals.length > 0) {
+      return `with --input-format stream-json the prompts come on stdin as user messages, not as arguments (given ${JSON.stringify(positionals[0])}).`
+    }
+    return undefined
+  }
+  if (options.replayUserMessages) return "--replay-user-messages goes with --input-format stream-json and --output-format stream-json."
+  if (options.permissionPromptTool !== undefined) {
+    return "--permission-prompt-tool stdio goes with --input-format stream-json: the asks go to the program writing stdin."
+  }
+  return undefined
+}
+
 /** The invocation, from the raw values and positionals either parser gathered. */
 export const toInvocation = (raw: RawValues, positionals: ReadonlyArray<string>): Invocation => {
   const decoded = decodeOptions(printOptions, raw)
   if (Result.isFailure(decoded)) return { _tag: "Invalid", message: decoded.failure }
-  if (!decoded.success.print) return { _tag: "Invalid", message: notACommand(positionals) }
+  const streamed = streamJsonProblem(decoded.success, positionals)
+  if (streamed !== undefined) return { _tag: "Invalid", message: streamed }
+  // Over the Agent SDK's protocol the prompts come on stdin: -p is optional there, as in Claude Code.
+  if (!decoded.success.print && decoded.success.inputFormat !== "stream-json") return { _tag: "Invalid", message: notACommand(positionals) }
   if (positionals.length > 1) {
     const [first, second] = positionals
     return {

@@ -10,7 +10,7 @@ import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import { type OptionSpec, printOptions } from "./CliOptions.js"
+import { type OptionSpec, printOptions, spreadVariadic } from "./CliOptions.js"
 import { type Invocation, toInvocation } from "./CommandLine.js"
 import { type CliError, isCliError, Outcome } from "./Outcome.js"
 import { version } from "./Version.js"
@@ -42,7 +42,7 @@ export const cliWith = <E, R>(handle: (invocation: Invocation) => Effect.Effect<
     Command.make("weft", { options: flags, prompt }, (config) => handle(toInvocation(config.options, config.prompt))),
     { version }
   )
-  return (argv: ReadonlyArray<string>) => run(argv.slice(2))
+  return (argv: ReadonlyArray<string>) => run(spreadVariadic(argv.slice(2)))
 }
 
 // effect/cli renders its help and its errors with ANSI styles when stdout is a terminal: kept for a terminal,

@@ -9,26 +9,18 @@ import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
-import * as Layer from "effect/Layer"
-import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as Session from "../agent/Session.js"
-import * as Credentials from "../platform/Credentials.js"
-import * as Variables from "../platform/Variables.js"
-import { type FileScope, fileScopes, Settings } from "../context/Settings.js"
 import { McpClient } from "../mcp/McpClient.js"
-import * as McpConfig from "../mcp/McpConfig.js"
 import * as McpPrompt from "../mcp/McpPrompt.js"
 import { Permissions } from "../permissions/Permissions.js"
-import { SessionStore } from "../session/SessionStore.js"
-import { Transcript } from "../agent/Transcript.js"
 import type { PrintOptions } from "./CliOptions.js"
 import { type CliError, Outcome, RunError, UsageError } from "./Outcome.js"
 import * as Output from "./Output.js"
 import { print } from "./Print.js"
-import * as SessionFlags from "./SessionFlags.js"
-import * as SessionServices from "./SessionServices.js"
+import * as SessionSetup from "./SessionSetup.js"
+import { apiKeySource, credentials, withRedactingLogger } from "./SessionSetup.js"
 import * as Stdin from "./Stdin.js"
 import { version } from "./Version.js"
 
@@ -40,64 +32,13 @@ const maxStdinBytes = 10 * 1024 * 1024
 /** With a prompt given, how long an open but silent stdin may hold the run up (Claude Code waits as long). */
 const stdinWait = "3 seconds"
 
-/** Where the key comes from, for the init frame: the environment (the settings' `env` included), the helper, or none. */
-const apiKeySource = (settings: Settings["Service"]): Effect.Effect<string> =>
-  Effect.gen(function* () {
-    if (Option.isSome(yield* Variables.nonEmpty("ANTHROPIC_API_KEY"))) return "ANTHROPIC_API_KEY"
-    if (Option.isSome(yield* Variables.nonEmpty("ANTHROPIC_AUTH_TOKEN"))) return "ANTHROPIC_AUTH_TOKEN"
-    return settings.value.apiKeyHelper === undefined ? "none" : "apiKeyHelper"
-  })
-
-const isFileScope = (name: string): name is FileScope => fileScopes.some((scope) => scope === name)
-
-const isToolName = (rule: string) => /^[A-Za-z0-9_-]+$/.test(rule)
-
-/**
- * weft's credentials: withheld from the commands the model runs, and redacted from everything this command prints
- * (answers, --verbose lines, errors, logs) and records, whoever printed them.
- */
-
-const credentials = Credentials.fromEnv(process.env)
-/**
- * What the run logs (a warning: the session could not be recorded, ...), on stderr as `weft: ...` lines, redacted:
- * this logger in place of the default one, for the fibers of the run (set on the fiber rather than by
- * `Logger.replace`'s layer, which would build a layer for one value).
- */
-const redactingLogger = Logger.make(({ message }) => {
-  const text = (Array.isArray(message) ? message : [message]).map((part) => (typeof part === "string" ? part : String(part))).join(" ")
-  Output.stderrSync(credentials.redact(`${text.startsWith("weft: ") ? "" : "weft: "}${text}\n`))
-})
-const withRedactingLogger = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.updateService(effect, Logger.CurrentLoggers, (loggers) => {
-    const replaced = new Set(loggers)
-    replaced.delete(Logger.defaultLogger)
-    return replaced.add(redactingLogger)
-  })
-
 /** Runs the prompt and prints the run; how it ended is the Outcome (main.ts makes it the exit code). */
 export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, CliError, FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function* () {
-    const flagConflict = SessionFlags.conflict(options)
-    if (flagConflict !== undefined) return yield* new UsageError({ message: flagConflict })
-    // stdout carries the run's output alone: what a library prints to the console goes to stderr (redacted).
-    yield* Effect.acquireRelease(
-      Effect.sync(() => Output.consoleToStderr((text) => Output.stderrSync(credentials.redact(text)))),
-      (restore) => Effect.sync(restore)
-    )
-    const cwd = process.cwd()
     // The session to go on with (--resume, --continue) or the id to use (--session-id), read before anything else
     // so that a wrong one is said at once; the store that read it records the run.
-    const resuming = SessionFlags.needsStore(options)
-      ? yield* Effect.gen(function* () {
-          const store = yield* SessionStore.make().pipe(Effect.provideService(Credentials.Credentials, credentials))
-          const start = yield* SessionFlags.resolve(options, { cwd, store })
-          return { store, start }
-        })
-      : undefined
-    for (const warning of resuming?.start.warnings ?? []) {
-      yield* Output.stderr(credentials.redact(`weft: ${warning}\n`)).pipe(Effect.ignore)
-    }
-    const start = resuming?.start
+    const started = yield* SessionSetup.resolveStart(options)
+    yield* SessionSetup.consoleToStderr
 
     // stdin, when it is not a terminal: the prompt itself, or (with a prompt given) input that goes with it.
     const stdin = yield* Stdin.readProcessStdin({
@@ -116,82 +57,18 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
       })
     }
 
-    // A tool named bare in --disallowedTools is removed from the model's view, as in Claude Code; rules with a
-    // specifier stay in Permissions, where deny wins over everything.
-    const removed = new Set(options.disallowedTools.filter(isToolName))
-    // Settings of every scope; `-p` never trusts a project silently (an untrusted one's ignored keys are named).
-    const settings = yield* Settings.make({
-      cwd,
-      ...(options.settings === undefined ? {} : { flagSettings: options.settings }),
-      ...(options.settingSources.length === 0 ? {} : { settingSources: options.settingSources.filter(isFileScope) }),
-      trustProject: options.trustProject
-    })
-    for (const warning of settings.warnings) yield* Output.stderr(credentials.redact(`${warning}\n`)).pipe(Effect.ignore)
-    // A settings file that could not be read may hold deny rules: no run without them. A bad --settings is a usage error.
-    if (settings.errors.length > 0) {
-      const message = credentials.redact(settings.errors.map((error) => error.message).join("\nweft: "))
-      return yield* settings.errors.some((error) => error.flag) ? new UsageError({ message }) : new RunError({ message })
-    }
-    if (options.verbose && settings.unknownKeys.length > 0) {
-      const listed = settings.unknownKeys.map((entry) => `${entry.key} (${entry.origins.join(", ")})`).join("; ")
-      yield* Output.stderr(credentials.redact(`weft: settings keys weft does not implement, ignored: ${listed}\n`)).pipe(Effect.ignore)
-    }
-    // Which project servers start is read from the same settings as the rest of the session.
-    const mcpConfig = yield* McpConfig.load({
-      cwd,
-      mcpConfigs: options.mcpConfigs,
-      strict: options.strictMcpConfig,
-      project: Effect.succeed(McpConfig.projectTrustOf(settings))
-    }).pipe(Effect.mapError((error) => new UsageError({ message: error.message })))
-    for (const warning of mcpConfig.warnings) yield* Output.stderr(`weft: ${warning}\n`).pipe(Effect.ignore)
+    const loaded = yield* SessionSetup.load(options, started.cwd)
     const abort = yield* Deferred.make<void>()
-    const permissionMode = options.dangerouslySkipPermissions ? "bypassPermissions" : options.permissionMode
-    // Claude Code's switches for automatic compaction, from the environment or the settings' `env`.
-    const withSettingsEnv = Effect.provide(Variables.layerOverlay(settings.value.env ?? {}))
-    const noAutoCompact = yield* Variables.flag("DISABLE_AUTO_COMPACT").pipe(withSettingsEnv)
-    const noCompact = yield* Variables.flag("DISABLE_COMPACT").pipe(withSettingsEnv)
-    const session = SessionServices.layerSession({
-      cwd,
-      version,
-      additionalDirectories: options.addDirs,
-      removedTools: removed,
-      deniedRules: options.disallowedTools,
-      allowedRules: options.allowedTools,
-      ...(permissionMode === undefined ? {} : { permissionMode }),
-      credentials,
-      settings,
-      mcpServers: mcpConfig.servers,
-      session: {
-        // Only what `-p` prints: no events for a host.
-        hostEvents: false,
-        streamDeltas: options.outputFormat === "stream-json" && options.includePartialMessages,
-        // Claude Code's switches for automatic compaction (a request refused as too long is still compacted).
-        autoCompact: !noAutoCompact && !noCompact,
-        ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
-        ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt }),
-        ...(start?.sessionId === undefined ? {} : { sessionId: start.sessionId }),
-        ...(start?.resumed === undefined
-          ? {}
-          : { resume: { history: start.resumed.history, leafUuid: start.resumed.leafUuid, costUSD: start.resumed.costUSD } }),
-        ...(options.model === undefined ? {} : { model: options.model }),
-        ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns })
-      }
-    }, {
-      ...(resuming === undefined ? {} : { sessionStore: Layer.succeed(SessionStore, resuming.store) }),
-      // --no-session-persistence: the run is recorded nowhere.
-      ...(options.noSessionPersistence ? { transcript: Transcript.layerNone } : {})
+    const session = SessionSetup.layer(options, started, loaded, {
+      // Only what `-p` prints: no events for a host.
+      hostEvents: false,
+      streamDeltas: options.outputFormat === "stream-json" && options.includePartialMessages
     })
     const printing = Effect.gen(function* () {
       for (const warning of (yield* Permissions).warnings) yield* Output.stderr(credentials.redact(`${warning}\n`)).pipe(Effect.ignore)
       const mcp = yield* McpClient
       const mcpServers = yield* mcp.servers
-      if (options.verbose) {
-        for (const server of mcpServers) {
-          if (server.status !== "failed") continue
-          const reason = (server.error ?? "unknown error").split("\n").map((line) => line.trim()).filter((line) => line !== "").join(" | ")
-          yield* Output.stderr(credentials.redact(`weft: MCP server "${server.name}" failed: ${reason}\n`)).pipe(Effect.ignore)
-        }
-      }
+      if (options.verbose) yield* SessionSetup.reportFailedServers(mcpServers)
       // `/mcp__<server>__<prompt> args`: the MCP prompt's messages are the user turn.
       const userPrompt = (yield* McpPrompt.expand(mcp, prompt).pipe(Effect.mapError((error) => new UsageError({ message: error.message })))) ?? prompt
       const conversation = yield* Session.Session
@@ -203,7 +80,7 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
         outputFormat: options.outputFormat,
         verbose: options.verbose,
         includePartialMessages: options.includePartialMessages,
-        apiKeySource: yield* apiKeySource(settings),
+        apiKeySource: yield* apiKeySource(loaded.settings),
         version,
         write: (text) => Output.stdout(credentials.redact(text)),
         writeError: (text) => Output.stderr(credentials.redact(text))

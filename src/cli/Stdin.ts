@@ -3,12 +3,15 @@
  * `cat build.log | weft -p "why did this fail?"` (stdin goes with the prompt). Bounded, so a runaway pipe cannot
  * exhaust memory.
  */
+import * as Cause from "effect/Cause"
 import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
+import * as Stream from "effect/Stream"
 import { fstatSync, readSync } from "node:fs"
 import { isatty } from "node:tty"
 
@@ -137,3 +140,67 @@ export const readProcessStdin = (options: ReadOptions): Effect.Effect<Input, Std
       return Effect.map(readAll(process.stdin, options), (text): Input => (text === undefined ? { _tag: "Silent" } : { _tag: "Piped", text }))
   }
 }
+
+/** One line of a line-by-line input, or the size of one longer than the bound (its text is dropped). */
+export type Line = { readonly _tag: "Line"; readonly text: string } | { readonly _tag: "TooLong"; readonly bytes: number }
+
+/**
+ * `stream` read line by line as it arrives, for as long as it stays open (the Agent SDK's protocol writes a JSON
+ * object per line while turns run). A line over `maxLineBytes` is not kept: it becomes a TooLong item and the lines
+ * after it are read as before. A last line without its newline still counts. The reader never waits for the
+ * consumer: the protocol's consumer hands each line on at once, so they do not pile up.
+ */
+export const lines = (stream: NodeJS.ReadableStream, maxLineBytes: number): Stream.Stream<Line, StdinError> =>
+  Stream.callback<Line, StdinError>((queue) =>
+    Effect.acquireRelease(
+      Effect.sync(() => {
+        let pending: Array<Buffer> = []
+        let size = 0
+        // Bytes of the current line once it is over the bound (then it is skipped to its newline).
+        let skipped: number | undefined
+        const emitLine = () => {
+          const text = Buffer.concat(pending).toString("utf8")
+          Queue.offerUnsafe(queue, { _tag: "Line", text: text.endsWith("\r") ? text.slice(0, -1) : text })
+        }
+        const add = (piece: Buffer) => {
+          if (skipped !== undefined) skipped += piece.length
+          else if (size + piece.length > maxLineBytes) {
+            skipped = size + piece.length
+            pending = []
+            size = 0
+          } else {
+            pending.push(piece)
+            size += piece.length
+          }
+        }
+        const endLine = () => {
+          if (skipped !== undefined) Queue.offerUnsafe(queue, { _tag: "TooLong", bytes: skipped })
+          else emitLine()
+          pending = []
+          size = 0
+          skipped = undefined
+        }
+        const onData = (chunk: Buffer | string) => {
+          const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk
+          let start = 0
+          for (let newline = bytes.indexOf(10, start); newline !== -1; newline = bytes.indexOf(10, start)) {
+            add(bytes.subarray(start, newline))
+            endLine()
+            start = newline + 1
+          }
+          if (start < bytes.length) add(bytes.subarray(start))
+        }
+        const onEnd = () => {
+          if (size > 0 || skipped !== undefined) endLine()
+          Queue.endUnsafe(queue)
+        }
+        const onError = (error: Error) => Queue.failCauseUnsafe(queue, Cause.fail(unreadable(error)))
+        stream.on("data", onData).on("end", onEnd).on("error", onError)
+        return () => {
+          stream.off("data", onData).off("end", onEnd).off("error", onError)
+          stream.pause()
+        }
+      }),
+      (cleanup) => Effect.sync(cleanup)
+    )
+  )

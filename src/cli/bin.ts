@@ -16,7 +16,8 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
   start({
     bundlePath: join(__dirname, "weft-app.cjs"),
     hash: typeof WEFT_APP_HASH === "string" ? WEFT_APP_HASH : "unbuilt",
-    writesUserCache: args.includes("-p") || args.includes("--print"),
+    // Print runs, and the Agent SDK's (stream-json input, which it starts without -p).
+    writesUserCache: args.some((arg) => arg === "-p" || arg === "--print" || arg === "--input-format" || arg.startsWith("--input-format=")),
     require
   })
 }

@@ -26,6 +26,10 @@ const show = (text: string) =>
 const dispatch = (invocation: Invocation): Effect.Effect<Outcome, CliError, FileSystem.FileSystem | Path.Path> => {
   switch (invocation._tag) {
     case "Print":
+      // User messages and control requests on stdin (the Agent SDK's protocol): its own module.
+      if (invocation.options.inputFormat === "stream-json") {
+        return Effect.promise(() => import("./sdk/SdkCommand.js")).pipe(Effect.flatMap((module) => module.run(invocation.options)))
+      }
       return Effect.promise(() => import("./PrintCommand.js")).pipe(
         Effect.flatMap((module) => module.runPrint(invocation.options))
       )

@@ -158,8 +158,16 @@ const opt = <K extends string, V>(key: K, value: V | undefined): Partial<Record<
   return out
 }
 
+/**
+ * Runs one hook of an event with its input (`stdin` is the input as JSON): what a process would have ended with.
+ * The default runs the command (HookProcess); a host that answers hooks itself (the Agent SDK's callbacks, whose
+ * ids stand in the commands' place) gives its own, and its answers are judged as a command's JSON answer is.
+ */
+export type Runner = (hook: HookConfig.CommandHook, input: { readonly stdin: string; readonly value: object }) => Effect.Effect<HookProcess.RunResult>
+
 export interface Options extends WithOptions {
   readonly settings: HookSettings | HookConfig.HookConfig
+  readonly runner?: Runner
 }
 
 const isDecoded = (settings: HookSettings | HookConfig.HookConfig): settings is HookConfig.HookConfig =>
@@ -198,16 +206,17 @@ export const make = (options: Options): Effect.Effect<Interface> =>
             activity: []
           }
         const stdin = JSON.stringify(input)
-        const env = { ...(yield* environment), CLAUDE_PROJECT_DIR: projectDir, WEFT_PROJECT_DIR: projectDir }
+        const runner: Runner =
+          options.runner ??
+          (yield* Effect.map(environment, (environment): Runner => {
+            const env = { ...environment, CLAUDE_PROJECT_DIR: projectDir, WEFT_PROJECT_DIR: projectDir }
+            return (hook) => HookProcess.run({ command: hook.command, cwd: projectDir, env, stdin, timeoutMs: hook.timeoutSeconds * 1000 })
+          }))
         // Events without a matcher (UserPromptSubmit, Stop, SubagentStop) have no target.
         const hookName = target !== undefined ? `${event}:${target}` : event
         const judged = yield* Effect.forEach(
           hooks,
-          (hook) =>
-            Effect.map(
-              HookProcess.run({ command: hook.command, cwd: projectDir, env, stdin, timeoutMs: hook.timeoutSeconds * 1000 }),
-              (result) => judge(hook.command, result, hook.timeoutSeconds)
-            ),
+          (hook) => Effect.map(runner(hook, { stdin, value: input }), (result) => judge(hook.command, result, hook.timeoutSeconds)),
           { concurrency: "unbounded" }
         )
         const activity = yield* Effect.forEach(judged, (j) => Effect.map(Uuid.v4, (hookId) => activityOf(event, hookName, j, blocks, hookId)))

@@ -29,10 +29,16 @@ const valid: ReadonlyArray<ReadonlyArray<string>> = [
   ["-p", "--output-format", "stream-json", "--include-partial-messages", "--verbose", "hi"],
   ["-p", "--max-turns", "3", "hi"],
   ["-p", "--max-turns", "05", "hi"],
-  ["-p", "--allowedTools", "Read,Bash(git log)", "--allowed-tools", "Grep Glob", "--allowedTools", "Edit", "hi"],
+  ["-p", "hi", "--allowedTools", "Read,Bash(git log)", "--allowed-tools", "Grep Glob", "--allowedTools", "Edit"],
+  ["-p", "--allowedTools", "Edit", "Bash(node:*)", "--disallowedTools", "WebFetch", "Bash(rm:*)", "--", "hi"],
+  ["-p", "--add-dir", "/tmp", ".", "--model", "claude-x", "hi"],
+  ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"],
+  ["--output-format", "stream-json", "--input-format", "stream-json", "--setting-sources="],
+  ["-p", "hi", "--setting-sources", "user,project"],
+  ["--output-format=stream-json", "--verbose", "--input-format=stream-json", "--permission-prompt-tool=stdio", "--allowedTools=Read,Bash(node:*)", "--add-dir=/tmp", "--replay-user-messages", "--allow-dangerously-skip-permissions", "--fallback-model=claude-y"],
   ["-p", "--disallowedTools", "Bash(rm -rf /)", "--disallowed-tools", "WebFetch", "hi"],
   ["-p", "--system-prompt", "be terse", "--append-system-prompt", "and kind", "hi"],
-  ["-p", "--add-dir", "/tmp", "--add-dir", ".", "hi"],
+  ["-p", "hi", "--add-dir", "/tmp", "--add-dir", "."],
   ["-p", "a prompt with spaces, commas, and (parentheses)"],
   ["-p", "--", "-starts with a dash"],
   ["-p", "-r", "3f9f74a6-6b7c-4a3e-9e1d-2f1f0a9b8c7d", "hi"],
@@ -53,7 +59,13 @@ const invalid: ReadonlyArray<readonly [ReadonlyArray<string>, RegExp]> = [
   [["deploy"], /"deploy" is not a weft command \(the commands: demo, trust[^)]*\bmcp\b[^)]*\).*weft -p "deploy"/],
   [["-p", "--session-id", "my-session", "hi"], /--session-id must be a UUID \(e\.g\. [0-9a-f-]{36}\), not "my-session"/],
   [["-p", "--resume", "a", "-r", "b", "hi"], /--resume is given 2 times \("a", "b"\): give it once/],
-  [[], /the interactive mode is not available yet/]
+  [[], /the interactive mode is not available yet/],
+  [["--input-format", "stream-json"], /--input-format stream-json needs --output-format stream-json/],
+  [["--input-format", "stream-json", "--output-format", "stream-json", "hi"], /prompts come on stdin as user messages/],
+  [["-p", "--permission-prompt-tool", "mcp__auth__ask", "hi"], /--permission-prompt-tool must be stdio/],
+  [["-p", "--permission-prompt-tool", "stdio", "hi"], /--permission-prompt-tool stdio goes with --input-format stream-json/],
+  [["-p", "--replay-user-messages", "hi"], /--replay-user-messages goes with --input-format stream-json/],
+  [["-p", "--add-dir", "/tmp", "/no/such/dir", "hi"], /--add-dir "\/no\/such\/dir" does not exist/]
 ]
 
 describe("CommandLine.parse and the @effect/cli command, both generated from CliOptions", () => {
@@ -69,9 +81,38 @@ describe("CommandLine.parse and the @effect/cli command, both generated from Cli
     expect(await viaEffectCli(args)).toEqual(fast)
   })
 
+  it("takes every argument after --allowedTools, --disallowedTools and --add-dir up to the next option, as Claude Code does", () => {
+    expect(parse(["-p", "--allowedTools", "Edit", "Bash(node:*)", "--disallowedTools", "WebFetch", "Bash(rm:*)", "--model", "m", "hi"])).toMatchObject({
+      _tag: "Print",
+      options: { allowedTools: ["Edit", "Bash(node:*)"], disallowedTools: ["WebFetch", "Bash(rm:*)"], model: "m", prompt: "hi" }
+    })
+    expect(parse(["-p", "--add-dir", "/tmp", ".", "--verbose", "hi"])).toMatchObject({ options: { addDirs: ["/tmp", "."], prompt: "hi" } })
+    expect(parse(["-p", "--allowed-tools", "Edit", "Read", "--", "Bash"])).toMatchObject({ options: { allowedTools: ["Edit", "Read"], prompt: "Bash" } })
+    // The = form takes its one value, as the Agent SDK gives it.
+    expect(parse(["-p", "--allowedTools=Edit", "hi"])).toMatchObject({ options: { allowedTools: ["Edit"], prompt: "hi" } })
+    // A prompt right after such an option is one of its values, as in Claude Code: it goes before the option or after --.
+    expect(parse(["-p", "--allowedTools", "Edit", "explain"])).toMatchObject({ options: { allowedTools: ["Edit", "explain"], prompt: undefined } })
+  })
+
+  it("--setting-sources given empty (the Agent SDK's settingSources: []) is no settings file, not the default", () => {
+    expect(parse(["-p", "hi", "--setting-sources="])).toMatchObject({ options: { settingSources: [] } })
+    expect(parse(["-p", "hi"])).toMatchObject({ options: { settingSources: undefined } })
+    expect(parse(["-p", "hi", "--setting-sources", "user"])).toMatchObject({ options: { settingSources: ["user"] } })
+  })
+
+  it("the Agent SDK's invocation: stream-json in and out, no -p", () => {
+    expect(parse(["--output-format", "stream-json", "--verbose", "--input-format", "stream-json", "--permission-prompt-tool=stdio"])).toMatchObject({
+      _tag: "Print",
+      options: { print: false, inputFormat: "stream-json", outputFormat: "stream-json", permissionPromptTool: "stdio", prompt: undefined }
+    })
+  })
+
   it("refuses, naming the option: an unknown one, a missing value, a value given to a flag", () => {
     expect(parse(["-p", "--bogus", "hi"])).toMatchObject({ message: expect.stringContaining("unknown option '--bogus'") })
     expect(parse(["-p", "-x"])).toMatchObject({ message: expect.stringContaining("unknown option '-x'") })
+    expect(parse(["--input-format=stream-json", "--output-format=stream-json", "--effort=high"])).toMatchObject({
+      message: expect.stringContaining("'--effort' is an option of Claude Code that weft does not have yet")
+    })
     expect(parse(["--model"])).toMatchObject({ message: "--model needs a value: a model name, e.g. claude-sonnet-4-5." })
     expect(parse(["-p", "--output-format"])).toMatchObject({
       message: "--output-format needs a value: one of text, json, stream-json."

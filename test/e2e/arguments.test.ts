@@ -85,7 +85,7 @@ describe("weft --help (the built binary)", () => {
     expect(text).not.toMatch(/--wizard|--completions|--log-level/)
     expect(text).not.toContain("\u001b")
     // Repeatable options are shown as optional.
-    expect(text).toMatch(/--add-dir <directory\.\.\.>\s+An additional directory[^]*?Optional, repeatable\./)
+    expect(text).toMatch(/--add-dir <directory\.\.\.>\s+Additional directories the tools may work in[^]*?Optional, repeatable\./)
     for (const [name] of environment) expect(text).toContain(name)
     for (const name of ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL", "WEFT_HOME", "API_TIMEOUT_MS", "HTTPS_PROXY", "NO_PROXY"]) {
       expect(text).toContain(name)

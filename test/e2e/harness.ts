@@ -23,11 +23,19 @@ export interface Run {
   readonly done: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null; readonly stdout: string; readonly stderr: string }>
   /** Resolves once stdout has produced a line matching `pattern`. */
   readonly waitForStdout: (pattern: RegExp) => Promise<void>
+  /** What stdout has produced so far. */
+  readonly stdoutSoFar: () => string
 }
 
 export const startWeft = (
   args: ReadonlyArray<string>,
-  options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv; readonly stdin?: string }
+  options: {
+    readonly cwd: string
+    readonly env?: NodeJS.ProcessEnv
+    readonly stdin?: string
+    /** Leave stdin open for the test to write to (`child.stdin`) and end. */
+    readonly keepStdinOpen?: boolean
+  }
 ): Run => {
   requireBinary()
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env }
@@ -43,7 +51,9 @@ export const startWeft = (
     }
   })
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
-  if (options.stdin !== undefined) child.stdin.end(options.stdin)
+  if (options.keepStdinOpen === true) {
+    if (options.stdin !== undefined) child.stdin.write(options.stdin)
+  } else if (options.stdin !== undefined) child.stdin.end(options.stdin)
   else child.stdin.end()
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolveDone) =>
     child.on("close", (code, signal) => resolveDone({ code, signal, stdout, stderr }))
@@ -53,7 +63,7 @@ export const startWeft = (
       if (pattern.test(stdout)) resolveWait()
       else waiters.push({ pattern, resolve: resolveWait })
     })
-  return { child, done, waitForStdout }
+  return { child, done, waitForStdout, stdoutSoFar: () => stdout }
 }
 
 export const runWeft = (args: ReadonlyArray<string>, options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv; readonly stdin?: string }) =>

@@ -1,0 +1,204 @@
+/**
+ * What every command that runs a session from the command line does before it: the session flags resolved
+ * (`--resume`, `--continue`, `--session-id`; a wrong one is said at once), the MCP configuration and the settings of
+ * every scope loaded (their warnings on stderr), and from them the session's Layer (SessionServices.layerSession).
+ * `weft -p` (PrintCommand) and the Agent SDK's protocol (sdk/SdkCommand) both start here. Also weft's credentials
+ * (withheld from children, redacted from everything printed) and the logger that prints redacted `weft: ...` lines.
+ */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as Option from "effect/Option"
+import type * as Session from "../agent/Session.js"
+import { Transcript } from "../agent/Transcript.js"
+import { type FileScope, fileScopes, Settings } from "../context/Settings.js"
+import * as McpConfig from "../mcp/McpConfig.js"
+import { ApiClient } from "../model/ApiClient.js"
+import { withFallbackModel } from "../model/FallbackModel.js"
+import * as NodeApiClient from "../model/NodeApiClient.js"
+import * as Credentials from "../platform/Credentials.js"
+import * as Variables from "../platform/Variables.js"
+import { SessionStore } from "../session/SessionStore.js"
+import type { PrintOptions } from "./CliOptions.js"
+import { RunError, UsageError } from "./Outcome.js"
+import * as Output from "./Output.js"
+import * as SessionFlags from "./SessionFlags.js"
+import * as SessionServices from "./SessionServices.js"
+import { version } from "./Version.js"
+
+/**
+ * weft's credentials: withheld from the commands the model runs, and redacted from everything a session command
+ * prints (answers, --verbose lines, errors, logs) and records, whoever printed them.
+ */
+export const credentials = Credentials.fromEnv(process.env)
+
+/** Where the key comes from, for the init frame: the environment (the settings' `env` included), the helper, or none. */
+export const apiKeySource = (settings: Settings["Service"]): Effect.Effect<string> =>
+  Effect.gen(function* () {
+    const env = settings.value.env ?? {}
+    const set = (name: string) => Effect.map(Variables.nonEmpty(name), Option.isSome).pipe(Effect.provide(Variables.layerOverlay(env)))
+    if (yield* set("ANTHROPIC_API_KEY")) return "ANTHROPIC_API_KEY"
+    if (yield* set("ANTHROPIC_AUTH_TOKEN")) return "ANTHROPIC_AUTH_TOKEN"
+    return settings.value.apiKeyHelper === undefined ? "none" : "apiKeyHelper"
+  })
+
+/** stdout carries a session's output alone: what a library prints to the console goes to stderr (redacted). */
+export const consoleToStderr = Effect.acquireRelease(
+  Effect.sync(() => Output.consoleToStderr((text) => Output.stderrSync(credentials.redact(text)))),
+  (restore) => Effect.sync(restore)
+)
+
+/** With --verbose, each MCP server that failed to connect is one stderr line with its reason. */
+export const reportFailedServers = (servers: ReadonlyArray<{ readonly name: string; readonly status: string; readonly error?: string | undefined }>) =>
+  Effect.forEach(
+    servers.filter((server) => server.status === "failed"),
+    (server) => {
+      const reason = (server.error ?? "unknown error").split("\n").map((line) => line.trim()).filter((line) => line !== "").join(" | ")
+      return warn(`weft: MCP server "${server.name}" failed: ${reason}\n`)
+    },
+    { discard: true }
+  )
+
+/** Writes `text` to stderr, redacted; a closed stderr is no reason to stop. */
+export const warn = (text: string) => Output.stderr(credentials.redact(text)).pipe(Effect.ignore)
+
+/**
+ * What the run logs (a warning: the session could not be recorded, ...), on stderr as `weft: ...` lines, redacted:
+ * this logger in place of the default one, for the fibers of the run (set on the fiber rather than by
+ * `Logger.replace`'s layer, which would build a layer for one value).
+ */
+const redactingLogger = Logger.make(({ message }) => {
+  const text = (Array.isArray(message) ? message : [message]).map((part) => (typeof part === "string" ? part : String(part))).join(" ")
+  Output.stderrSync(credentials.redact(`${text.startsWith("weft: ") ? "" : "weft: "}${text}\n`))
+})
+export const withRedactingLogger = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.updateService(effect, Logger.CurrentLoggers, (loggers) => {
+    const replaced = new Set(loggers)
+    replaced.delete(Logger.defaultLogger)
+    return replaced.add(redactingLogger)
+  })
+
+const isFileScope = (name: string): name is FileScope => fileScopes.some((scope) => scope === name)
+
+const isToolName = (rule: string) => /^[A-Za-z0-9_-]+$/.test(rule)
+
+/** How the session starts: the session flags checked and resolved against the store that will record it. */
+export interface Start {
+  readonly cwd: string
+  readonly start: SessionFlags.Start | undefined
+  /** The store that read the session (it records the run), when a flag needed one. */
+  readonly store: SessionStore["Service"] | undefined
+}
+
+/** The session flags, checked and resolved (the session to go on with is read now); their warnings on stderr. */
+export const resolveStart = (options: PrintOptions) =>
+  Effect.gen(function* () {
+    const flagConflict = SessionFlags.conflict(options)
+    if (flagConflict !== undefined) return yield* new UsageError({ message: flagConflict })
+    const cwd = process.cwd()
+    if (!SessionFlags.needsStore(options)) {
+      const fresh: Start = { cwd, start: undefined, store: undefined }
+      return fresh
+    }
+    const store = yield* SessionStore.make().pipe(Effect.provideService(Credentials.Credentials, credentials))
+    const start = yield* SessionFlags.resolve(options, { cwd, store })
+    for (const warning of start.warnings) yield* warn(`weft: ${warning}\n`)
+    const resumed: Start = { cwd, start, store }
+    return resumed
+  })
+
+/** The configuration read for the session: MCP servers and settings of every scope. */
+export interface Loaded {
+  readonly settings: Settings["Service"]
+  readonly mcpServers: ReadonlyArray<McpConfig.Server>
+  readonly autoCompact: boolean
+}
+
+/** Loads the MCP configuration and the settings (never trusting a project silently); their warnings on stderr. */
+export const load = (options: PrintOptions, cwd: string) =>
+  Effect.gen(function* () {
+    // An untrusted project's ignored keys are named.
+    const settings = yield* Settings.make({
+      cwd,
+      ...(options.settings === undefined ? {} : { flagSettings: options.settings }),
+      // Given empty (`--setting-sources=`, the Agent SDK's settingSources: []): no settings file at all.
+      ...(options.settingSources === undefined ? {} : { settingSources: options.settingSources.filter(isFileScope) }),
+      trustProject: options.trustProject
+    })
+    for (const warning of settings.warnings) yield* warn(`${warning}\n`)
+    // A settings file that could not be read may hold deny rules: no run without them. A bad --settings is a usage error.
+    if (settings.errors.length > 0) {
+      const message = credentials.redact(settings.errors.map((error) => error.message).join("\nweft: "))
+      return yield* settings.errors.some((error) => error.flag) ? new UsageError({ message }) : new RunError({ message })
+    }
+    if (options.verbose && settings.unknownKeys.length > 0) {
+      const listed = settings.unknownKeys.map((entry) => `${entry.key} (${entry.origins.join(", ")})`).join("; ")
+      yield* warn(`weft: settings keys weft does not implement, ignored: ${listed}\n`)
+    }
+    // Which project servers start is read from the same settings as the rest of the session.
+    const mcpConfig = yield* McpConfig.load({
+      cwd,
+      mcpConfigs: options.mcpConfigs,
+      strict: options.strictMcpConfig,
+      project: Effect.succeed(McpConfig.projectTrustOf(settings))
+    }).pipe(Effect.mapError((error) => new UsageError({ message: error.message })))
+    for (const warning of mcpConfig.warnings) yield* warn(`weft: ${warning}\n`)
+    // Claude Code's switches for automatic compaction (a request refused as too long is still compacted), from the
+    // environment or the settings' `env`.
+    const withSettingsEnv = Effect.provide(Variables.layerOverlay(settings.value.env ?? {}))
+    const autoCompact =
+      !(yield* Variables.flag("DISABLE_AUTO_COMPACT").pipe(withSettingsEnv)) && !(yield* Variables.flag("DISABLE_COMPACT").pipe(withSettingsEnv))
+    const loaded: Loaded = { settings, mcpServers: mcpConfig.servers, autoCompact }
+    return loaded
+  })
+
+/**
+ * The session's Layer for these options: the services and the conversation, `session` its options beside those the
+ * flags give (system prompt, model, limits, the session to go on with), `extraServers` MCP servers beside the
+ * configured ones (a host's own).
+ */
+export const layer = (
+  options: PrintOptions,
+  started: Start,
+  loaded: Loaded,
+  session: Omit<Session.Options, "cwd">,
+  extraServers: ReadonlyArray<McpConfig.Server> = []
+) => {
+  const { start, store, cwd } = started
+  const fallback = options.fallbackModel
+  const permissionMode = options.dangerouslySkipPermissions ? "bypassPermissions" : options.permissionMode
+  return SessionServices.layerSession(
+    {
+      cwd,
+      version,
+      additionalDirectories: options.addDirs,
+      // A tool named bare in --disallowedTools is removed from the model's view, as in Claude Code; rules with a
+      // specifier stay in Permissions, where deny wins over everything.
+      removedTools: new Set(options.disallowedTools.filter(isToolName)),
+      deniedRules: options.disallowedTools,
+      allowedRules: options.allowedTools,
+      ...(permissionMode === undefined ? {} : { permissionMode }),
+      ...(options.allowDangerouslySkipPermissions ? { allowBypassPermissions: true } : {}),
+      credentials,
+      settings: loaded.settings,
+      mcpServers: [...loaded.mcpServers, ...extraServers],
+      session: {
+        autoCompact: loaded.autoCompact,
+        ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
+        ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt }),
+        ...(start?.sessionId === undefined ? {} : { sessionId: start.sessionId }),
+        ...(start?.resumed === undefined ? {} : { resume: { history: start.resumed.history, leafUuid: start.resumed.leafUuid, costUSD: start.resumed.costUSD } }),
+        ...(options.model === undefined ? {} : { model: options.model }),
+        ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+        ...session
+      }
+    },
+    {
+      ...(store === undefined ? {} : { sessionStore: Layer.succeed(SessionStore, store) }),
+      // --fallback-model: requests the API refuses as overloaded go to it.
+      ...(fallback === undefined ? {} : { apiClient: Layer.effect(ApiClient, Effect.map(NodeApiClient.make, (api) => withFallbackModel(api, fallback))) }),
+      // --no-session-persistence: the run is recorded nowhere.
+      ...(options.noSessionPersistence ? { transcript: Transcript.layerNone } : {})
+    }
+  )
+}
