@@ -54,6 +54,11 @@ import { type CallOutcome, executeTurn, failedOutcome } from "./ToolExecution.js
 
 export interface RunOptions {
   readonly prompt: string | ReadonlyArray<ContentBlock>
+  /**
+   * Texts for the model sent after the prompt in its message, each as a system reminder (the skills listing, a note
+   * on an unknown command): not the user's words, so UserPromptSubmit hooks do not see them.
+   */
+  readonly reminders?: ReadonlyArray<string>
   readonly cwd: string
   readonly systemPrompt: string
   readonly sessionId?: string
@@ -463,6 +468,7 @@ const submitPrompt = Effect.fn("Agent.submitPrompt")(function* (run: Run, state:
         ? []
         : [Content.text(HookReport.additionalContext(`SessionStart:${started.source}`, started.additionalContext))]),
       ...promptBlocks,
+      ...(options.reminders ?? []).map((reminder) => Content.text(HookReport.systemReminder(reminder))),
       ...(submitted.additionalContext === undefined
         ? []
         : [Content.text(HookReport.additionalContext("UserPromptSubmit", submitted.additionalContext))])

@@ -1,11 +1,10 @@
 /**
  * The composition root of a session: every service a run needs, as one Layer (`layer`) of parts in order
- * (Credentials, Settings, the settings' `env` as weft's environment, ChildEnvironment, Environment, Memory,
- * SessionStore, Transcript, ApiClient, ShellSession, Permissions, Hooks, McpClient, ToolRegistry; `layerSession` adds
- * the Session), each overridable by a Layer (a test's fake, an SDK host's own permissions or model). The CLI runs the
- * same Layer a library user composes. Resources are released in reverse
- * order when its scope closes: the transcript is flushed before the session store closes its files, and background
- * shells end.
+ * (Credentials, Settings, the settings' `env` as weft's environment, Extensions, ChildEnvironment, Environment,
+ * Memory, SessionStore, Transcript, ApiClient, ShellSession, Permissions, Hooks, McpClient, ToolRegistry;
+ * `layerSession` adds the Session), each overridable by a Layer (a test's fake, an SDK host's own permissions or
+ * model). The CLI runs the same Layer a library user composes. Resources are released in reverse order when its
+ * scope closes: the transcript is flushed before the session store closes its files, and background shells end.
  *
  * A new service joins the session as one more part in `layer`, after the services it needs. `layerSession` adds the
  * conversation (Session) over them all.
@@ -15,6 +14,7 @@ import type * as Path from "effect/Path"
 import type * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
 import * as nodePath from "node:path"
 import type { InvalidShellEnvironmentPolicy } from "../platform/ShellEnvironmentPolicy.js"
 import * as Session from "../agent/Session.js"
@@ -22,6 +22,8 @@ import { Transcript } from "../agent/Transcript.js"
 import { Environment } from "../context/Environment.js"
 import { Settings, type SettingsError } from "../context/Settings.js"
 import { Memory } from "../context/Memory.js"
+import { Extensions, invocable } from "../extensions/Extensions.js"
+import * as SkillTool from "../extensions/SkillTool.js"
 import { Hooks } from "../hooks/Hooks.js"
 import { ApiClient } from "../model/ApiClient.js"
 import { McpClient } from "../mcp/McpClient.js"
@@ -39,7 +41,8 @@ import { SessionStore } from "../session/SessionStore.js"
 import * as Output from "./Output.js"
 import * as Builtin from "../tools/builtin/BuiltinRegistry.js"
 import { ShellSession } from "../tools/ShellSession.js"
-import { filterTools, ToolRegistry, withExtraTools } from "../tools/ToolRegistry.js"
+import { filterTools, fromAnyTools, ToolRegistry, withExtraTools } from "../tools/ToolRegistry.js"
+import { erase } from "../tools/Tool.js"
 
 export interface Options {
   readonly cwd: string
@@ -82,6 +85,8 @@ export type Base = Platform | Credentials | Settings
  */
 export interface Overrides<E = never> {
   readonly settings?: Layer.Layer<Settings, E, Platform | Credentials>
+  /** The custom commands and skills (default: `.claude/commands` and `.claude/skills` of the project and the user). */
+  readonly extensions?: Layer.Layer<Extensions, E, Base>
   readonly environment?: Layer.Layer<Environment, E, Base>
   readonly memory?: Layer.Layer<Memory, E, Base>
   readonly sessionStore?: Layer.Layer<SessionStore, E, Base>
@@ -105,6 +110,7 @@ export interface Overrides<E = never> {
 export type Services =
   | Credentials
   | Settings
+  | Extensions
   | ChildEnvironment
   | Environment
   | Memory
@@ -159,6 +165,7 @@ export const layer = <E = never>(
     // The settings' `env`, read by every part after it as weft's own environment (no part when the settings given
     // have none: most runs).
     options.settings !== undefined && !hasEnv(options.settings) ? none : add(Layer.fresh(settingsEnvironment)),
+    add(overrideOr(overrides.extensions, Layer.fresh(Extensions.layer))),
     add(Layer.fresh(ChildEnvironment.layer)),
     add(
       overrideOr(
@@ -219,7 +226,7 @@ export const layer = <E = never>(
             ...settings.sources.flatMap((source) => source.settings.permissions?.deny ?? [])
           ])
           const keep = (name: string) => !removed.has(name) && !mcpDenied(name)
-          const filtered = filterTools(registry, keep)
+          const filtered = filterTools(yield* withSkillTool(registry), keep)
           if (mcp === McpClient.none) return filtered
           return withExtraTools(filtered, McpTools.make(mcp, { maxOutputTokens: yield* McpTools.maxOutputTokens }), keep)
         })
@@ -258,6 +265,20 @@ export const layerSession = <E = never>(
   overrides: Overrides<E> = {}
 ): Layer.Layer<Services | Session.Session, E | Config.ConfigError | InvalidShellEnvironmentPolicy | SettingsError, Platform> =>
   layer(options, overrides).pipe(add(overrideOr(overrides.session, Session.layer({ ...options.session, cwd: options.cwd }))))
+
+/**
+ * The registry with the Skill tool added when the session has skills or commands the model may run (none: the
+ * tools offered are the same as without them).
+ */
+const withSkillTool = (registry: ToolRegistry["Service"]) =>
+  Effect.gen(function* () {
+    const loaded = yield* Extensions
+    if (invocable(loaded).length === 0 || registry.tools.some((tool) => tool.name === SkillTool.name)) return registry
+    // The Skill tool grants a skill's allowed-tools through the session's Permissions.
+    const context = yield* Effect.context<Permissions>()
+    const skill = erase(SkillTool.make(loaded), (stream) => Stream.provideContext(stream, context))
+    return fromAnyTools([...registry.tools, skill], registry.forgetContext)
+  })
 
 /**
  * The MCP servers connected, offered the workspace as roots, with ChildEnvironment's environment (no credentials

@@ -10,6 +10,9 @@ export interface FrameOptions {
   readonly version: string
   /** Hook frames are shown only with --verbose. */
   readonly verbose?: boolean
+  /** The custom commands and skills the init frame lists (`slash_commands`, `skills`). */
+  readonly slashCommands?: ReadonlyArray<string>
+  readonly skills?: ReadonlyArray<string>
 }
 
 export type Frame = Readonly<Record<string, unknown>>
@@ -48,12 +51,12 @@ export const toFrame = (event: AgentEvent, sessionId: string, options: FrameOpti
         mcp_servers: event.mcpServers,
         model: event.model,
         permissionMode: event.permissionMode,
-        slash_commands: [],
+        slash_commands: options.slashCommands ?? [],
         apiKeySource: options.apiKeySource,
         claude_code_version: options.version,
         output_style: "default",
         agents: [],
-        skills: [],
+        skills: options.skills ?? [],
         plugins: [],
         uuid: uuid()
       }
