@@ -27,6 +27,8 @@ export * as Builtin from "./tools/builtin/index.js"
 export * as Permissions from "./permissions/Permissions.js"
 export * as Prompter from "./permissions/Prompter.js"
 export * as Hooks from "./hooks/Hooks.js"
+// Custom commands and skills (`.claude/commands`, `.claude/skills`).
+export * as Extensions from "./extensions/Extensions.js"
 // Sessions.
 export * as SessionStore from "./session/SessionStore.js"
 // The context the model is given, and the configuration it comes from.
