@@ -3,10 +3,10 @@
  * and skills share their names):
  *   1. the command's `allowed-tools` are granted for the run (Grants), and its `model` is the run's;
  *   2. its body gets the arguments (Arguments.ts);
- *   3. each `` !`cmd` `` in it runs, through the session's Bash tool and the Bash permission rules as a call of the
- *      model would (the grants included), and its output replaces it;
- *   4. each `@path` in it that names a file is read through the Read tool and the Read permission check, and
+ *   3. each `@path` in it that names a file is read through the Read tool and the Read permission check, and
  *      attached as a Read result before the prompt;
+ *   4. each `` !`cmd` `` in it runs, through the session's Bash tool and the Bash permission rules as a call of the
+ *      model would (the grants included), and its output replaces it;
  *   5. the user message is a block `<command-message>…</command-message>\n<command-name>/…</command-name>\n
  *      <command-args>…</command-args>`, then the expanded body.
  * Beyond Claude Code: a `` !`cmd` `` that is refused or fails, and an `@path` whose reading is refused (a file
@@ -71,7 +71,7 @@ const textOf = (content: Tool.ToolResult["content"]): string =>
   typeof content === "string" ? content : content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n")
 
 /** What the services give expansion: the session's tools, run under its permissions (and their grants). */
-interface Services {
+export interface Services {
   readonly registry: ToolRegistry["Service"]
   readonly permissions: Permissions["Service"]
   readonly grants: Grants["Service"]
@@ -168,8 +168,9 @@ export const expandWith = Effect.fn("CommandExpansion.expand")(function* (
   if (extension === undefined) return asTyped([unknownNote(parsed.name, loaded)])
   if (extension.allowedTools.length > 0) yield* services.grants.grant(extension.allowedTools)
   const substituted = SkillTool.bodyOf(extension, parsed.args)
+  // The files the command names (not those a command's output happens to name), read before anything runs.
+  const attachments = yield* attachFiles(services, substituted.replace(bashPattern, ""), extension.name)
   const body = yield* runShellCommands(services, substituted, extension.name)
-  const attachments = yield* attachFiles(services, body, extension.name)
   const expanded: Expanded = {
     content: [...attachments, commandBlock(extension, parsed.args), { type: "text", text: body }],
     allowedTools: extension.allowedTools,

@@ -96,6 +96,13 @@ describe("CommandExpansion.expandWith", () => {
       expect(ran).toEqual([])
     }))
 
+  it.effect("an @name that is no file is left as written (an e-mail, a handle), with nothing attached", () =>
+    Effect.gen(function* () {
+      const expanded = yield* CommandExpansion.expandWith("/ping", loaded(command("ping", "Tell @nobody-here and me@example.com")), services([]))
+      expect(expanded.content).toHaveLength(2)
+      expect(expanded.content[1]).toEqual({ type: "text", text: "Tell @nobody-here and me@example.com" })
+    }))
+
   it.effect("an unknown command is sent as typed with a note; a prompt that is no command comes back as it is", () =>
     Effect.gen(function* () {
       const unknown = yield* CommandExpansion.expandWith("/nope a", loaded(command("yes", "Y")), services([]))
