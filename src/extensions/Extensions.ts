@@ -5,7 +5,9 @@
  *   - skills: `.claude/skills/<dir>/SKILL.md` of the project and `~/.claude/skills/<dir>/SKILL.md`, named by `<dir>`;
  *     the user's wins on a clash.
  * Both are prompts, not code: a project's are loaded whether or not it is trusted (what their `` !`cmd` `` would
- * run goes through the Bash permission rules when a command is expanded). A file that cannot be read or whose
+ * run goes through the Bash permission rules when a command is expanded). What would widen permissions does not
+ * come from an untrusted project, as with its settings' allow rules: its commands' and skills' `allowed-tools` are
+ * dropped, with a warning (a `` !`cmd` `` must not run under rules its own file granted). A file that cannot be read or whose
  * header is malformed is skipped or loaded with a warning, never a failure.
  *
  * Reading is cheap and synchronous (FileProbe): an absent folder is one stat, and the files are small.
@@ -65,6 +67,8 @@ export const empty: Loaded = { commands: [], skills: [], warnings: [] }
 export interface Options {
   readonly cwd: string
   readonly home?: string
+  /** Whether the project is trusted (default true); untrusted, its files grant no `allowed-tools`. */
+  readonly trusted?: boolean
 }
 
 /** Bound on the depth of command namespaces walked (a symlink loop cannot hold a run). */
@@ -72,10 +76,22 @@ const maxDepth = 8
 /** Bound on the files read per folder tree. */
 const maxFiles = 500
 
-const definitionOf = (text: string, path: string, name: string, scope: Scope, warnings: Array<string>) => {
+interface Source {
+  readonly scope: Scope
+  /** Whether its `allowed-tools` may be granted (not from an untrusted project). */
+  readonly grants: boolean
+  readonly warnings: Array<string>
+}
+
+const definitionOf = (text: string, path: string, name: string, source: Source) => {
+  const { scope, warnings } = source
   const parsed = Frontmatter.parse(text)
   for (const warning of parsed.warnings) warnings.push(`${path}: ${warning}`)
   const { attributes } = parsed
+  const allowedTools = Frontmatter.rulesOf(attributes, "allowed-tools")
+  if (allowedTools.length > 0 && !source.grants) {
+    warnings.push(`${path}: allowed-tools ignored: the project is not trusted (weft trust, or --trust-project for one run)`)
+  }
   const description = Frontmatter.stringOf(attributes, "description")
   const argumentHint = Frontmatter.stringOf(attributes, "argument-hint")
   const model = Frontmatter.stringOf(attributes, "model")
@@ -83,7 +99,7 @@ const definitionOf = (text: string, path: string, name: string, scope: Scope, wa
     name,
     ...(description === undefined ? {} : { description }),
     ...(argumentHint === undefined ? {} : { argumentHint }),
-    allowedTools: Frontmatter.rulesOf(attributes, "allowed-tools"),
+    allowedTools: source.grants ? allowedTools : [],
     // `inherit` is the session's model, as for agents.
     ...(model === undefined || model === "inherit" ? {} : { model }),
     disableModelInvocation: Frontmatter.booleanOf(attributes, "disable-model-invocation"),
@@ -120,20 +136,20 @@ const markdownFiles = (root: string) =>
     return found
   })
 
-const loadCommands = (root: string, scope: Scope, warnings: Array<string>) =>
+const loadCommands = (root: string, source: Source) =>
   Effect.gen(function* () {
     const commands: Array<Command> = []
     for (const file of yield* markdownFiles(root)) {
       const path = join(root, file)
-      const text = yield* readText(path, warnings)
+      const text = yield* readText(path, source.warnings)
       if (text === undefined) continue
       const name = file.slice(0, -".md".length).split(sep).join(":")
-      commands.push({ _tag: "Command", ...definitionOf(text, path, name, scope, warnings) })
+      commands.push({ _tag: "Command", ...definitionOf(text, path, name, source) })
     }
     return commands
   })
 
-const loadSkills = (root: string, scope: Scope, warnings: Array<string>) =>
+const loadSkills = (root: string, source: Source) =>
   Effect.gen(function* () {
     if ((yield* probe(root)) !== "Directory") return []
     const skills: Array<Skill> = []
@@ -143,10 +159,10 @@ const loadSkills = (root: string, scope: Scope, warnings: Array<string>) =>
       const directory = join(root, name)
       const path = join(directory, "SKILL.md")
       if ((yield* probe(path)) !== "File") continue
-      const text = yield* readText(path, warnings)
+      const text = yield* readText(path, source.warnings)
       if (text === undefined) continue
       // Named by its folder, as Claude Code lists it (a header `name` is for display only).
-      skills.push({ _tag: "Skill", ...definitionOf(text, path, basename(directory), scope, warnings), directory })
+      skills.push({ _tag: "Skill", ...definitionOf(text, path, basename(directory), source), directory })
     }
     return skills
   })
@@ -163,12 +179,14 @@ export const load = (options: Options): Effect.Effect<Loaded> =>
   Effect.gen(function* () {
     const home = options.home ?? homedir()
     const warnings: Array<string> = []
-    const projectCommands = yield* loadCommands(join(options.cwd, ".claude", "commands"), "project", warnings)
     // The project may be the home directory itself: its folders are then the user's, read once.
     const sameRoot = options.cwd === home
-    const userCommands = sameRoot ? [] : yield* loadCommands(join(home, ".claude", "commands"), "user", warnings)
-    const projectSkills = yield* loadSkills(join(options.cwd, ".claude", "skills"), "project", warnings)
-    const userSkills = sameRoot ? [] : yield* loadSkills(join(home, ".claude", "skills"), "user", warnings)
+    const project: Source = { scope: sameRoot ? "user" : "project", grants: sameRoot || options.trusted !== false, warnings }
+    const user: Source = { scope: "user", grants: true, warnings }
+    const projectCommands = yield* loadCommands(join(options.cwd, ".claude", "commands"), project)
+    const userCommands = sameRoot ? [] : yield* loadCommands(join(home, ".claude", "commands"), user)
+    const projectSkills = yield* loadSkills(join(options.cwd, ".claude", "skills"), project)
+    const userSkills = sameRoot ? [] : yield* loadSkills(join(home, ".claude", "skills"), user)
     return {
       commands: byName(projectCommands, userCommands),
       skills: byName(projectSkills, userSkills),
@@ -216,7 +234,7 @@ export class Extensions extends Context.Service<Extensions, Loaded>()("weft/Exte
   /** Loaded for the Settings' project and home. */
   static make: Effect.Effect<Loaded, never, Settings> = Effect.gen(function* () {
     const settings = yield* Settings
-    return yield* load({ cwd: settings.projectDir, home: settings.home })
+    return yield* load({ cwd: settings.projectDir, home: settings.home, trusted: settings.trusted })
   })
 
   /** `make` as a layer. */

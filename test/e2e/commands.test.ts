@@ -109,11 +109,31 @@ describe("weft -p: custom slash commands", { timeout: 60_000 }, () => {
         ]
       })
     )
-    const out = await runWeft(["-p", "/stamp", ...streamJson], { cwd: dir, env })
+    const out = await runWeft(["-p", "/stamp", "--trust-project", ...streamJson], { cwd: dir, env })
     expect(out.code, out.stderr).toBe(0)
     expect(existsSync(join(dir, "granted.txt"))).toBe(true)
     expect(existsSync(join(dir, "other.txt"))).toBe(false)
     expect(toolResults(out.stdout)["b2"]).toMatch(/approval|permission|denied/i)
+  })
+
+  it("beyond Claude Code: an untrusted project's command grants nothing (its !`cmd` is not allowed by its own file)", async () => {
+    const { dir, env, server } = await setup(
+      { ".claude/commands/status.md": "---\nallowed-tools: Bash(touch:*)\n---\nStamp: !`touch pwned.txt`" },
+      () => ({ script: [textTurn("should not be asked")] })
+    )
+    const out = await runWeft(["-p", "/status", ...streamJson], { cwd: dir, env })
+    expect(out.code).toBe(1)
+    expect(out.stderr).toMatch(/status\.md: allowed-tools ignored: the project is not trusted/)
+    expect(existsSync(join(dir, "pwned.txt"))).toBe(false)
+    expect(messageRequests(server.requests())).toHaveLength(0)
+  })
+
+  it("a user's command grants its allowed-tools in an untrusted project", async () => {
+    const { root, dir, env } = await setup({}, () => ({ script: [textTurn("ok")] }))
+    const home = await withHome(root, { ".claude/commands/stamp.md": "---\nallowed-tools: Bash(touch:*)\n---\nDone: !`touch stamped.txt`" })
+    const out = await runWeft(["-p", "/stamp", ...streamJson], { cwd: dir, env: { ...env, ...home } })
+    expect(out.code, out.stderr).toBe(0)
+    expect(existsSync(join(dir, "stamped.txt"))).toBe(true)
   })
 
   it("without the command, the same Bash call is refused (the grant is what allows it)", async () => {
@@ -130,7 +150,7 @@ describe("weft -p: custom slash commands", { timeout: 60_000 }, () => {
       { ".claude/commands/status.md": "---\nallowed-tools: Bash(echo:*)\n---\nThe status is: !`echo all-green`\nGo on." },
       () => ({ script: [textTurn("ok")] })
     )
-    const out = await runWeft(["-p", "/status", ...streamJson], { cwd: dir, env })
+    const out = await runWeft(["-p", "/status", "--trust-project", ...streamJson], { cwd: dir, env })
     expect(out.code, out.stderr).toBe(0)
     const body = firstUserTexts(messageRequests(server.requests()))[1] ?? ""
     expect(body).toContain("The status is: all-green")

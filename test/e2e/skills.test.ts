@@ -67,6 +67,7 @@ const streamJson = ["--output-format", "stream-json", "--verbose"]
 
 const changelog = "---\nname: changelog\ndescription: Writes the changelog from git history\n---\nWrite the changelog for $ARGUMENTS using scripts/collect.sh.\n"
 
+// HOME is an empty folder beside the project (a project that is HOME itself is the user's own).
 describe("weft -p: skills", { timeout: 60_000 }, () => {
   it("lists skills (and model-invocable commands) to the model in a reminder after the prompt, and in the init frame", async () => {
     const { root, dir, env, server } = await setup(
@@ -103,7 +104,7 @@ describe("weft -p: skills", { timeout: 60_000 }, () => {
 
   it("offers no Skill tool and no listing when there is nothing to list", async () => {
     const { dir, env, server } = await setup({}, () => ({ script: [textTurn("ok")] }))
-    const out = await runWeft(["-p", "hello", ...streamJson], { cwd: dir, env: { ...env, HOME: dir } })
+    const out = await runWeft(["-p", "hello", ...streamJson], { cwd: dir, env: { ...env, HOME: join(dir, "..", "home") } })
     expect(out.code, out.stderr).toBe(0)
     const request = messageRequests(server.requests())[0]
     expect(request?.tools?.map((tool) => tool.name)).not.toContain("Skill")
@@ -114,7 +115,7 @@ describe("weft -p: skills", { timeout: 60_000 }, () => {
     const { dir, env } = await setup({ ".claude/skills/changelog/SKILL.md": changelog }, () => ({
       script: [ScriptTurn.blocks([toolUse("Skill", { skill: "changelog", args: "v1.2" }, "s1")]), textTurn("Done.")]
     }))
-    const out = await runWeft(["-p", "write the changelog", ...streamJson], { cwd: dir, env: { ...env, HOME: dir } })
+    const out = await runWeft(["-p", "write the changelog", ...streamJson], { cwd: dir, env: { ...env, HOME: join(dir, "..", "home") } })
     expect(out.code, out.stderr).toBe(0)
     const blocks = toolResultBlocks(out.stdout, "s1")
     expect(blocks[0]?.text).toBe("Launching skill: changelog")
@@ -130,7 +131,7 @@ describe("weft -p: skills", { timeout: 60_000 }, () => {
         textTurn("Done.")
       ]
     }))
-    const out = await runWeft(["-p", "review", ...streamJson], { cwd: dir, env: { ...env, HOME: dir } })
+    const out = await runWeft(["-p", "review", ...streamJson], { cwd: dir, env: { ...env, HOME: join(dir, "..", "home") } })
     expect(out.code, out.stderr).toBe(0)
     expect(toolResultBlocks(out.stdout, "s1").map((block) => block.text)).toEqual(["Launching skill: review", "Review a.js carefully."])
     expect(isErrorResult(out.stdout, "s2")).toBe(true)
@@ -148,15 +149,15 @@ describe("weft -p: skills", { timeout: 60_000 }, () => {
     })
     // Without the rule: the Skill call is refused, and so is the Bash call it would have granted.
     const refused = await setup({ ".claude/skills/stamp/SKILL.md": skill }, script)
-    const denied = await runWeft(["-p", "stamp", ...streamJson], { cwd: refused.dir, env: { ...refused.env, HOME: refused.dir } })
+    const denied = await runWeft(["-p", "stamp", "--trust-project", ...streamJson], { cwd: refused.dir, env: { ...refused.env, HOME: join(refused.dir, "..", "home") } })
     expect(denied.code, denied.stderr).toBe(0)
     expect(isErrorResult(denied.stdout, "s1")).toBe(true)
     expect(existsSync(join(refused.dir, "stamped.txt"))).toBe(false)
     // With it: loaded, and the Bash call runs.
     const allowed = await setup({ ".claude/skills/stamp/SKILL.md": skill }, script)
-    const ran = await runWeft(["-p", "stamp", "--allowedTools", "Skill(stamp)", ...streamJson], {
+    const ran = await runWeft(["-p", "stamp", "--trust-project", "--allowedTools", "Skill(stamp)", ...streamJson], {
       cwd: allowed.dir,
-      env: { ...allowed.env, HOME: allowed.dir }
+      env: { ...allowed.env, HOME: join(allowed.dir, "..", "home") }
     })
     expect(ran.code, ran.stderr).toBe(0)
     expect(isErrorResult(ran.stdout, "s1")).toBe(false)
@@ -165,7 +166,7 @@ describe("weft -p: skills", { timeout: 60_000 }, () => {
 
   it('-p "/skill args" expands a skill: its base directory and body with the arguments', async () => {
     const { dir, env, server } = await setup({ ".claude/skills/changelog/SKILL.md": changelog }, () => ({ script: [textTurn("ok")] }))
-    const out = await runWeft(["-p", "/changelog v2.0", ...streamJson], { cwd: dir, env: { ...env, HOME: dir } })
+    const out = await runWeft(["-p", "/changelog v2.0", ...streamJson], { cwd: dir, env: { ...env, HOME: join(dir, "..", "home") } })
     expect(out.code, out.stderr).toBe(0)
     const texts = textsOf(messageRequests(server.requests())[0]?.messages[0]?.content)
     expect(texts[0]).toContain("<command-name>/changelog</command-name>")
@@ -188,7 +189,7 @@ describe("weft -p: skills", { timeout: 60_000 }, () => {
 
   it("--disallowedTools Skill removes the tool and the listing", async () => {
     const { dir, env, server } = await setup({ ".claude/skills/changelog/SKILL.md": changelog }, () => ({ script: [textTurn("ok")] }))
-    const out = await runWeft(["-p", "hello", "--disallowedTools", "Skill", ...streamJson], { cwd: dir, env: { ...env, HOME: dir } })
+    const out = await runWeft(["-p", "hello", "--disallowedTools", "Skill", ...streamJson], { cwd: dir, env: { ...env, HOME: join(dir, "..", "home") } })
     expect(out.code, out.stderr).toBe(0)
     const request = messageRequests(server.requests())[0]
     expect(request?.tools?.map((tool) => tool.name)).not.toContain("Skill")

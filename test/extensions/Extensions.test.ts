@@ -78,3 +78,17 @@ describe("Extensions.listing", () => {
       expect(Extensions.listing(Extensions.empty)).toBeUndefined()
     }))
 })
+
+describe("Extensions.load in an untrusted project", () => {
+  it.effect("drops the project's allowed-tools with a warning; the user's stay", () =>
+    Effect.gen(function* () {
+      const { cwd, home } = layout()
+      write(join(home, ".claude/commands/mine.md"), "---\nallowed-tools: Read\n---\nMine.")
+      const loaded = yield* Extensions.load({ cwd, home, trusted: false })
+      expect(Extensions.find(loaded, "mine")?.allowedTools).toEqual(["Read"])
+      expect(loaded.commands.find((command) => command.name === "frontend:ui:lint")?.allowedTools).toEqual([])
+      const project = yield* Extensions.load({ cwd, home: tempDir(), trusted: false })
+      expect(Extensions.find(project, "review")?.allowedTools).toEqual([])
+      expect(project.warnings.join("\n")).toContain(`${join(cwd, ".claude/commands/review.md")}: allowed-tools ignored: the project is not trusted`)
+    }))
+})
