@@ -97,6 +97,11 @@ export interface SubmitOptions {
    * `weft -p`'s Ctrl-C while the session is still starting).
    */
   readonly abort?: Deferred.Deferred<void>
+  /**
+   * Texts for the model after the prompt, in its message, as system reminders (the skills listing, a note on an
+   * unknown command): not the user's words, so UserPromptSubmit hooks do not see them.
+   */
+  readonly reminders?: ReadonlyArray<string>
 }
 
 /** A prompt accepted: its number (TurnStarted / TurnEnded carry it) and its Result once answered. */
@@ -182,6 +187,7 @@ type Job =
       readonly prompt: Prompt
       readonly endsSession: boolean
       readonly abort: Deferred.Deferred<void> | undefined
+      readonly reminders: ReadonlyArray<string>
       readonly done: Deferred.Deferred<Result>
     }
   | { readonly _tag: "Compact"; readonly id: number; readonly instructions: string | undefined; readonly done: Deferred.Deferred<void, SessionError> }
@@ -253,8 +259,13 @@ export const make = (options: Options): Effect.Effect<
     const hooksEnded = yield* Ref.make(false)
     const jobs = yield* Queue.unbounded<Job>()
 
-    const runOptions = (prompt: Prompt, abort: Deferred.Deferred<void>): Agent.RunOptions & { readonly sessionId: string } => ({
+    const runOptions = (
+      prompt: Prompt,
+      abort: Deferred.Deferred<void>,
+      reminders: ReadonlyArray<string> = []
+    ): Agent.RunOptions & { readonly sessionId: string } => ({
       prompt,
+      reminders,
       cwd: options.cwd,
       systemPrompt,
       sessionId,
@@ -320,7 +331,7 @@ export const make = (options: Options): Effect.Effect<
           Effect.gen(function* () {
             const started = yield* announce(runOptions(job.prompt, abort))
             // After the announcement, which settles the system prompt.
-            const turnOptions = runOptions(job.prompt, abort)
+            const turnOptions = runOptions(job.prompt, abort, job.reminders)
             const endsSession = job.endsSession || started?.stopRun !== undefined
             const turnEnd = yield* Agent.runTurn(turnOptions, yield* Ref.get(conversation), {
               ...(started === undefined ? {} : { started }),
@@ -429,6 +440,7 @@ export const make = (options: Options): Effect.Effect<
           prompt,
           endsSession: submitOptions?.endsSession === true,
           abort: submitOptions?.abort,
+          reminders: submitOptions?.reminders ?? [],
           done
         }))
         const turn: Turn = { id: job.id, result: Deferred.await(done) }

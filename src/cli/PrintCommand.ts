@@ -12,6 +12,8 @@ import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as Session from "../agent/Session.js"
+import * as CommandExpansion from "../extensions/CommandExpansion.js"
+import { Extensions } from "../extensions/Extensions.js"
 import { McpClient } from "../mcp/McpClient.js"
 import * as McpPrompt from "../mcp/McpPrompt.js"
 import { Permissions } from "../permissions/Permissions.js"
@@ -72,11 +74,25 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
       // `/mcp__<server>__<prompt> args`: the MCP prompt's messages are the user turn.
       const userPrompt = (yield* McpPrompt.expand(mcp, prompt).pipe(Effect.mapError((error) => new UsageError({ message: error.message })))) ?? prompt
       const conversation = yield* Session.Session
+      // `/name args`: a custom command or skill expanded (CommandExpansion: its allowed-tools granted, its model the
+      // session's); the skills listed to the model. A refused `!`cmd`` or `@path` ends the run as an error before
+      // any request, the reason on stderr.
+      const command = yield* Effect.result(CommandExpansion.prepare(userPrompt, { sessionId: conversation.sessionId }))
+      if (command._tag === "Success" && command.success.model !== undefined) yield* conversation.setModel(command.success.model)
+      if (command._tag === "Failure" && options.outputFormat !== "text") {
+        yield* Output.stderr(credentials.redact(`weft: ${command.failure.message}\n`)).pipe(Effect.ignore)
+      }
       // One prompt, the last of the session: its events up to its Result (SessionEnd hooks run before it).
       const events = yield* conversation.subscribe
-      yield* conversation.submit(userPrompt, { endsSession: true, abort }).pipe(Effect.orDie)
-      const turn = events.pipe(Stream.takeUntil((event) => event._tag === "Result"))
+      if (command._tag === "Success") {
+        const { content, reminders } = command.success
+        yield* conversation.submit(content, { endsSession: true, abort, reminders }).pipe(Effect.orDie)
+      }
+      const turn = command._tag === "Failure"
+        ? Stream.fromEffect(CommandExpansion.refusedResult(command.failure, conversation.sessionId))
+        : events.pipe(Stream.takeUntil((event) => event._tag === "Result"))
       return yield* print((onEvent) => Stream.runForEach(turn, onEvent), {
+        ...CommandExpansion.initLists(yield* Extensions),
         outputFormat: options.outputFormat,
         verbose: options.verbose,
         includePartialMessages: options.includePartialMessages,

@@ -1,7 +1,8 @@
 /**
  * A prompt that starts with `/name args`, expanded as Claude Code expands a custom command (or a skill: commands
  * and skills share their names):
- *   1. the command's `allowed-tools` are granted for the run (Grants), and its `model` is the run's;
+ *   1. the command's `allowed-tools` are granted for the run (session allow rules: Grants.ts), and its `model` is
+ *      the run's;
  *   2. its body gets the arguments (Arguments.ts);
  *   3. each `@path` in it that names a file is read through the Read tool and the Read permission check, and
  *      attached as a Read result before the prompt;
@@ -31,13 +32,13 @@ import * as Tool from "../tools/Tool.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
 import * as Arguments from "./Arguments.js"
 import { type Extension, Extensions, find, type Loaded, listing } from "./Extensions.js"
-import { Grants } from "./Grants.js"
+import * as Grants from "./Grants.js"
 import * as SkillTool from "./SkillTool.js"
 
 /** A prompt expanded: what the user message holds, the rules granted, the model for the run. */
 export interface Expanded {
   readonly content: ReadonlyArray<ContentBlock>
-  /** The rules granted for the run (already in force through Grants). */
+  /** The rules granted for the run (already in force: session allow rules). */
   readonly allowedTools: ReadonlyArray<string>
   /** The command's model, for every request of the run. */
   readonly model?: string
@@ -74,7 +75,8 @@ const textOf = (content: Tool.ToolResult["content"]): string =>
 export interface Services {
   readonly registry: ToolRegistry["Service"]
   readonly permissions: Permissions["Service"]
-  readonly grants: Grants["Service"]
+  /** Grants rules for the rest of the session (default: session allow rules on `permissions`). */
+  readonly grant?: (rules: ReadonlyArray<string>, what: string) => Effect.Effect<void>
   readonly home: string
   readonly cwd: string
   readonly sessionId: string
@@ -166,7 +168,10 @@ export const expandWith = Effect.fn("CommandExpansion.expand")(function* (
   if (parsed === undefined) return asTyped()
   const extension = find(loaded, parsed.name)
   if (extension === undefined) return asTyped([unknownNote(parsed.name, loaded)])
-  if (extension.allowedTools.length > 0) yield* services.grants.grant(extension.allowedTools)
+  if (extension.allowedTools.length > 0) {
+    const what = `/${extension.name}`
+    yield* services.grant === undefined ? Grants.grant(services.permissions, extension.allowedTools, what) : services.grant(extension.allowedTools, what)
+  }
   const substituted = SkillTool.bodyOf(extension, parsed.args)
   // The files the command names (not those a command's output happens to name), read before anything runs.
   const attachments = yield* attachFiles(services, substituted.replace(bashPattern, ""), extension.name)
@@ -196,7 +201,6 @@ export const prepare = Effect.fn("CommandExpansion.prepare")(function* (
   const services: Services = {
     registry,
     permissions: yield* Permissions,
-    grants: yield* Grants,
     home: settings.home || homedir(),
     cwd: settings.projectDir,
     sessionId: options.sessionId ?? ""

@@ -5,14 +5,15 @@
  *
  * A skill with `allowed-tools` is asked about (its call names the skill, so a rule `Skill(name)` allows it; under
  * `-p` nobody answers, and the call is refused without one); once loaded, its `allowed-tools` are granted for the
- * rest of the session (Grants). A skill without them runs without asking: it is text.
+ * rest of the session (session allow rules: Grants.ts). A skill without them runs without asking: it is text.
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Tool from "../tools/Tool.js"
 import * as Arguments from "./Arguments.js"
 import { type Extension, type Loaded, invocable } from "./Extensions.js"
-import { Grants } from "./Grants.js"
+import { Permissions } from "../permissions/Permissions.js"
+import * as Grants from "./Grants.js"
 
 export const name = "Skill"
 
@@ -49,7 +50,7 @@ export const bodyOf = (extension: Extension, args: string): string => {
 }
 
 /** The Skill tool over `loaded`'s skills and commands. */
-export const make = (loaded: Loaded): Tool.Tool<SkillInput, Grants> => {
+export const make = (loaded: Loaded): Tool.Tool<SkillInput, Permissions> => {
   const available = invocable(loaded)
   const byName = new Map(available.map((extension) => [extension.name, extension]))
   return Tool.fromEffect({
@@ -72,7 +73,7 @@ export const make = (loaded: Loaded): Tool.Tool<SkillInput, Grants> => {
             "not_found"
           )
         }
-        if (extension.allowedTools.length > 0) yield* Grants.use((grants) => grants.grant(extension.allowedTools))
+        yield* Grants.grant(yield* Permissions, extension.allowedTools, `the skill ${extension.name}`)
         return Tool.result(
           [
             { type: "text", text: `Launching skill: ${extension.name}` },

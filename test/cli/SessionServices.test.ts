@@ -15,7 +15,6 @@ import { Transcript } from "../../src/agent/Transcript.js"
 import * as SessionServices from "../../src/cli/SessionServices.js"
 import { Environment } from "../../src/context/Environment.js"
 import { Extensions } from "../../src/extensions/Extensions.js"
-import { Grants } from "../../src/extensions/Grants.js"
 import { Settings } from "../../src/context/Settings.js"
 import { Memory } from "../../src/context/Memory.js"
 import { Hooks } from "../../src/hooks/Hooks.js"
@@ -228,7 +227,7 @@ describe("SessionServices", () => {
     return Effect.gen(function* () {
       const context = yield* build(options)
       expect(serviceKeys(context)).toEqual(
-        [Credentials, Settings, Extensions, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, ShellSession, Permissions, Grants, Hooks, McpClient, ToolRegistry].map((tag) => tag.key).sort()
+        [Credentials, Settings, Extensions, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, ShellSession, Permissions, Hooks, McpClient, ToolRegistry].map((tag) => tag.key).sort()
       )
       expect(Context.get(context, ToolRegistry).tools.map((tool) => tool.name)).toEqual(
         Builtin.all.map((tool) => tool.name).filter((name) => name !== "Bash")

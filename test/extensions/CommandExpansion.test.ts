@@ -3,7 +3,6 @@ import * as Effect from "effect/Effect"
 import * as CommandExpansion from "../../src/extensions/CommandExpansion.js"
 import type { Command, Loaded } from "../../src/extensions/Extensions.js"
 import * as Extensions from "../../src/extensions/Extensions.js"
-import { Grants } from "../../src/extensions/Grants.js"
 import { Permissions } from "../../src/permissions/Permissions.js"
 import * as Tool from "../../src/tools/Tool.js"
 import { fromAnyTools } from "../../src/tools/ToolRegistry.js"
@@ -39,7 +38,7 @@ const fakeBash = (ran: Array<string>) =>
 const services = (ran: Array<string>, permissions = Permissions.permissive(), granted: Array<string> = []) => ({
   registry: fromAnyTools([fakeBash(ran)]),
   permissions,
-  grants: { ...Grants.none, grant: (rules: ReadonlyArray<string>) => Effect.sync(() => void granted.push(...rules)) },
+  grant: (rules: ReadonlyArray<string>) => Effect.sync(() => void granted.push(...rules)),
   home: "/home/u",
   cwd: "/p",
   sessionId: "s"
