@@ -206,8 +206,17 @@ export const prepare = Effect.fn("CommandExpansion.prepare")(function* (
     sessionId: options.sessionId ?? ""
   }
   const expanded = yield* expandWith(prompt, loaded, services)
-  const list = registry.tools.some((tool) => tool.name === SkillTool.name) ? listing(loaded) : undefined
-  return list === undefined ? expanded : { ...expanded, reminders: [...expanded.reminders, list] }
+  return { ...expanded, reminders: [...expanded.reminders, ...(yield* listingReminders)] }
+})
+
+/**
+ * The skills listing for a session's first prompt, as a reminder, when the session offers the Skill tool (none
+ * otherwise: `--disallowedTools Skill` removes both).
+ */
+export const listingReminders: Effect.Effect<ReadonlyArray<string>, never, Extensions | ToolRegistry> = Effect.gen(function* () {
+  const registry = yield* ToolRegistry
+  const list = registry.tools.some((tool) => tool.name === SkillTool.name) ? listing(yield* Extensions) : undefined
+  return list === undefined ? [] : [list]
 })
 
 /** The names the init frame lists: `slash_commands` (commands and skills) and `skills`. */

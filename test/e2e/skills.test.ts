@@ -195,4 +195,27 @@ describe("weft -p: skills", { timeout: 60_000 }, () => {
     expect(request?.tools?.map((tool) => tool.name)).not.toContain("Skill")
     expect(textsOf(request?.messages[0]?.content)).toEqual(["hello"])
   })
+
+  it("the SDK protocol (stream-json in): the init frame lists them, and the first prompt carries the listing", async () => {
+    const { dir, env, server } = await setup(
+      { ".claude/skills/changelog/SKILL.md": changelog, ".claude/commands/review.md": "Review." },
+      () => ({ script: [textTurn("one"), textTurn("two")] })
+    )
+    const user = (text: string) => `${JSON.stringify({ type: "user", message: { role: "user", content: text }, parent_tool_use_id: null, session_id: "" })}\n`
+    const out = await runWeft([...streamJson, "--input-format", "stream-json"], {
+      cwd: dir,
+      env: { ...env, HOME: join(dir, "..", "home") },
+      stdin: user("first") + user("second")
+    })
+    expect(out.code, out.stderr).toBe(0)
+    const init = frames(out.stdout).find((frame) => frame["subtype"] === "init")
+    expect(init?.["skills"]).toEqual(["changelog"])
+    expect(init?.["slash_commands"]).toEqual(expect.arrayContaining(["changelog", "review"]))
+    const requests = messageRequests(server.requests())
+    const listed = (request: SentRequest | undefined) =>
+      (request?.messages ?? []).flatMap((message) => textsOf(message.content)).filter((text) => text.includes("available for use with the Skill tool"))
+    expect(listed(requests[0])).toHaveLength(1)
+    // Once: the second request holds the first message (with it) and the second (without).
+    expect(listed(requests[1])).toHaveLength(1)
+  })
 })

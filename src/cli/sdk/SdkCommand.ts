@@ -46,6 +46,8 @@ import * as SessionSetup from "../SessionSetup.js"
 import { apiKeySource, credentials, warn, withRedactingLogger } from "../SessionSetup.js"
 import * as Stdin from "../Stdin.js"
 import { type FrameOptions, toFrame } from "../StreamJson.js"
+import * as CommandExpansion from "../../extensions/CommandExpansion.js"
+import { Extensions } from "../../extensions/Extensions.js"
 import { version } from "../Version.js"
 import * as ControlChannel from "./ControlChannel.js"
 import * as Frames from "./Frames.js"
@@ -306,6 +308,8 @@ export const run = (options: PrintOptions): Effect.Effect<Outcome, CliError, Fil
 
       // The prompts, submitted as they come; the Session answers them in turn.
       const turns: Array<Effect.Effect<unknown>> = []
+      // The skills are listed to the model with the first prompt.
+      let reminders = yield* CommandExpansion.listingReminders
       const answering = Effect.gen(function* () {
         yield* Queue.take(prompts).pipe(
           Effect.flatMap((frame) =>
@@ -316,7 +320,13 @@ export const run = (options: PrintOptions): Effect.Effect<Outcome, CliError, Fil
                 )
               : Effect.void
             ).pipe(
-              Effect.andThen(conversation.submit(promptOf(frame.message))),
+              Effect.andThen(
+                Effect.suspend(() => {
+                  const submitted = conversation.submit(promptOf(frame.message), { reminders })
+                  reminders = []
+                  return submitted
+                })
+              ),
               Effect.tap((turn) => Effect.sync(() => void turns.push(turn.result))),
               Effect.catchTag("SessionError", (error) => warn(`weft: a user message was not taken: ${error.message}\n`))
             )
@@ -371,6 +381,8 @@ const framesOf = (options: PrintOptions, settings: Settings["Service"]) =>
   Effect.gen(function* () {
     const uuid = yield* Uuid.maker
     const frameOptions: FrameOptions = {
+      // The custom commands and skills the init frame lists.
+      ...CommandExpansion.initLists(yield* Extensions),
       includePartialMessages: options.includePartialMessages,
       apiKeySource: yield* apiKeySource(settings),
       version,
