@@ -80,7 +80,7 @@ export const compileMatcher = (source: string | undefined): Result.Result<Matche
 
 /** The events whose matcher is compared with something; on the others a matcher is ignored. */
 export const takesMatcher = (event: EventName): boolean =>
-  event !== "UserPromptSubmit" && event !== "Stop" && event !== "SubagentStop"
+  event !== "UserPromptSubmit" && event !== "Stop"
 
 const formatIssue = SchemaIssue.makeFormatterDefault()
 

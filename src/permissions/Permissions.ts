@@ -75,6 +75,11 @@ export interface Interface {
     behavior: Behavior,
     destination: PermissionUpdateDestination
   ) => Effect.Effect<void, PermissionUpdateError>
+  /**
+   * The same rules (those added later too) checked in another mode, fixed: what a read-only subagent runs under
+   * (plan). Absent: the permissions cannot be viewed so.
+   */
+  readonly inMode?: (mode: PermissionMode) => Interface
 }
 
 /** What a prompt shows beside the call: the path that made it ask, and the rules an "always allow" would add. */
@@ -299,10 +304,32 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Set
       return allowed
     })
 
+    // A view in another mode compiles the rules in force for it once, again only after they changed.
+    const views = new Map<PermissionMode, { readonly source: Compiled; readonly view: Compiled }>()
+    const compiledIn = (mode: PermissionMode) =>
+      Effect.gen(function* () {
+        const current = yield* Ref.get(state)
+        const cached = views.get(mode)
+        if (cached !== undefined && cached.source === current) return cached.view
+        const view = yield* compile(mode, current.added, [])
+        views.set(mode, { source: current, view })
+        return view
+      })
+    const inMode = (mode: PermissionMode): Interface => ({
+      mode,
+      currentMode: Effect.succeed(mode),
+      check: (request) =>
+        Effect.flatMap(compiledIn(mode), (compiled) => Effect.map(compiled.decide(request), (decision) => unlessAsking(mode, request, decision))),
+      prompt,
+      warnings,
+      inMode
+    })
+
     const service: Interface = {
       get mode() {
         return Ref.getUnsafe(state).mode
       },
+      inMode,
       currentMode: Effect.map(Ref.get(state), (current) => current.mode),
       check,
       prompt,
