@@ -44,9 +44,10 @@ export const makeOtherToolCheck = (rules: CompiledRules, mode: PermissionMode): 
     const asked = rulesFor(request.toolName, "ask").find(matches)
     if (asked !== undefined) return ask(`${request.toolName}${what} matches the rule ${ruleLabel(asked.rule)}, which asks.`)
     if (mode === "bypassPermissions") return allow
-    if (rulesFor(request.toolName, "allow").some(matches)) return allow
     if (noPermissionTools.has(request.toolName)) return allow
+    // Plan mode refuses what is not read-only even where a rule allows it.
     if (mode === "plan" && !request.readOnly) return deny(`${request.toolName} is not read-only, and the session is in plan mode, where only read-only tools run.`)
+    if (rulesFor(request.toolName, "allow").some(matches)) return allow
     // A read-only tool that touches nothing named runs; one that reaches out (WebFetch) is asked about.
     if (request.readOnly && request.target._tag === "None") return allow
     return ask(`${request.toolName}${what} needs approval.`)
