@@ -13,7 +13,10 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
+import { join, resolve } from "node:path"
 import * as Session from "../agent/Session.js"
+import * as AgentDefinitions from "../extensions/AgentDefinitions.js"
+import { cwdSlug } from "../session/SessionIds.js"
 import * as Credentials from "../platform/Credentials.js"
 import * as Variables from "../platform/Variables.js"
 import { type FileScope, fileScopes, Settings } from "../context/Settings.js"
@@ -126,6 +129,17 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
     })
     for (const warning of settings.warnings) yield* Output.stderr(credentials.redact(`${warning}\n`)).pipe(Effect.ignore)
     const permissionMode = options.dangerouslySkipPermissions ? "bypassPermissions" : options.permissionMode
+    // The subagents (built-ins, ~/.claude/agents, .claude/agents, --agents), unless the Agent tool is removed.
+    const agentFlag = options.agents === undefined ? undefined : AgentDefinitions.parseFlag(options.agents)
+    if (agentFlag?.error !== undefined) return yield* new UsageError({ message: agentFlag.error })
+    const agentsRemoved = removed.has("Agent") || removed.has("Task")
+    const agents = agentsRemoved
+      ? undefined
+      : yield* AgentDefinitions.load({ cwd, home: settings.home, ...(agentFlag === undefined ? {} : { flag: agentFlag.definitions }) })
+    for (const warning of agents?.warnings ?? []) yield* Output.stderr(credentials.redact(`weft: ${warning}\n`)).pipe(Effect.ignore)
+    const sessionsDir = options.noSessionPersistence
+      ? undefined
+      : join(yield* Variables.weftHomeOf(settings.home), "projects", cwdSlug(resolve(cwd)))
     const noAutoCompact = yield* Variables.flag("DISABLE_AUTO_COMPACT")
     const noCompact = yield* Variables.flag("DISABLE_COMPACT")
     const session = SessionServices.layerSession({
@@ -152,7 +166,10 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
           ? {}
           : { resume: { history: start.resumed.history, leafUuid: start.resumed.leafUuid } }),
         ...(options.model === undefined ? {} : { model: options.model }),
-        ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns })
+        ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+        ...(agents === undefined ? {} : { agents: agents.definitions }),
+        ...(sessionsDir === undefined ? {} : { subagentTranscriptDir: sessionsDir }),
+        redact: credentials.redact
       }
     }, {
       ...(resuming === undefined ? {} : { sessionStore: Layer.succeed(SessionStore, resuming.store) }),
@@ -174,6 +191,7 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
         verbose: options.verbose,
         includePartialMessages: options.includePartialMessages,
         apiKeySource: apiKeySource(),
+        agents: (agents?.definitions ?? []).map((definition) => definition.name),
         version,
         write: (text) => Output.stdout(credentials.redact(text)),
         writeError: (text) => Output.stderr(credentials.redact(text))

@@ -10,6 +10,8 @@ export interface FrameOptions {
   readonly version: string
   /** Hook frames are shown only with --verbose. */
   readonly verbose?: boolean
+  /** The agents the init frame lists (the Agent tool's types). */
+  readonly agents?: ReadonlyArray<string>
 }
 
 export type Frame = Readonly<Record<string, unknown>>
@@ -44,7 +46,8 @@ export const toFrame = (event: AgentEvent, sessionId: string, options: FrameOpti
         subtype: "init",
         cwd: event.cwd,
         session_id: event.sessionId,
-        tools: event.tools,
+        // Claude Code lists the Agent tool under its former name.
+        tools: event.tools.map((tool) => (tool === "Agent" ? "Task" : tool)),
         mcp_servers: event.mcpServers,
         model: event.model,
         permissionMode: event.permissionMode,
@@ -52,7 +55,7 @@ export const toFrame = (event: AgentEvent, sessionId: string, options: FrameOpti
         apiKeySource: options.apiKeySource,
         claude_code_version: options.version,
         output_style: "default",
-        agents: [],
+        agents: options.agents ?? [],
         skills: [],
         plugins: [],
         uuid: uuid()
@@ -129,6 +132,37 @@ export const toFrame = (event: AgentEvent, sessionId: string, options: FrameOpti
             session_id: sessionId
           }
         : undefined
+    case "SubagentEvent": {
+      // A child's frames as its parent's stream carries them: tagged with the Agent call that started it.
+      const inner = toFrame(event.event, sessionId, options, uuid)
+      if (inner === undefined || inner["type"] === "result") return undefined
+      return { ...inner, parent_tool_use_id: event.parentToolUseId, agent_id: event.agentId, subagent_type: event.agentType }
+    }
+    case "SubagentStarted":
+      return {
+        type: "system",
+        subtype: "task_started",
+        task_id: event.agentId,
+        tool_use_id: event.parentToolUseId,
+        description: event.description,
+        subagent_type: event.agentType,
+        task_type: event.background ? "background" : "foreground",
+        session_id: sessionId,
+        uuid: uuid()
+      }
+    case "SubagentEnded":
+      return {
+        type: "system",
+        subtype: "task_notification",
+        task_id: event.agentId,
+        tool_use_id: event.parentToolUseId,
+        status: event.status,
+        summary: `Agent "${event.description}" ${event.status}`,
+        subagent_type: event.agentType,
+        usage: { total_tokens: event.totalTokens, tool_uses: event.toolUses, duration_ms: event.durationMs },
+        session_id: sessionId,
+        uuid: uuid()
+      }
     case "ToolProgress":
     case "TodosUpdated":
     case "HookNotice":
