@@ -147,12 +147,12 @@ export const decodeInput = (raw: unknown): Input | string => {
   }
 }
 
-const description = (definitions: ReadonlyArray<Definition>) =>
+/** The tool's description; the agents themselves are listed beside the first prompt (`listing`), as Claude Code does. */
+const description = () =>
   [
     "Launch a new agent to handle complex, multi-step tasks autonomously. Each agent type has its own tools and " +
-      "instructions; the agent starts with none of this conversation, so the prompt must say everything it needs.",
-    "",
-    listing(definitions),
+      "instructions (the available agent types are listed in a system reminder); the agent starts with none of this " +
+      "conversation, so the prompt must say everything it needs.",
     "",
     "Usage notes:",
     "- Launch several agents at once when tasks are independent: several Agent calls in one message run concurrently.",
@@ -438,7 +438,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
 
     const tool: AnyTool = {
       name: toolName,
-      description: description(options.definitions),
+      description: description(),
       // Calls of one turn run side by side (the semaphore bounds them); each child's own calls are checked.
       readOnly: true,
       inputJsonSchema: inputSchema,
