@@ -16,7 +16,7 @@ import { isRecord } from "../domain/Json.js"
 import { listNames, probe, readSmallText } from "../platform/FileProbe.js"
 import * as Frontmatter from "./Frontmatter.js"
 
-export type Source = "built-in" | "user" | "project" | "flag"
+export type Source = "built-in" | "user" | "project" | "flag" | "sdk"
 
 export interface Definition {
   /** The `subagent_type` that names it. */
