@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest"
 import { isRecord } from "../../src/domain/Json.js"
 import { systemContains } from "../../src/testing/MockAnthropicServer.js"
 import { ScriptTurn, textTurn, toolUse } from "../../src/testing/Script.js"
-import { frames, resultFrame, runWeft, useSessions } from "./harness.js"
+import { readFile } from "node:fs/promises"
+import { frames, isAlive, resultFrame, runWeft, startWeft, useSessions, waitUntil } from "./harness.js"
 
 const { setup } = useSessions()
 
@@ -219,6 +220,38 @@ describe("weft -p: subagents", { timeout: 120_000 }, () => {
     // Stop is the main conversation's alone.
     expect(of("Stop")).toHaveLength(1)
     expect(of("Stop")[0]!["agent_id"]).toBeUndefined()
+  })
+})
+
+describe("weft -p: interrupting a subagent", { timeout: 120_000 }, () => {
+  it("SIGINT while a child's command runs ends the child and its processes; the run ends with a result", async () => {
+    const { dir, env } = await setup({}, () => ({
+      script: [ScriptTurn.blocks([agentCall({ description: "d", prompt: "p", run_in_background: false })]), textTurn("never")],
+      conversations: [
+        {
+          when: systemContains("You are an agent for a coding agent"),
+          script: [ScriptTurn.blocks([toolUse("Bash", { command: "sleep 300 & echo $! >> pids; echo $$ >> pids; wait" }, "toolu_sleep")]), textTurn("never")]
+        }
+      ]
+    }))
+    const run = startWeft(["-p", "go", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"], { cwd: dir, env })
+    const readPids = async () =>
+      (await readFile(join(dir, "pids"), "utf8").catch(() => ""))
+        .split("\n")
+        .filter((line) => line.trim() !== "")
+        .map(Number)
+    let pids: ReadonlyArray<number> = []
+    await waitUntil(async () => (pids = await readPids()).length >= 2, "the child's command to start")
+    run.child.kill("SIGINT")
+    const out = await run.done
+    expect(out.code).toBe(1)
+    expect(resultFrame(out.stdout)).toMatchObject({ subtype: "error_during_execution", is_error: true })
+    // The Agent call is answered (the history stays valid).
+    expect(JSON.stringify(frames(out.stdout).filter((frame) => frame["type"] === "user" && frame["parent_tool_use_id"] === null))).toContain(
+      "toolu_agent"
+    )
+    await waitUntil(() => pids.every((pid) => !isAlive(pid)), "the child's processes to end", 10_000)
+    expect(pids.filter(isAlive)).toEqual([])
   })
 })
 
