@@ -304,15 +304,35 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
           definition.planMode === true && options.permissions.inMode !== undefined ? options.permissions.inMode("plan") : options.permissions
         const spent: Array<SpentResponse> = []
         let toolUses = 0
+        let tokens = 0
+        let lastToolName: string | undefined
         const emit = (event: AgentEvent): Effect.Effect<void> => {
           if (event._tag === "AssistantTurn") {
             const model = event.message.model
-            spent.push({ model, usage: event.message.usage, costUSD: Pricing.costOf(model, event.message.usage) })
-            toolUses += event.message.content.filter(Content.isToolUse).length
+            const usage = event.message.usage
+            spent.push({ model, usage, costUSD: Pricing.costOf(model, usage) })
+            const uses = event.message.content.filter(Content.isToolUse)
+            toolUses += uses.length
+            lastToolName = uses.at(-1)?.name ?? lastToolName
+            tokens += usage.input_tokens + usage.output_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0)
           }
           // The child's Result is the tool's result, not the parent's: it is not passed on.
           if (event._tag === "Result") return Effect.void
-          return options.emit({ _tag: "SubagentEvent", parentToolUseId, agentId, agentType: definition.name, event })
+          const wrapped = options.emit({ _tag: "SubagentEvent", parentToolUseId, agentId, agentType: definition.name, event })
+          if (event._tag !== "ToolResults") return wrapped
+          return Effect.andThen(
+            wrapped,
+            options.emit({
+              _tag: "SubagentProgress",
+              parentToolUseId,
+              agentId,
+              agentType: definition.name,
+              description: input.description,
+              toolUses,
+              totalTokens: tokens,
+              lastToolName
+            })
+          )
         }
         yield* options.emit({
           _tag: "SubagentStarted",

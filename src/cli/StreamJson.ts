@@ -150,6 +150,19 @@ export const toFrame = (event: AgentEvent, sessionId: string, options: FrameOpti
         session_id: sessionId,
         uuid: uuid()
       }
+    case "SubagentProgress":
+      return {
+        type: "system",
+        subtype: "task_progress",
+        task_id: event.agentId,
+        tool_use_id: event.parentToolUseId,
+        description: event.description,
+        subagent_type: event.agentType,
+        usage: { total_tokens: event.totalTokens, tool_uses: event.toolUses },
+        ...(event.lastToolName === undefined ? {} : { last_tool_name: event.lastToolName }),
+        session_id: sessionId,
+        uuid: uuid()
+      }
     case "SubagentEnded":
       return {
         type: "system",

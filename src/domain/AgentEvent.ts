@@ -307,6 +307,18 @@ export interface SubagentEvent {
   readonly event: AgentEvent
 }
 
+/** A subagent's calls were answered: how far it has got (stream-json's `task_progress`). */
+export interface SubagentProgress {
+  readonly _tag: "SubagentProgress"
+  readonly parentToolUseId: string
+  readonly agentId: string
+  readonly agentType: string
+  readonly description: string
+  readonly toolUses: number
+  readonly totalTokens: number
+  readonly lastToolName: string | undefined
+}
+
 /** A subagent ended: how, its answer, and what it used. */
 export interface SubagentEnded {
   readonly _tag: "SubagentEnded"
@@ -326,6 +338,7 @@ export interface SubagentEnded {
 export type AgentEvent =
   | SubagentStarted
   | SubagentEvent
+  | SubagentProgress
   | SubagentEnded
   | SessionStarted
   | StreamDelta

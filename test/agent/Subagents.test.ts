@@ -253,6 +253,26 @@ describe("Subagents", () => {
     })
   })
 
+  it.effect("a SubagentStop hook that blocks sends the child back to work with its feedback", () => {
+    let stops = 0
+    return Effect.gen(function* () {
+      const { requests, history } = yield* runPrompt({
+        hooks: {
+          subagentStop: () => Effect.sync(() => ++stops).pipe(Effect.map((n) => (n === 1 ? { continueWith: "check the tests too" } : {})))
+        },
+        script: [
+          ScriptTurn.blocks([call({ description: "d", prompt: "p", run_in_background: false })]),
+          textTurn("first answer"),
+          textTurn("second answer"),
+          textTurn("done")
+        ]
+      })
+      expect(stops).toBe(2)
+      expect(textOf(requests[2]!.messages[2]!.content)).toContain("Stop hook feedback:\ncheck the tests too")
+      expect(JSON.stringify(toolResults(history)[0]!.content)).toContain("second answer")
+    })
+  })
+
   it.effect("SubagentStart's context reaches the child", () =>
     Effect.gen(function* () {
       const { requests } = yield* runPrompt({

@@ -79,6 +79,8 @@ describe("weft -p: subagents", { timeout: 120_000 }, () => {
     expect(childFrames[0]).toMatchObject({ subagent_type: "reviewer" })
     const started = all.find((frame) => frame["subtype"] === "task_started")
     expect(started).toMatchObject({ tool_use_id: "toolu_agent", description: "review a.js", subagent_type: "reviewer" })
+    const progress = all.find((frame) => frame["subtype"] === "task_progress")
+    expect(progress).toMatchObject({ tool_use_id: "toolu_agent", last_tool_name: "Read", usage: { tool_uses: 1 } })
     const notified = all.find((frame) => frame["subtype"] === "task_notification")
     expect(notified).toMatchObject({ tool_use_id: "toolu_agent", status: "completed" })
     // The parent frames stay unparented.
