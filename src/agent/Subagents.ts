@@ -13,7 +13,8 @@
  *   - hooks: the session's; tool hooks carry `agent_id` / `agent_type`, its stop is SubagentStop, and it neither
  *     starts nor ends the session;
  *   - transcript: its own file, `<sessions>/<session>/subagents/agent-<id>.jsonl`;
- *   - events: wrapped (SubagentEvent) into the parent's stream, so a renderer tells them by `parentToolUseId`.
+ *   - events: wrapped (SubagentEvent) into the parent's stream, so a renderer tells them by `parentToolUseId`;
+ *     permission asks and answers go out as they are, so a host answers a child's ask as any other.
  * A foreground call's fiber is the parent's tool call: interrupting the parent interrupts the child, which ends
  * its processes. Background children are forked into the session's scope and stopped by `stopAll` (the parent's
  * interrupt) or when the scope closes. Every child holds one permit of a semaphore: at most `maxConcurrent` run at
@@ -318,6 +319,8 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
           }
           // The child's Result is the tool's result, not the parent's: it is not passed on.
           if (event._tag === "Result") return Effect.void
+          // Permission asks go out as they are: a host answers a child's ask as any other (by its tool_use_id).
+          if (event._tag === "PermissionAsked" || event._tag === "PermissionAnswered") return options.emit(event)
           const wrapped = options.emit({ _tag: "SubagentEvent", parentToolUseId, agentId, agentType: definition.name, event })
           if (event._tag !== "ToolResults") return wrapped
           return Effect.andThen(

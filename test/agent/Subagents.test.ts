@@ -381,6 +381,37 @@ describe("Subagents", () => {
       expect(results.find((block) => block.tool_use_id === "toolu_shout")!.is_error).toBeUndefined()
     }))
 
+  it.effect("a host answers a child's permission ask as any other", () =>
+    Effect.gen(function* () {
+      const session = yield* Session.Session
+      const events = yield* session.subscribe
+      yield* Effect.forkScoped(
+        Stream.runForEach(events, (event) =>
+          event._tag === "PermissionAsked" ? Effect.asVoid(session.answerPermission(event.toolUseId, { _tag: "Allow" })) : Effect.void
+        )
+      )
+      const turn = yield* session.submit("go")
+      const result = yield* turn.result
+      expect(result.result).toBe("done")
+      const requests = yield* ScriptedModel.use((model) => model.requests)
+      const shouted = toolResults(requests[2]!.messages).find((block) => block.tool_use_id === "toolu_shout")!
+      expect(shouted.is_error).toBeUndefined()
+      expect(JSON.stringify(shouted.content)).toContain("shout: X")
+    }).pipe(
+      Effect.provide(
+        sessionLayer({
+          permissions: realPermissions(tempDir()),
+          options: { prompter: "host" },
+          script: [
+            ScriptTurn.blocks([call({ description: "d", prompt: "p", run_in_background: false })]),
+            ScriptTurn.blocks([toolUse("Shout", { text: "x" }, "toolu_shout")]),
+            textTurn("shouted"),
+            textTurn("done")
+          ]
+        })
+      )
+    ))
+
   it.effect("the child's turns go to its own transcript file", () =>
     Effect.gen(function* () {
       const dir = tempDir()
