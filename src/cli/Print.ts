@@ -81,6 +81,15 @@ const renderVerbose = (event: AgentEvent): string | undefined => {
       return `⚠ API request failed (${oneLine(event.message, 200)}); retry ${event.attempt}/${event.maxRetries} in ${(event.retryDelayMs / 1000).toFixed(1)} s\n`
     case "Compacted":
       return `✻ Conversation compacted (${event.trigger}, ${event.preTokens} tokens before)\n`
+    case "SubagentStarted":
+      return `● ${event.agentType} agent: ${oneLine(event.description, 80)}${event.background ? " (background)" : ""}\n`
+    case "SubagentEvent": {
+      // The child's calls and results, indented under its agent.
+      const inner = renderVerbose(event.event)
+      return inner === undefined ? undefined : `${inner.trimEnd().split("\n").map((line) => `    ${line}`).join("\n")}\n`
+    }
+    case "SubagentEnded":
+      return `  ⎿  ${event.agentType} agent ${event.status} (${event.toolUses} tool uses, ${event.totalTokens} tokens)\n`
     case "TodosUpdated":
       return `${event.todos.map((todo) => `  ${todo.status === "completed" ? "☒" : "☐"} ${todo.content}`).join("\n")}\n`
     default:

@@ -174,6 +174,24 @@ describe("weft -p: subagents", { timeout: 120_000 }, () => {
     expect(last).toContain("<result>3 files</result>")
   })
 
+  it("text --verbose shows the child's calls under its agent", async () => {
+    const { dir, env } = await setup({ ".claude/agents/reviewer.md": reviewerFile, "a.js": "x\n" }, () => ({
+      script: [
+        ScriptTurn.blocks([agentCall({ description: "review a.js", prompt: "p", subagent_type: "reviewer", run_in_background: false })]),
+        textTurn("done")
+      ],
+      conversations: [
+        { when: systemContains("You are the reviewer."), script: [ScriptTurn.blocks([toolUse("Read", { file_path: "a.js" })]), textTurn("reviewed")] }
+      ]
+    }))
+    const out = await runWeft(["-p", "go", "--verbose"], { cwd: dir, env })
+    expect(out.code, out.stderr).toBe(0)
+    expect(out.stdout.trim()).toBe("done")
+    expect(out.stderr).toContain("● reviewer agent: review a.js")
+    expect(out.stderr).toContain("    ● Read(a.js)")
+    expect(out.stderr).toMatch(/ {2}⎿ {2}reviewer agent completed \(1 tool uses, \d+ tokens\)/)
+  })
+
   it("SubagentStart and SubagentStop hooks get Claude Code's input; tool hooks inside carry agent_id and agent_type", async () => {
     const { root, dir, env } = await setup({ ".claude/agents/reviewer.md": reviewerFile, "a.js": "x\n" }, () => ({
       script: [
