@@ -330,8 +330,8 @@ export const make = (options: Options): Effect.Effect<
     })
 
     /**
-     * What the model is told beside a prompt: the agents it may call (with the session's first prompt), and that
-     * plan mode is active (with every prompt made in it).
+     * What the model is told beside a prompt: the agents it may call (with the conversation's first prompt: a
+     * resumed one has them in its history already), and that plan mode is active (with every prompt made in it).
      */
     const remindersFor = (first: boolean): ReadonlyArray<string> => [
       ...(first && subagents !== undefined ? [subagents.listing] : []),
@@ -379,7 +379,7 @@ export const make = (options: Options): Effect.Effect<
       Effect.gen(function* () {
         const { value: end, interrupted } = yield* inFlightWith(job.id, "prompt", job.abort, (abort) =>
           Effect.gen(function* () {
-            const first = (yield* Ref.get(announced)) === undefined
+            const first = (yield* Ref.get(conversation)).history.length === 0
             const turnOptions = runOptions(job.prompt, abort, remindersFor(first))
             const started = yield* announce(turnOptions)
             const endsSession = job.endsSession || started?.stopRun !== undefined

@@ -21,13 +21,16 @@ export const isKnown = (entry: TranscriptEntry): entry is KnownEntry => knownTyp
 
 /**
  * The text of a prompt entry, or undefined for an entry that is not a typed prompt (tool results, meta
- * entries). What a session list shows as the session's first prompt.
+ * entries). What a session list shows as the session's first prompt: the system reminders weft added beside the
+ * user's words (the agents listing, hooks' context) are left out.
  */
 export const promptText = (entry: TranscriptEntry): string | undefined => {
   if (!isUser(entry) || entry["isMeta"] === true) return undefined
   const content = entry.message.content
   if (typeof content === "string") return content
   let out = ""
-  for (const block of content) if (isText(block)) out += (out === "" ? "" : "\n") + block.text
+  for (const block of content) {
+    if (isText(block) && !block.text.startsWith("<system-reminder>")) out += (out === "" ? "" : "\n") + block.text
+  }
   return out === "" ? undefined : out
 }
