@@ -416,8 +416,12 @@ describe("Subagents", () => {
     Effect.gen(function* () {
       const dir = tempDir()
       yield* runPrompt({
-        options: { subagentTranscriptDir: dir },
-        script: [ScriptTurn.blocks([call({ description: "d", prompt: "child prompt", run_in_background: false })]), textTurn("child answer"), textTurn("done")]
+        options: { subagentTranscriptDir: dir, redact: (text) => text.replaceAll("sk-secret", "[redacted]") },
+        script: [
+          ScriptTurn.blocks([call({ description: "d", prompt: "child prompt with sk-secret", run_in_background: false })]),
+          textTurn("child answer"),
+          textTurn("done")
+        ]
       })
       const folder = nodePath.join(dir, "s-1", "subagents")
       const files = fs.readdirSync(folder)
@@ -427,6 +431,9 @@ describe("Subagents", () => {
       expect(lines.map((line) => line.type)).toEqual(["user", "assistant"])
       expect(lines[1].parentUuid).toBe(lines[0].uuid)
       expect(lines[0].isSidechain).toBe(true)
+      // weft's credentials are redacted from it, as from the session's own transcript.
+      expect(JSON.stringify(lines)).not.toContain("sk-secret")
+      expect(JSON.stringify(lines[0].message)).toContain("[redacted]")
     }))
 
   it.live("interrupting the parent ends a running child", () =>
