@@ -175,6 +175,27 @@ describe("Subagents", () => {
       expect(result.usage.input_tokens).toBeGreaterThanOrEqual(1010)
     }))
 
+  it.effect("the child's model: the call's, else the agent's, else the session's", () =>
+    Effect.gen(function* () {
+      const { requests } = yield* runPrompt({
+        options: { model: "claude-parent-1", agents: [...agents, { ...reviewer, name: "fast", model: "haiku" }] },
+        script: [
+          ScriptTurn.blocks([
+            call({ description: "d", prompt: "p", subagent_type: "reviewer", run_in_background: false }, "toolu_1"),
+            call({ description: "d", prompt: "p", subagent_type: "fast", run_in_background: false }, "toolu_2"),
+            call({ description: "d", prompt: "p", subagent_type: "fast", model: "opus", run_in_background: false }, "toolu_3")
+          ]),
+          textTurn("child"),
+          textTurn("child"),
+          textTurn("child"),
+          textTurn("done")
+        ]
+      })
+      expect(requests[0]!.model).toBe("claude-parent-1")
+      // The three children run side by side: their requests, in any order.
+      expect(requests.slice(1, 4).map((request) => request.model).sort()).toEqual(["claude-haiku-5-5", "claude-opus-5-5", "claude-parent-1"])
+    }))
+
   it.effect("a tool outside the agent's list does not exist for the child", () =>
     Effect.gen(function* () {
       const { requests } = yield* runPrompt({
@@ -455,6 +476,32 @@ describe("Subagents", () => {
           script: [
             ScriptTurn.blocks([call({ description: "d", prompt: "p", run_in_background: false })]),
             ScriptTurn.blocks([{ type: "text", text: "never" }], { faults: [{ fault: { _tag: "NoResponse" }, times: 1 }] })
+          ]
+        })
+      )
+    ))
+
+  it.live("interrupting the parent while it waits for a background agent stops both", () =>
+    Effect.gen(function* () {
+      const session = yield* Session.Session
+      const events = yield* session.subscribe
+      const started = yield* Effect.forkChild(
+        Stream.runHead(events.pipe(Stream.filter((event: AgentEvent) => event._tag === "SubagentStarted")))
+      )
+      const turn = yield* session.submit("go")
+      yield* Fiber.join(started)
+      yield* session.interrupt
+      const result = yield* turn.result
+      expect(result.isError).toBe(true)
+      expect(result.result).toContain("Interrupted")
+    }).pipe(
+      Effect.provide(
+        sessionLayer({
+          script: [
+            ScriptTurn.blocks([call({ description: "d", prompt: "p" })]),
+            // The child's request and the parent's next one: whichever comes first never answers.
+            ScriptTurn.blocks([{ type: "text", text: "never" }], { faults: [{ fault: { _tag: "NoResponse" }, times: 1 }] }),
+            textTurn("waiting")
           ]
         })
       )
