@@ -6,6 +6,8 @@
 // The loop and what it records.
 export * as Agent from "./agent/Agent.js"
 export * as Session from "./agent/Session.js"
+// The subagents a Session's Agent tool offers (Session.Options.agents).
+export * as AgentDefinitions from "./extensions/AgentDefinitions.js"
 export * as Transcript from "./agent/Transcript.js"
 // The data: the Messages API's content and messages, the loop's events, the transcript's entries.
 export * as AgentEvent from "./domain/AgentEvent.js"

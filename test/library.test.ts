@@ -15,6 +15,7 @@ describe("the library's modules", () => {
   it("weft exports the services an agent is composed of and the data the loop speaks, not the modules inside them", () => {
     expect(Object.keys(weft).sort()).toEqual([
       "Agent",
+      "AgentDefinitions",
       "AgentEvent",
       "ApiClient",
       "ApiError",

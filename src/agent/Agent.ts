@@ -33,6 +33,7 @@ import * as Content from "../domain/ContentGuards.js"
 import type { AssistantMessage, MessageParam } from "../domain/Message.js"
 import type { MessagesRequest } from "../domain/Request.js"
 import type { StreamEvent } from "../domain/StreamEvent.js"
+import type { Usage } from "../domain/Usage.js"
 import { isRecord } from "../domain/Json.js"
 import type { ToolFailure } from "../domain/ToolFailure.js"
 import { Hooks } from "../hooks/Hooks.js"
@@ -55,10 +56,16 @@ import { type CallOutcome, executeTurn, failedOutcome } from "./ToolExecution.js
 export interface RunOptions {
   readonly prompt: string | ReadonlyArray<ContentBlock>
   /**
-   * Texts for the model sent after the prompt in its message, each as a system reminder (the skills listing, a note
-   * on an unknown command): not the user's words, so UserPromptSubmit hooks do not see them.
+   * Texts for the model sent after the prompt in its message, each as a system reminder (the agents and skills
+   * listings, plan mode, a note on an unknown command): not the user's words, so UserPromptSubmit hooks do not see them.
    */
   readonly reminders?: ReadonlyArray<string>
+  /**
+   * Work the model started that answers later (background subagents): when the model would stop, the loop waits
+   * for it and goes on with what it answers (a user message of task notifications, and what they cost); undefined:
+   * nothing is pending.
+   */
+  readonly awaitTasks?: Effect.Effect<Notified | undefined>
   readonly cwd: string
   readonly systemPrompt: string
   readonly sessionId?: string
@@ -108,6 +115,12 @@ export interface RunOptions {
    * asks and answers, CompactionStarted. A Session turns them on.
    */
   readonly hostEvents?: boolean
+}
+
+/** Background work ended: the message the model gets, and the responses it paid for. */
+export interface Notified {
+  readonly message: string
+  readonly spent: ReadonlyArray<{ readonly model: string; readonly usage: Usage; readonly costUSD: number }>
 }
 
 /** What a conversation carries from one prompt to the next (a Session keeps it between turns). */
@@ -756,6 +769,19 @@ const recordResponse = Effect.fn("Agent.recordResponse")(function* (run: Run, st
  * otherwise the run succeeds.
  */
 const stopOrContinue = Effect.fn("Agent.stop")(function* (run: Run, state: RunState, message: AssistantMessage) {
+  // Background work still running is waited for; its notifications are one more user message (the graceful stop
+  // ends the wait).
+  if (run.options.awaitTasks !== undefined) {
+    const notified = yield* Effect.result(abortable(run, run.options.awaitTasks))
+    if (notified._tag === "Failure") return interrupted(state)
+    if (notified.success !== undefined) {
+      const note: MessageParam = { role: "user", content: [Content.text(notified.success.message)] }
+      yield* run.transcript.user(run.sessionId, note)
+      let totals = state.totals
+      for (const spent of notified.success.spent) totals = SessionState.addResponse(totals, spent.model, spent.usage, spent.costUSD)
+      return proceed({ ...state, totals, history: [...state.history, note] })
+    }
+  }
   const stop = yield* run.hooks.stop({
     sessionId: run.sessionId,
     cwd: run.options.cwd,
@@ -843,8 +869,14 @@ const recordResults = Effect.fn("Agent.recordResults")(function* (
   const uuid = yield* run.transcript.user(run.sessionId, results, Object.keys(data).length > 0 ? data : undefined)
   yield* run.emit({ _tag: "ToolResults", uuid, message: results, data, failures })
   for (const outcome of outcomes) if (outcome.event !== undefined) yield* run.emit(outcome.event)
+  // What the calls paid for (subagents' responses) counts as the loop's own responses do.
+  let totals = state.totals
+  for (const outcome of outcomes) {
+    for (const spent of outcome.spent ?? []) totals = SessionState.addResponse(totals, spent.model, spent.usage, spent.costUSD)
+  }
   return {
     ...state,
+    totals,
     history: [...state.history, results],
     // The results join the context the next request sends: counted (estimated) before it is sent, so a turn whose
     // results are large compacts first rather than being refused.

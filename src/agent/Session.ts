@@ -46,8 +46,12 @@ import type { PermissionUpdateDestination } from "../domain/AgentEvent.js"
 import * as Uuid from "../platform/Uuid.js"
 import type * as SessionState from "../session/SessionState.js"
 import * as UsageTotals from "../domain/UsageTotals.js"
+import { erase } from "../tools/Tool.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
+import type * as AgentDefinitions from "../extensions/AgentDefinitions.js"
 import * as Agent from "./Agent.js"
+import * as PlanMode from "./PlanMode.js"
+import * as Subagents from "./Subagents.js"
 import { Transcript } from "./Transcript.js"
 
 export type Prompt = string | ReadonlyArray<ContentBlock>
@@ -87,6 +91,22 @@ export interface Options {
    * permission asks and answers, CompactionStarted. `weft -p` turns them off (its output has no use for them).
    */
   readonly hostEvents?: boolean
+  /**
+   * The agents the Agent tool offers (AgentDefinitions.load: built-ins, files, `--agents`); none or empty: no
+   * Agent tool. Subagents.ts says how a child runs.
+   */
+  readonly agents?: ReadonlyArray<AgentDefinitions.Definition>
+  /** The folder of the session's transcripts, where each subagent's goes (`<session>/subagents/`); none: unrecorded. */
+  readonly subagentTranscriptDir?: string
+  /** Redacts weft's credentials from what a subagent's transcript records. */
+  readonly redact?: (text: string) => string
+  /** How many subagents run at once (default Subagents.defaultMaxConcurrent). */
+  readonly maxConcurrentSubagents?: number
+  /**
+   * Offer ExitPlanMode (PlanMode.ts): leaving plan mode is a question to the host. Only where someone answers
+   * asks (the SDK's `--permission-prompt-tool stdio`); under `weft -p` it is not offered, as in Claude Code.
+   */
+  readonly exitPlanMode?: boolean
 }
 
 export interface SubmitOptions {
@@ -212,22 +232,10 @@ export const make = (options: Options): Effect.Effect<
     const live = yield* makeLive(yield* Hooks)
     const transcript = yield* Transcript
     const sessionId = options.sessionId ?? (yield* Uuid.v4)
-    // Built again when the session is announced: the MCP servers have connected by then, and their instructions
-    // are part of it.
-    const buildSystemPrompt = () =>
-      environment._tag === "Some"
-        ? SystemPrompt.build({
-            environment: environment.value,
-            memory: memory._tag === "Some" ? memory.value.files : [],
-            toolNames: registry.tools.map((tool) => tool.name),
-            mcpInstructions: mcp.instructions(),
-            ...(options.systemPrompt === undefined ? {} : { customSystemPrompt: options.systemPrompt }),
-            ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt })
-          })
-        : [options.systemPrompt ?? "", options.appendSystemPrompt ?? ""].filter((part) => part !== "").join("\n\n")
-    let systemPrompt = buildSystemPrompt()
+    const model = yield* Ref.make<string | undefined>(options.model)
     const pending = options.prompter === "host" ? yield* Prompter.makePending : undefined
     const prompter = options.prompter === "host" ? pending : options.prompter
+    const currentModel = Effect.map(Ref.get(model), (wanted) => api.resolveModel(wanted ?? api.defaultModel))
 
     const events = yield* PubSub.bounded<AgentEvent>(eventBuffer)
     const publish = (event: AgentEvent) => PubSub.publish(events, event).pipe(Effect.asVoid)
@@ -242,11 +250,58 @@ export const make = (options: Options): Effect.Effect<
               : event._tag === "PermissionAnswered"
                 ? Effect.andThen(pending.forget(event.toolUseId), publish(event))
                 : publish(event)
+    // The Agent tool, when the session has agents: children over the session's services (Subagents.ts).
+    const subagents =
+      options.agents === undefined || options.agents.length === 0
+        ? undefined
+        : yield* Subagents.make({
+            definitions: options.agents,
+            cwd: options.cwd,
+            sessionId,
+            registry,
+            permissions,
+            hooks: live.hooks,
+            ...(prompter === undefined ? {} : { prompter }),
+            api,
+            parentModel: currentModel,
+            emit,
+            ...(options.subagentTranscriptDir === undefined ? {} : { transcriptDir: options.subagentTranscriptDir }),
+            ...(options.redact === undefined ? {} : { redact: options.redact }),
+            ...(options.maxConcurrentSubagents === undefined ? {} : { maxConcurrent: options.maxConcurrentSubagents }),
+            streamDeltas: options.streamDeltas ?? true,
+            hostEvents: options.prompter === "host" || (options.hostEvents ?? true),
+            ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+            ...(options.promptCaching === undefined ? {} : { promptCaching: options.promptCaching })
+          })
+    const withAgents = subagents === undefined ? registry : Subagents.withTool(registry, subagents.tool, [Subagents.legacyToolName])
+    const sessionRegistry =
+      options.exitPlanMode === true
+        ? Subagents.withTool(
+            withAgents,
+            erase(
+              PlanMode.exitPlanModeTool(Effect.suspend(() => service.setPermissionMode("default"))),
+              (stream) => stream
+            )
+          )
+        : withAgents
+    // Built again when the session is announced: the MCP servers have connected by then, and their instructions
+    // are part of it.
+    const buildSystemPrompt = () =>
+      environment._tag === "Some"
+        ? SystemPrompt.build({
+            environment: environment.value,
+            memory: memory._tag === "Some" ? memory.value.files : [],
+            toolNames: sessionRegistry.tools.map((tool) => tool.name),
+            mcpInstructions: mcp.instructions(),
+            ...(options.systemPrompt === undefined ? {} : { customSystemPrompt: options.systemPrompt }),
+            ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt })
+          })
+        : [options.systemPrompt ?? "", options.appendSystemPrompt ?? ""].filter((part) => part !== "").join("\n\n")
+    let systemPrompt = buildSystemPrompt()
     const conversation = yield* Ref.make<Agent.Conversation>({
       ...Agent.emptyConversation,
       history: options.resume?.history ?? []
     })
-    const model = yield* Ref.make<string | undefined>(options.model)
     // The turn in flight: its graceful stop, and a signal once it is over.
     const inFlight = yield* Ref.make<{ readonly abort: Deferred.Deferred<void>; readonly over: Deferred.Deferred<void> } | undefined>(undefined)
     const queued = yield* Ref.make(0)
@@ -265,7 +320,8 @@ export const make = (options: Options): Effect.Effect<
       reminders: ReadonlyArray<string> = []
     ): Agent.RunOptions & { readonly sessionId: string } => ({
       prompt,
-      reminders,
+      ...(reminders.length === 0 ? {} : { reminders }),
+      ...(subagents === undefined ? {} : { awaitTasks: subagents.awaitTasks }),
       cwd: options.cwd,
       systemPrompt,
       sessionId,
@@ -287,9 +343,18 @@ export const make = (options: Options): Effect.Effect<
           })
     })
 
-    /** What a turn runs under: the live hooks, and the host's Prompter when it has one. */
+    /**
+     * What the model is told beside a prompt: the agents it may call (with the conversation's first prompt: a
+     * resumed one has them in its history already), and that plan mode is active (with every prompt made in it).
+     */
+    const remindersFor = (first: boolean): ReadonlyArray<string> => [
+      ...(first && subagents !== undefined ? [subagents.listing] : []),
+      ...(permissions.mode === "plan" ? [PlanMode.reminder] : [])
+    ]
+
+    /** What a turn runs under: the live hooks, the tools (the Agent tool too), and the host's Prompter when it has one. */
     const withSessionServices = <A, E, R>(effect: Effect.Effect<A, E, R>) => {
-      const withHooks = Effect.provideService(effect, Hooks, live.hooks)
+      const withHooks = Effect.provideService(Effect.provideService(effect, ToolRegistry, sessionRegistry), Hooks, live.hooks)
       return prompter === undefined ? withHooks : Effect.provideService(withHooks, Prompter, prompter)
     }
 
@@ -329,9 +394,10 @@ export const make = (options: Options): Effect.Effect<
       Effect.gen(function* () {
         const { value: end, interrupted } = yield* inFlightWith(job.id, "prompt", job.abort, (abort) =>
           Effect.gen(function* () {
+            const first = (yield* Ref.get(conversation)).history.length === 0
             const started = yield* announce(runOptions(job.prompt, abort))
             // After the announcement, which settles the system prompt.
-            const turnOptions = runOptions(job.prompt, abort, job.reminders)
+            const turnOptions = runOptions(job.prompt, abort, [...remindersFor(first), ...job.reminders])
             const endsSession = job.endsSession || started?.stopRun !== undefined
             const turnEnd = yield* Agent.runTurn(turnOptions, yield* Ref.get(conversation), {
               ...(started === undefined ? {} : { started }),
@@ -413,6 +479,8 @@ export const make = (options: Options): Effect.Effect<
     const interrupt = Effect.gen(function* () {
       const current = yield* Ref.get(inFlight)
       if (current !== undefined) yield* Deferred.succeed(current.abort, undefined)
+      // The children of the interrupted turn end with it (a foreground one is interrupted with its call).
+      if (subagents !== undefined) yield* subagents.stopAll
     })
 
     const end = Effect.fn("Session.end")(function* (reason: string = "other") {
@@ -423,12 +491,11 @@ export const make = (options: Options): Effect.Effect<
         yield* Deferred.succeed(current.abort, undefined)
         yield* Deferred.await(current.over)
       }
+      if (subagents !== undefined) yield* subagents.stopAll
       if ((yield* Ref.get(announced)) === undefined || (yield* Ref.getAndSet(hooksEnded, true))) return
       yield* withSessionServices(Agent.endSession(sessionId, options.cwd, reason, emit)).pipe(Effect.provideService(Transcript, transcript))
       yield* emit({ _tag: "SessionEnded", sessionId, reason })
     })
-
-    const currentModel = Effect.map(Ref.get(model), (wanted) => api.resolveModel(wanted ?? api.defaultModel))
 
     const service: Interface = {
       sessionId,

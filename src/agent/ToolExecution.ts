@@ -35,6 +35,8 @@ export interface CallOutcome {
   readonly event?: AgentEvent
   /** The person who denied the call asked for the turn to end. */
   readonly interrupt?: boolean
+  /** Model responses the call paid for (see ToolResult.spent). */
+  readonly spent?: ToolResult["spent"]
 }
 
 export interface ExecutionContext {
@@ -113,7 +115,7 @@ const outcomeOf = (
   call: Call,
   block: ToolResultBlock,
   data: unknown,
-  extra: Partial<Pick<CallOutcome, "denial" | "stopRun" | "event" | "failure" | "interrupt">> = {}
+  extra: Partial<Pick<CallOutcome, "denial" | "stopRun" | "event" | "failure" | "interrupt" | "spent">> = {}
 ): CallOutcome => ({
   block,
   data,
@@ -359,6 +361,7 @@ const postToolUse = Effect.fn("ToolExecution.postToolUse")(function* (
   return outcomeOf(call, toBlock(call.use.id, result), result.data, {
     ...(after.stopRun === undefined ? {} : { stopRun: after.stopRun }),
     ...(result.event === undefined ? {} : { event: result.event }),
+    ...(result.spent === undefined ? {} : { spent: result.spent }),
     ...(isError ? { failure: { kind: kind ?? "failed", message: contentText(result.content) } } : {})
   })
 })

@@ -275,6 +275,23 @@ export const printOptions = {
     description:
       'Tools denied, e.g. "WebFetch" "Bash(rm -rf /)" (several after it, repeat it, or separate with commas). Deny always wins.'
   }),
+  agents: text({
+    name: "agents",
+    placeholder: "json",
+    accepts: 'a JSON object of agents by name, {"name": {"description": "...", "prompt": "..."}}',
+    check: (value) => {
+      try {
+        const parsed: unknown = JSON.parse(value)
+        return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+          ? undefined
+          : 'must be a JSON object of agents by name, {"name": {"description": "...", "prompt": "..."}}'
+      } catch (error) {
+        return `is not valid JSON (${error instanceof Error ? error.message : String(error)})`
+      }
+    },
+    description:
+      'Subagents for this run, beside .claude/agents/: {"name": {"description", "prompt", "tools"?, "disallowedTools"?, "model"?}}; they win on a clash of names.'
+  }),
   systemPrompt: text({
     name: "system-prompt",
     placeholder: "text",

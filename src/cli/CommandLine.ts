@@ -64,7 +64,7 @@ const looksLikeOption = (value: string) => /^--?[A-Za-z]/.test(value)
  * names): refused by name, so that a program learns which of its options to leave out.
  */
 const claudeCodeOnly = new Set([
-  "agent", "agents", "await-initialize", "betas", "channels", "debug", "debug-file", "effort", "include-hook-events",
+  "agent", "await-initialize", "betas", "channels", "debug", "debug-file", "effort", "include-hook-events",
   "initialize-fields", "json-schema", "managed-settings", "managed-settings-in-initialize", "max-budget-usd",
   "max-thinking-tokens", "permission-prompts", "plugin-dir", "plugin-dir-no-mcp", "project-config-root",
   "resume-drops-turn", "resume-session-at", "sdk-url", "session-mirror", "system-prompt-file", "task-budget", "thinking",

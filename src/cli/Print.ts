@@ -81,6 +81,15 @@ const renderVerbose = (event: AgentEvent): string | undefined => {
       return `⚠ API request failed (${oneLine(event.message, 200)}); retry ${event.attempt}/${event.maxRetries} in ${(event.retryDelayMs / 1000).toFixed(1)} s\n`
     case "Compacted":
       return `✻ Conversation compacted (${event.trigger}, ${event.preTokens} tokens before)\n`
+    case "SubagentStarted":
+      return `● ${event.agentType} agent: ${oneLine(event.description, 80)}${event.background ? " (background)" : ""}\n`
+    case "SubagentEvent": {
+      // The child's calls and results, indented under its agent.
+      const inner = renderVerbose(event.event)
+      return inner === undefined ? undefined : `${inner.trimEnd().split("\n").map((line) => `    ${line}`).join("\n")}\n`
+    }
+    case "SubagentEnded":
+      return `  ⎿  ${event.agentType} agent ${event.status} (${event.toolUses} tool uses, ${event.totalTokens} tokens)\n`
     case "TodosUpdated":
       return `${event.todos.map((todo) => `  ${todo.status === "completed" ? "☒" : "☐"} ${todo.content}`).join("\n")}\n`
     default:
@@ -101,16 +110,29 @@ export const print = <E, R>(
     let result: Result | undefined
     const frames: Array<Frame> = []
     const uuid = yield* Uuid.maker
+    // The subagents that ran, for the result frame's `subagent_stats`.
+    const subagents = { count: 0, total_tokens: 0, tool_uses: 0, duration_ms: 0, total_cost_usd: 0 }
+    const framed = (event: AgentEvent) => {
+      const frame = toFrame(event, sessionId, options, uuid)
+      return frame !== undefined && frame["type"] === "result" && subagents.count > 0 ? { ...frame, subagent_stats: { ...subagents } } : frame
+    }
     yield* each((event) => {
       if (event._tag === "SessionStarted") sessionId = event.sessionId
       if (event._tag === "Result") result = event
+      if (event._tag === "SubagentEnded") {
+        subagents.count++
+        subagents.total_tokens += event.totalTokens
+        subagents.tool_uses += event.toolUses
+        subagents.duration_ms += event.durationMs
+        subagents.total_cost_usd += event.costUsd
+      }
       switch (options.outputFormat) {
         case "stream-json": {
-          const frame = toFrame(event, sessionId, options, uuid)
+          const frame = framed(event)
           return frame ? options.write(`${JSON.stringify(frame)}\n`) : Effect.void
         }
         case "json": {
-          const frame = toFrame(event, sessionId, options, uuid)
+          const frame = framed(event)
           if (frame && (options.verbose || frame["type"] === "result")) frames.push(frame)
           return Effect.void
         }

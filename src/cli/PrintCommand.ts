@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
+import { join, resolve } from "node:path"
 import * as Session from "../agent/Session.js"
 import * as CommandExpansion from "../extensions/CommandExpansion.js"
 import { Extensions } from "../extensions/Extensions.js"
@@ -97,6 +98,7 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
         verbose: options.verbose,
         includePartialMessages: options.includePartialMessages,
         apiKeySource: yield* apiKeySource(loaded.settings),
+        agents: (loaded.agents ?? []).map((definition) => definition.name),
         version,
         write: (text) => Output.stdout(credentials.redact(text)),
         writeError: (text) => Output.stderr(credentials.redact(text))

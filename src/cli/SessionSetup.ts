@@ -8,11 +8,14 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
+import { join, resolve } from "node:path"
 import * as Option from "effect/Option"
 import type * as Session from "../agent/Session.js"
 import { Transcript } from "../agent/Transcript.js"
 import { type FileScope, fileScopes, Settings } from "../context/Settings.js"
+import * as AgentDefinitions from "../extensions/AgentDefinitions.js"
 import * as McpConfig from "../mcp/McpConfig.js"
+import { cwdSlug } from "../session/SessionIds.js"
 import { ApiClient } from "../model/ApiClient.js"
 import { withFallbackModel } from "../model/FallbackModel.js"
 import * as NodeApiClient from "../model/NodeApiClient.js"
@@ -112,6 +115,10 @@ export interface Loaded {
   readonly settings: Settings["Service"]
   readonly mcpServers: ReadonlyArray<McpConfig.Server>
   readonly autoCompact: boolean
+  /** The subagents (built-ins, ~/.claude/agents, .claude/agents, --agents); undefined when the Agent tool is removed. */
+  readonly agents: ReadonlyArray<AgentDefinitions.Definition> | undefined
+  /** Where the subagents' transcripts go (the session's project folder); undefined when nothing is recorded. */
+  readonly subagentTranscriptDir: string | undefined
 }
 
 /** Loads the MCP configuration and the settings (never trusting a project silently); their warnings on stderr. */
@@ -148,7 +155,18 @@ export const load = (options: PrintOptions, cwd: string) =>
     const withSettingsEnv = Effect.provide(Variables.layerOverlay(settings.value.env ?? {}))
     const autoCompact =
       !(yield* Variables.flag("DISABLE_AUTO_COMPACT").pipe(withSettingsEnv)) && !(yield* Variables.flag("DISABLE_COMPACT").pipe(withSettingsEnv))
-    const loaded: Loaded = { settings, mcpServers: mcpConfig.servers, autoCompact }
+    // The subagents, unless the Agent tool is removed (--disallowedTools Agent, or Task as Claude Code names it).
+    const agentFlag = options.agents === undefined ? undefined : AgentDefinitions.parseFlag(options.agents)
+    if (agentFlag?.error !== undefined) return yield* new UsageError({ message: agentFlag.error })
+    const agentsRemoved = options.disallowedTools.some((rule) => rule === "Agent" || rule === "Task")
+    const agents = agentsRemoved
+      ? undefined
+      : yield* AgentDefinitions.load({ cwd, home: settings.home, ...(agentFlag === undefined ? {} : { flag: agentFlag.definitions }) })
+    for (const warning of agents?.warnings ?? []) yield* warn(`weft: ${warning}\n`)
+    const subagentTranscriptDir = options.noSessionPersistence
+      ? undefined
+      : join(yield* Variables.weftHomeOf(settings.home), "projects", cwdSlug(resolve(cwd)))
+    const loaded: Loaded = { settings, mcpServers: mcpConfig.servers, autoCompact, agents: agents?.definitions, subagentTranscriptDir }
     return loaded
   })
 
@@ -190,6 +208,9 @@ export const layer = (
         ...(start?.resumed === undefined ? {} : { resume: { history: start.resumed.history, leafUuid: start.resumed.leafUuid, costUSD: start.resumed.costUSD } }),
         ...(options.model === undefined ? {} : { model: options.model }),
         ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+        ...(loaded.agents === undefined ? {} : { agents: loaded.agents }),
+        ...(loaded.subagentTranscriptDir === undefined ? {} : { subagentTranscriptDir: loaded.subagentTranscriptDir }),
+        redact: credentials.redact,
         ...session
       }
     },

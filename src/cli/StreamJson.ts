@@ -13,6 +13,8 @@ export interface FrameOptions {
   /** The custom commands and skills the init frame lists (`slash_commands`, `skills`). */
   readonly slashCommands?: ReadonlyArray<string>
   readonly skills?: ReadonlyArray<string>
+  /** The agents the init frame lists (the Agent tool's types). */
+  readonly agents?: ReadonlyArray<string>
 }
 
 export type Frame = Readonly<Record<string, unknown>>
@@ -47,7 +49,8 @@ export const toFrame = (event: AgentEvent, sessionId: string, options: FrameOpti
         subtype: "init",
         cwd: event.cwd,
         session_id: event.sessionId,
-        tools: event.tools,
+        // Claude Code lists the Agent tool under its former name.
+        tools: event.tools.map((tool) => (tool === "Agent" ? "Task" : tool)),
         mcp_servers: event.mcpServers,
         model: event.model,
         permissionMode: event.permissionMode,
@@ -55,7 +58,7 @@ export const toFrame = (event: AgentEvent, sessionId: string, options: FrameOpti
         apiKeySource: options.apiKeySource,
         claude_code_version: options.version,
         output_style: "default",
-        agents: [],
+        agents: options.agents ?? [],
         skills: options.skills ?? [],
         plugins: [],
         uuid: uuid()
@@ -132,6 +135,50 @@ export const toFrame = (event: AgentEvent, sessionId: string, options: FrameOpti
             session_id: sessionId
           }
         : undefined
+    case "SubagentEvent": {
+      // A child's frames as its parent's stream carries them: tagged with the Agent call that started it.
+      const inner = toFrame(event.event, sessionId, options, uuid)
+      if (inner === undefined || inner["type"] === "result") return undefined
+      return { ...inner, parent_tool_use_id: event.parentToolUseId, agent_id: event.agentId, subagent_type: event.agentType }
+    }
+    case "SubagentStarted":
+      return {
+        type: "system",
+        subtype: "task_started",
+        task_id: event.agentId,
+        tool_use_id: event.parentToolUseId,
+        description: event.description,
+        subagent_type: event.agentType,
+        task_type: event.background ? "background" : "foreground",
+        session_id: sessionId,
+        uuid: uuid()
+      }
+    case "SubagentProgress":
+      return {
+        type: "system",
+        subtype: "task_progress",
+        task_id: event.agentId,
+        tool_use_id: event.parentToolUseId,
+        description: event.description,
+        subagent_type: event.agentType,
+        usage: { total_tokens: event.totalTokens, tool_uses: event.toolUses },
+        ...(event.lastToolName === undefined ? {} : { last_tool_name: event.lastToolName }),
+        session_id: sessionId,
+        uuid: uuid()
+      }
+    case "SubagentEnded":
+      return {
+        type: "system",
+        subtype: "task_notification",
+        task_id: event.agentId,
+        tool_use_id: event.parentToolUseId,
+        status: event.status,
+        summary: `Agent "${event.description}" ${event.status}`,
+        subagent_type: event.agentType,
+        usage: { total_tokens: event.totalTokens, tool_uses: event.toolUses, duration_ms: event.durationMs },
+        session_id: sessionId,
+        uuid: uuid()
+      }
     case "ToolProgress":
     case "TodosUpdated":
     case "HookNotice":

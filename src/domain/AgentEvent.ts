@@ -286,7 +286,60 @@ export interface Result {
   readonly content?: ReadonlyArray<ContentBlock>
 }
 
+/** A subagent (an Agent tool call's child conversation) began. */
+export interface SubagentStarted {
+  readonly _tag: "SubagentStarted"
+  /** The Agent tool_use that started it. */
+  readonly parentToolUseId: string
+  readonly agentId: string
+  readonly agentType: string
+  readonly description: string
+  readonly prompt: string
+  readonly background: boolean
+}
+
+/** An event of a subagent's conversation, as its parent's stream carries it. */
+export interface SubagentEvent {
+  readonly _tag: "SubagentEvent"
+  readonly parentToolUseId: string
+  readonly agentId: string
+  readonly agentType: string
+  readonly event: AgentEvent
+}
+
+/** A subagent's calls were answered: how far it has got (stream-json's `task_progress`). */
+export interface SubagentProgress {
+  readonly _tag: "SubagentProgress"
+  readonly parentToolUseId: string
+  readonly agentId: string
+  readonly agentType: string
+  readonly description: string
+  readonly toolUses: number
+  readonly totalTokens: number
+  readonly lastToolName: string | undefined
+}
+
+/** A subagent ended: how, its answer, and what it used. */
+export interface SubagentEnded {
+  readonly _tag: "SubagentEnded"
+  readonly parentToolUseId: string
+  readonly agentId: string
+  readonly agentType: string
+  readonly description: string
+  readonly status: "completed" | "failed" | "stopped"
+  readonly result: string
+  readonly background: boolean
+  readonly totalTokens: number
+  readonly toolUses: number
+  readonly durationMs: number
+  readonly costUsd: number
+}
+
 export type AgentEvent =
+  | SubagentStarted
+  | SubagentEvent
+  | SubagentProgress
+  | SubagentEnded
   | SessionStarted
   | StreamDelta
   | AssistantTurn

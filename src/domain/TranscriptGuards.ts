@@ -29,7 +29,7 @@ const isSystemReminder = (text: string): boolean => {
 }
 
 /**
- * The text of a prompt entry, what the user typed (without the hooks' context added to it), or undefined for an
+ * The text of a prompt entry, what the user typed (without the system reminders weft added beside it: hooks' context, the agents listing), or undefined for an
  * entry that is not a typed prompt (tool results, meta entries). What a session list shows as the session's first
  * prompt.
  */

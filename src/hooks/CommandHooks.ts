@@ -191,7 +191,9 @@ export const make = (options: Options): Effect.Effect<Interface> =>
       transcript_path: transcriptPath(context.sessionId, context.cwd),
       cwd: context.cwd,
       ...(withMode ? { permission_mode: context.permissionMode ?? "default" } : {}),
-      hook_event_name: event
+      hook_event_name: event,
+      ...opt("agent_id", context.agentId),
+      ...opt("agent_type", context.agentType)
     })
 
     /** Runs the event's matching commands side by side; judged in the order they are listed. */
@@ -392,16 +394,25 @@ export const make = (options: Options): Effect.Effect<Interface> =>
           ({ judged, activity }) => stopOutcome(judged, activity)
         ),
 
+      subagentStart: (input) =>
+        Effect.map(
+          runEvent("SubagentStart", input.agentType, common("SubagentStart", input, true), nothingBlocks),
+          ({ judged, activity }): PromptOutcome => ({
+            ...baseOutcome(judged, activity),
+            ...opt("additionalContext", contextOf(judged, false))
+          })
+        ),
+
       subagentStop: (input) =>
         Effect.map(
           runEvent(
             "SubagentStop",
-            undefined,
+            input.agentType,
             {
               ...common("SubagentStop", input, true),
               stop_hook_active: input.stopHookActive,
               ...opt("last_assistant_message", input.lastAssistantMessage),
-              ...opt("agent_id", input.agentId)
+              ...opt("agent_transcript_path", input.agentTranscriptPath)
             },
             exit2Blocks
           ),

@@ -80,7 +80,7 @@ export const compileMatcher = (source: string | undefined): Result.Result<Matche
 
 /** The events whose matcher is compared with something; on the others a matcher is ignored. */
 export const takesMatcher = (event: EventName): boolean =>
-  event !== "UserPromptSubmit" && event !== "Stop" && event !== "SubagentStop"
+  event !== "UserPromptSubmit" && event !== "Stop"
 
 const formatIssue = SchemaIssue.makeFormatterDefault()
 
@@ -149,8 +149,10 @@ export const matching = (config: HookConfig, event: EventName, target: string | 
   const groups = config.events[event]
   if (groups === undefined) return []
   const byCommand = new Map<string, CommandHook>()
+  // The subagent tool's calls are matched under its former name too (`Task`), as Claude Code reads them.
+  const alias = target === "Agent" ? "Task" : target === "Task" ? "Agent" : undefined
   for (const group of groups) {
-    if (!group.matcher.test(target)) continue
+    if (!group.matcher.test(target) && (alias === undefined || !group.matcher.test(alias))) continue
     for (const hook of group.hooks) {
       const seen = byCommand.get(hook.command)
       if (seen === undefined || seen.timeoutSeconds < hook.timeoutSeconds) byCommand.set(hook.command, hook)

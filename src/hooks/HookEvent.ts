@@ -14,6 +14,7 @@ export const eventNames = [
   "UserPromptSubmit",
   "Stop",
   "SubagentStop",
+  "SubagentStart",
   "SessionStart",
   "SessionEnd",
   "Notification",
@@ -87,7 +88,15 @@ export const SubagentStopInput = Schema.Struct({
   stop_hook_active: Schema.Boolean,
   last_assistant_message: Schema.optional(Schema.String),
   agent_id: Schema.optional(Schema.String),
+  agent_type: Schema.optional(Schema.String),
   agent_transcript_path: Schema.optional(Schema.String)
+})
+
+export const SubagentStartInput = Schema.Struct({
+  hook_event_name: Schema.Literal("SubagentStart"),
+  ...withMode,
+  agent_id: Schema.String,
+  agent_type: Schema.String
 })
 
 export const SessionStartSource = Schema.Literals(["startup", "resume", "clear", "compact"])
@@ -133,6 +142,7 @@ export const HookInput = Schema.Union([
   UserPromptSubmitInput,
   StopInput,
   SubagentStopInput,
+  SubagentStartInput,
   SessionStartInput,
   SessionEndInput,
   NotificationInput,

@@ -1,6 +1,7 @@
 /**
  * Lifecycle hooks around the loop, Claude Code's events: SessionStart, UserPromptSubmit, PreToolUse,
- * PermissionRequest, PostToolUse, PostToolUseFailure, Notification, Stop, SubagentStop, PreCompact, SessionEnd.
+ * PermissionRequest, PostToolUse, PostToolUseFailure, Notification, Stop, SubagentStart, SubagentStop, PreCompact,
+ * SessionEnd. Inside a subagent, the events carry its `agentId` and `agentType`.
  * Every method answers what the loop must do next; the loop applies the answer (a hook's allow never beats a deny
  * rule, a rewritten input is decoded and checked again, a blocking Stop hook is honoured a bounded number of times).
  *
@@ -35,6 +36,9 @@ export interface HookContext {
   readonly cwd: string
   /** The permission mode in force (absent on SessionStart and SessionEnd, as in Claude Code). */
   readonly permissionMode?: string
+  /** The subagent the event happens in (absent in the main conversation). */
+  readonly agentId?: string
+  readonly agentType?: string
 }
 
 export interface ToolHookInput extends HookContext {
@@ -127,8 +131,15 @@ export interface Interface {
   readonly stop: (
     input: HookContext & { readonly stopHookActive: boolean; readonly lastAssistantMessage?: string }
   ) => Effect.Effect<StopOutcome>
+  /** A subagent starts (matched on its type): context for it. */
+  readonly subagentStart: (input: HookContext & { readonly agentId: string; readonly agentType: string }) => Effect.Effect<PromptOutcome>
+  /** A subagent would stop (matched on its type): a block sends it back to work. */
   readonly subagentStop: (
-    input: HookContext & { readonly stopHookActive: boolean; readonly lastAssistantMessage?: string; readonly agentId?: string }
+    input: HookContext & {
+      readonly stopHookActive: boolean
+      readonly lastAssistantMessage?: string
+      readonly agentTranscriptPath?: string
+    }
   ) => Effect.Effect<StopOutcome>
   readonly preCompact: (
     input: HookContext & { readonly trigger: CompactTrigger; readonly customInstructions: string | null }
@@ -148,6 +159,7 @@ export const none: Interface = {
   postToolUseFailure: () => Effect.succeed({}),
   notification: () => Effect.succeed({}),
   stop: () => Effect.succeed({}),
+  subagentStart: () => Effect.succeed({}),
   subagentStop: () => Effect.succeed({}),
   preCompact: () => Effect.succeed({}),
   sessionEnd: () => Effect.succeed({})
@@ -287,6 +299,7 @@ export const combine = (all: ReadonlyArray<Interface>): Interface => {
     postToolUseFailure: each((h) => h.postToolUseFailure, merge.postToolUse),
     notification: each((h) => h.notification, merge.base),
     stop: each((h) => h.stop, merge.stop),
+    subagentStart: each((h) => h.subagentStart, merge.prompt),
     subagentStop: each((h) => h.subagentStop, merge.stop),
     preCompact: each((h) => h.preCompact, merge.preCompact),
     sessionEnd: each(
@@ -313,6 +326,7 @@ export const traced = (hooks: Interface): Interface => ({
   postToolUseFailure: span("Hooks.postToolUseFailure", hooks.postToolUseFailure),
   notification: span("Hooks.notification", hooks.notification),
   stop: span("Hooks.stop", hooks.stop),
+  subagentStart: span("Hooks.subagentStart", hooks.subagentStart),
   subagentStop: span("Hooks.subagentStop", hooks.subagentStop),
   preCompact: span("Hooks.preCompact", hooks.preCompact),
   sessionEnd: span("Hooks.sessionEnd", hooks.sessionEnd)
@@ -387,6 +401,7 @@ export const makeLive = (base: Interface): Effect.Effect<Live> =>
       postToolUseFailure: via((h) => h.postToolUseFailure),
       notification: via((h) => h.notification),
       stop: via((h) => h.stop),
+      subagentStart: via((h) => h.subagentStart),
       subagentStop: via((h) => h.subagentStop),
       preCompact: via((h) => h.preCompact),
       sessionEnd: via((h) => h.sessionEnd)

@@ -9,7 +9,8 @@
  *   3. bypassPermissions: Allow;
  *   4. an allow rule that covers the call: Allow;
  *   5. the mode: read-only tools inside the workspace run in default, acceptEdits and plan; acceptEdits also lets
- *      file edits inside the workspace run; plan refuses everything that is not read-only; the rest asks;
+ *      file edits inside the workspace run; plan refuses everything that is not read-only, allow rule or not (it
+ *      comes before step 4 there); the rest asks;
  *   6. dontAsk turns every Ask into a Deny.
  * Deny and ask rules match liberally (a path as written or its real path, in any letter case; a Bash command that
  * may match); allow rules strictly (the real path; a command that must match). Bash lines are parsed (BashCheck.ts,
@@ -75,6 +76,11 @@ export interface Interface {
     behavior: Behavior,
     destination: PermissionUpdateDestination
   ) => Effect.Effect<void, PermissionUpdateError>
+  /**
+   * The same rules (those added later too) checked in another mode, fixed: what a read-only subagent runs under
+   * (plan). Absent: the permissions cannot be viewed so.
+   */
+  readonly inMode?: (mode: PermissionMode) => Interface
 }
 
 /** What a prompt shows beside the call: the path that made it ask, and the rules an "always allow" would add. */
@@ -161,8 +167,10 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Set
           rulesFor("Bash", behavior).filter((entry) => entry.rule.tool === "Bash").map((entry) => entry.rule.specifier)
         const bashRules: BashCheck.BashRuleSet = { allow: specifiersOf("allow"), ask: specifiersOf("ask"), deny: specifiersOf("deny") }
 
+        // Plan mode: an allow rule does not make a command run; only read-only commands do.
+        const planRules: BashCheck.BashRuleSet = { ...bashRules, allow: [] }
         const checkBash = Effect.fn("Permissions.checkBash")(function* (command: string) {
-          const verdict = yield* bash.check(command, bashRules)
+          const verdict = yield* bash.check(command, mode === "plan" ? planRules : bashRules)
           switch (verdict._tag) {
             case "Deny":
               return deny(`${verdict.reason} Do not try to work around this rule; use another approach or tell the user.`)
@@ -299,10 +307,32 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Set
       return allowed
     })
 
+    // A view in another mode compiles the rules in force for it once, again only after they changed.
+    const views = new Map<PermissionMode, { readonly source: Compiled; readonly view: Compiled }>()
+    const compiledIn = (mode: PermissionMode) =>
+      Effect.gen(function* () {
+        const current = yield* Ref.get(state)
+        const cached = views.get(mode)
+        if (cached !== undefined && cached.source === current) return cached.view
+        const view = yield* compile(mode, current.added, [])
+        views.set(mode, { source: current, view })
+        return view
+      })
+    const inMode = (mode: PermissionMode): Interface => ({
+      mode,
+      currentMode: Effect.succeed(mode),
+      check: (request) =>
+        Effect.flatMap(compiledIn(mode), (compiled) => Effect.map(compiled.decide(request), (decision) => unlessAsking(mode, request, decision))),
+      prompt,
+      warnings,
+      inMode
+    })
+
     const service: Interface = {
       get mode() {
         return Ref.getUnsafe(state).mode
       },
+      inMode,
       currentMode: Effect.map(Ref.get(state), (current) => current.mode),
       check,
       prompt,

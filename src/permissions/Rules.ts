@@ -62,6 +62,8 @@ export const fileReadTools: ReadonlySet<string> = new Set(["Read", "Glob", "Grep
 /** Whether a rule naming `ruleTool` covers calls of `toolName`. */
 export const ruleCoversTool = (ruleTool: string, toolName: string): boolean => {
   if (ruleTool === toolName) return true
+  // Claude Code's former name of the subagent tool: `Task(x)` rules and `Task` calls are the Agent tool's.
+  if ((ruleTool === "Agent" || ruleTool === "Task") && (toolName === "Agent" || toolName === "Task")) return true
   if (ruleTool === "Edit") return fileEditTools.has(toolName)
   if (ruleTool === "Read") return fileReadTools.has(toolName)
   if (ruleTool.startsWith("mcp__")) {

@@ -40,7 +40,22 @@ export interface Options {
    * `cache_control` breakpoints earn (a turn's own `usage` still wins). Default: off (no cache tokens).
    */
   readonly promptCache?: boolean
+  /**
+   * Other conversations the server holds beside the main one (a subagent's: its first request has no assistant
+   * message yet, so the main script cannot tell it apart): a request whose body `when` accepts is answered from
+   * that conversation's own script, by its number of assistant messages. The first that accepts wins.
+   */
+  readonly conversations?: ReadonlyArray<Conversation>
 }
+
+export interface Conversation {
+  readonly when: (body: Readonly<Record<string, unknown>>) => boolean
+  readonly script: Script
+}
+
+/** A conversation told by its system prompt: `marker` appears in it (a subagent's prompt, say). */
+export const systemContains = (marker: string) => (body: Readonly<Record<string, unknown>>): boolean =>
+  JSON.stringify(body["system"] ?? "").includes(marker)
 
 export interface RecordedRequest {
   /** Position in arrival order, from 0. */
@@ -109,7 +124,8 @@ class Core {
   readonly recorded: Array<RecordedRequest> = []
   readonly outcomes = new Map<number, ResponseOutcome>()
   readonly waiters = new Map<number, Array<(outcome: ResponseOutcome) => void>>()
-  readonly attempts = new Map<number, number>()
+  readonly attempts = new Map<string, number>()
+  readonly conversations: ReadonlyArray<{ readonly when: Conversation["when"]; readonly turns: ReadonlyArray<CompiledTurn> }>
   readonly arrivals = new Set<() => void>()
   readonly turns: ReadonlyArray<CompiledTurn>
   readonly promptCache: PromptCache | undefined
@@ -117,6 +133,7 @@ class Core {
 
   constructor(readonly options: Options) {
     this.turns = compile(options.script ?? [])
+    this.conversations = (options.conversations ?? []).map((conversation) => ({ when: conversation.when, turns: compile(conversation.script) }))
     this.promptCache = options.promptCache === true ? new PromptCache() : undefined
     this.server = Http.createServer((req, res) => this.handle(req, res))
     this.server.on("connection", (socket) => {
@@ -239,9 +256,12 @@ class Core {
     }
 
     const conversationTurn = assistantTurns(record.body)
-    const picked = this.options.pick ? this.options.pick(record) : conversationTurn
+    const received = record.body
+    const other = this.conversations.findIndex((conversation) => conversation.when(received))
+    const turns = other === -1 ? this.turns : (this.conversations[other]?.turns ?? [])
+    const picked = this.options.pick && other === -1 ? this.options.pick(record) : conversationTurn
     let compiled: CompiledTurn | undefined
-    if (typeof picked === "number") compiled = this.turns[picked]
+    if (typeof picked === "number") compiled = turns[picked]
     else {
       const single = compile([picked])[0]
       if (single) compiled = { ...single, index: conversationTurn, messageId: `msg_scripted_${conversationTurn + 1}` }
@@ -251,11 +271,13 @@ class Core {
       return this.sendJson(
         res,
         400,
-        errorBody(400, `script exhausted: turn ${wanted + 1} was requested, the script has ${this.turns.length} turns`)
+        errorBody(400, `script exhausted: turn ${wanted + 1} was requested, the script has ${turns.length} turns`)
       )
     }
-    const attempt = this.attempts.get(compiled.index) ?? 0
-    this.attempts.set(compiled.index, attempt + 1)
+    // Attempts are counted per conversation and turn (a retried request gets the same turn's next fault).
+    const attemptKey = `${other}:${compiled.index}`
+    const attempt = this.attempts.get(attemptKey) ?? 0
+    this.attempts.set(attemptKey, attempt + 1)
     const turn = compiled.turn
 
     if (turn._tag === "Status") return this.sendJson(res, turn.status, turn.body, { ...turn.headers })

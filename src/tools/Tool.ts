@@ -12,6 +12,7 @@ import * as Stream from "effect/Stream"
 import type { ToolResultContent } from "../domain/Content.js"
 
 import type { AgentEvent } from "../domain/AgentEvent.js"
+import type { Usage } from "../domain/Usage.js"
 import type { ToolFailureKind } from "../domain/ToolFailure.js"
 import type { ToolTarget } from "../domain/ToolTarget.js"
 import { isRecord } from "../domain/Json.js"
@@ -52,6 +53,18 @@ export interface ToolResult {
    * changed in its own terms, and the loop passes it on without knowing the tool.
    */
   readonly event?: AgentEvent
+  /**
+   * Model responses the call paid for (a subagent's): counted in the session's totals and modelUsage as the loop's
+   * own are.
+   */
+  readonly spent?: ReadonlyArray<SpentResponse>
+}
+
+/** One model response paid for inside a tool call: the model that answered, its usage and cost. */
+export interface SpentResponse {
+  readonly model: string
+  readonly usage: Usage
+  readonly costUSD: number
 }
 
 export type ToolOutput = ToolProgress | ToolResult

@@ -55,7 +55,8 @@ describe("command hooks", () => {
       yield* hooks.postToolUseFailure({ ...tool, error: "Exit code 1", isInterrupt: false })
       yield* hooks.notification({ ...ctx, message: "weft needs your permission to use Bash", notificationType: "permission_prompt" })
       yield* hooks.stop({ ...ctx, stopHookActive: false, lastAssistantMessage: "done" })
-      yield* hooks.subagentStop({ ...ctx, stopHookActive: true })
+      yield* hooks.subagentStart({ ...ctx, agentId: "a1", agentType: "Explore" })
+      yield* hooks.subagentStop({ ...ctx, stopHookActive: true, agentId: "a1", agentType: "Explore", agentTranscriptPath: "/t/agent-a1.jsonl" })
       yield* hooks.preCompact({ ...ctx, trigger: "manual", customInstructions: null })
       yield* hooks.sessionEnd({ sessionId: "s-1", cwd: dir, reason: "other" })
       for (const event of events) {
@@ -76,6 +77,13 @@ describe("command hooks", () => {
       expect(read(path.join(dir, "in-PostToolUse.json"))).toMatchObject({ tool_response: { stdout: "a\n" }, duration_ms: 3 })
       expect(read(path.join(dir, "in-PostToolUseFailure.json"))).toMatchObject({ error: "Exit code 1", is_interrupt: false })
       expect(read(path.join(dir, "in-Stop.json"))).toMatchObject({ stop_hook_active: false, last_assistant_message: "done" })
+      expect(read(path.join(dir, "in-SubagentStart.json"))).toMatchObject({ agent_id: "a1", agent_type: "Explore", permission_mode: "default" })
+      expect(read(path.join(dir, "in-SubagentStop.json"))).toMatchObject({
+        agent_id: "a1",
+        agent_type: "Explore",
+        stop_hook_active: true,
+        agent_transcript_path: "/t/agent-a1.jsonl"
+      })
       expect(read(path.join(dir, "in-PreCompact.json"))).toMatchObject({ trigger: "manual", custom_instructions: null })
       expect(read(path.join(dir, "in-SessionEnd.json"))).toMatchObject({ reason: "other" })
     })

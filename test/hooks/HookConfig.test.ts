@@ -78,3 +78,18 @@ describe("HookConfig", () => {
     expect(HookConfig.matching(config, "SessionStart", "resume")).toHaveLength(0)
   })
 })
+
+describe("HookConfig: the subagent tool", () => {
+  it("a Task matcher matches Agent calls and an Agent matcher Task calls; SubagentStop matches the agent type", () => {
+    const config = HookConfig.decode({
+      PreToolUse: [{ matcher: "Task", hooks: [command("task")] }, { matcher: "Agent", hooks: [command("agent")] }],
+      SubagentStop: [{ matcher: "Explore", hooks: [command("explore")] }]
+    })
+    const run = (tool: string) => HookConfig.matching(config, "PreToolUse", tool).map((hook) => hook.command)
+    expect(run("Agent")).toEqual(["task", "agent"])
+    expect(run("Task")).toEqual(["task", "agent"])
+    expect(run("Bash")).toEqual([])
+    expect(HookConfig.matching(config, "SubagentStop", "Explore").map((hook) => hook.command)).toEqual(["explore"])
+    expect(HookConfig.matching(config, "SubagentStop", "Plan")).toEqual([])
+  })
+})

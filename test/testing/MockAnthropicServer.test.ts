@@ -5,7 +5,7 @@ import * as Fs from "node:fs"
 import * as Http from "node:http"
 import * as Path from "node:path"
 import { ApiClient } from "../../src/model/ApiClient.js"
-import { MockAnthropicServer, make, startMockAnthropicServer } from "../../src/testing/MockAnthropicServer.js"
+import { MockAnthropicServer, make, startMockAnthropicServer, systemContains } from "../../src/testing/MockAnthropicServer.js"
 import { Fault, ScriptTurn, text, textTurn } from "../../src/testing/Script.js"
 
 interface Reply {
@@ -67,6 +67,21 @@ describe("MockAnthropicServer", () => {
       ])
       expect(recorded[1]?.headers["content-type"]).toBe("application/json")
       expect(recorded[1]?.body).toEqual(conversation(0))
+    }))
+
+  it.effect("answers another conversation (a subagent's) from its own script, apart from the main one", () =>
+    Effect.gen(function* () {
+      const server = yield* make({
+        script: [textTurn("parent 1"), textTurn("parent 2")],
+        conversations: [{ when: systemContains("CHILD"), script: [textTurn("child 1"), textTurn("child 2")] }]
+      })
+      const child = { ...conversation(0, false), system: "You are the CHILD." }
+      expect(JSON.parse((yield* post(server.url, child)).body)).toMatchObject({ content: [{ text: "child 1" }] })
+      expect(JSON.parse((yield* post(server.url, conversation(0, false))).body)).toMatchObject({ content: [{ text: "parent 1" }] })
+      expect(JSON.parse((yield* post(server.url, { ...conversation(1, false), system: [{ type: "text", text: "CHILD" }] })).body)).toMatchObject({
+        content: [{ text: "child 2" }]
+      })
+      expect(JSON.parse((yield* post(server.url, conversation(1, false))).body)).toMatchObject({ content: [{ text: "parent 2" }] })
     }))
 
   it.effect("says when the script is exhausted, with a 400 the client does not retry", () =>

@@ -28,6 +28,7 @@ import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { join, resolve } from "node:path"
 import * as Session from "../../agent/Session.js"
+import * as AgentDefinitions from "../../extensions/AgentDefinitions.js"
 import { Settings } from "../../context/Settings.js"
 import type { AgentEvent, SessionStarted } from "../../domain/AgentEvent.js"
 import { isRecord } from "../../domain/Json.js"
@@ -247,15 +248,24 @@ export const run = (options: PrintOptions): Effect.Effect<Outcome, CliError, Fil
     const { requestId, request } = yield* Deferred.await(setup)
     const hookConfig = SdkHooks.decode(request["hooks"])
     for (const warning of hookConfig.warnings) yield* warn(`weft: ${warning}\n`)
-    const agents = isRecord(request["agents"]) ? request["agents"] : {}
+    // The program's agents (initialize's `agents`) win over every file's, as --agents does.
+    const programAgents = AgentDefinitions.fromJson(isRecord(request["agents"]) ? request["agents"] : {}, "sdk")
+    if (programAgents.error !== undefined) yield* warn(`weft: initialize: agents: ${programAgents.error}\n`)
+    const agents = loaded.agents === undefined ? undefined : AgentDefinitions.merge(loaded.agents, programAgents.definitions)
     const hostServers = new Set([...stringList(request["sdkMcpServers"]), ...sdkServerNames(options.mcpConfigs)])
     const session = SessionSetup.layer(
       options,
       started,
       // An in-process server named in --mcp-config is reached over the protocol, not by its (empty) configuration.
-      { ...loaded, mcpServers: loaded.mcpServers.filter((server) => !(server.origin === "--mcp-config" && hostServers.has(server.name))) },
+      {
+        ...loaded,
+        agents,
+        mcpServers: loaded.mcpServers.filter((server) => !(server.origin === "--mcp-config" && hostServers.has(server.name)))
+      },
       {
         hostEvents: false,
+        // The program answers permission questions: leaving plan mode is one of them (ExitPlanMode).
+        ...(options.permissionPromptTool === "stdio" ? { exitPlanMode: true } : {}),
         streamDeltas: options.includePartialMessages,
         ...systemPromptOf(request),
         ...(options.permissionPromptTool === "stdio" ? { prompter: askProgram(channel) } : {})
@@ -271,7 +281,7 @@ export const run = (options: PrintOptions): Effect.Effect<Outcome, CliError, Fil
         yield* SdkHooks.make(hookConfig, channel, (sessionId, cwd) => join(weftHome, "projects", cwdSlug(resolve(cwd)), `${sessionId}.jsonl`))
       )
       const events = yield* conversation.subscribe
-      const frames = yield* framesOf(options, loaded.settings)
+      const frames = yield* framesOf(options, loaded.settings, (agents ?? []).map((definition) => definition.name))
       const pump = yield* events.pipe(
         Stream.takeUntil((event) => event._tag === "SessionEnded"),
         Stream.runForEach(frames),
@@ -288,10 +298,7 @@ export const run = (options: PrintOptions): Effect.Effect<Outcome, CliError, Fil
             request_id: requestId,
             response: {
               commands: [],
-              agents: Object.entries(agents).map(([name, agent]) => ({
-                name,
-                description: isRecord(agent) && typeof agent["description"] === "string" ? agent["description"] : ""
-              })),
+              agents: (agents ?? []).map((definition) => ({ name: definition.name, description: definition.description })),
               output_style: "default",
               available_output_styles: ["default"],
               models: [{ value: status.model, resolvedModel: api.resolveModel(status.model), displayName: status.model, description: "The session's model" }],
@@ -377,7 +384,7 @@ export const run = (options: PrintOptions): Effect.Effect<Outcome, CliError, Fil
  * The Session's events as frames: Claude Code's (StreamJson), with a system/init frame at the start of every
  * prompt's turn (the first one is the session's announcement; later ones carry the model and mode in force).
  */
-const framesOf = (options: PrintOptions, settings: Settings["Service"]) =>
+const framesOf = (options: PrintOptions, settings: Settings["Service"], agents: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const uuid = yield* Uuid.maker
     const frameOptions: FrameOptions = {
@@ -385,6 +392,7 @@ const framesOf = (options: PrintOptions, settings: Settings["Service"]) =>
       ...CommandExpansion.initLists(yield* Extensions),
       includePartialMessages: options.includePartialMessages,
       apiKeySource: yield* apiKeySource(settings),
+      agents,
       version,
       verbose: options.verbose
     }
