@@ -9,6 +9,7 @@
  */
 import type { AgentEvent } from "../domain/AgentEvent.js"
 import type { ToolResultBlock } from "../domain/Content.js"
+import * as Content from "../domain/ContentGuards.js"
 import * as Keys from "./Keys.js"
 import * as LineEditor from "./LineEditor.js"
 import * as Markdown from "./Markdown.js"
@@ -40,7 +41,7 @@ export interface Options {
   readonly history?: ReadonlyArray<string>
   readonly mode?: string
   readonly model?: string
-  /** Least time between two frames (default 16 ms). */
+  /** Least time between two frames (default 33 ms: 30 frames a second at most). */
   readonly frameMs?: number
   /** The spinner's period while a turn runs (default 100 ms: 10 frames a second at most). */
   readonly spinnerMs?: number
@@ -154,6 +155,8 @@ export class Controller {
   private streamedChars = 0
   private costUsd = 0
   private compacting = false
+  /** What the status line shows of the running turn, refreshed by the spinner's ticks (not by every token). */
+  private shown = { elapsed: 0, tokens: 0 }
   private notice: string | undefined
   private exitArmed = false
   private mode: string
@@ -348,6 +351,12 @@ export class Controller {
     this.finished.push([])
   }
 
+  /** Ends the text being streamed: its last line goes into the transcript. */
+  endText(): void {
+    this.flushText()
+    this.requestFrame()
+  }
+
   private flushText() {
     const thinking = Markdown.finish(this.thinking)
     this.thinking = Markdown.initial
@@ -365,6 +374,7 @@ export class Controller {
         this.outputTokens = 0
         this.streamedChars = 0
         this.compacting = event.kind === "compact"
+        this.refreshStatus()
         this.startSpinner()
         break
       case "TurnEnded":
@@ -387,12 +397,14 @@ export class Controller {
         for (const line of fed.lines) this.finished.push(line.map((part) => span(part.text, { dim: true, italic: true })))
         break
       }
-      case "AssistantTurn":
+      case "AssistantTurn": {
         this.flushText()
         this.outputTokens += event.message.usage.output_tokens
         this.streamedChars = 0
-        this.finished.push([])
+        // A blank line after the answer's text, before its tool calls or the next prompt.
+        if (event.message.content.some((block) => Content.isText(block) && block.text.trim() !== "")) this.finished.push([])
         break
+      }
       case "ToolStarted":
         this.flushText()
         this.inputs.set(event.toolUseId, event.input)
@@ -401,7 +413,7 @@ export class Controller {
       case "ToolEnded": {
         const input = this.inputs.get(event.toolUseId)
         this.inputs.delete(event.toolUseId)
-        this.finished.push(...resultLines(event.toolName, input, event.result, event.isError))
+        this.finished.push(...resultLines(event.toolName, input, event.result, event.isError), [])
         break
       }
       case "Result":
@@ -447,7 +459,7 @@ export class Controller {
   /** Draws soon: at once when the last frame is older than the cap, else when the cap allows. */
   requestFrame(): void {
     if (this.closed || this.frameTimer !== undefined) return
-    const wait = this.lastFrame + (this.options.frameMs ?? 16) - this.options.now()
+    const wait = this.lastFrame + (this.options.frameMs ?? 33) - this.options.now()
     if (wait <= 0) return this.draw()
     this.frameTimer = this.options.timers.schedule(() => {
       this.frameTimer = undefined
@@ -461,11 +473,19 @@ export class Controller {
       this.spinnerTimer = this.options.timers.schedule(() => {
         this.spinnerTimer = undefined
         if (!this.busy || this.closed) return
+        this.refreshStatus()
         this.requestFrame()
         tick()
       }, this.options.spinnerMs ?? 100)
     }
     tick()
+  }
+
+  private refreshStatus() {
+    this.shown = {
+      elapsed: Math.max(0, this.options.now() - this.turnStarted),
+      tokens: this.outputTokens + Math.round(this.streamedChars / 4)
+    }
   }
 
   private stopSpinner() {
@@ -504,8 +524,8 @@ export class Controller {
     const partial = Markdown.partialLine(this.markdown)
     if (partial !== undefined) add(partial)
     if (this.question !== undefined) this.questionRows(this.question, add)
-    if (live.length > 0) live.push("")
-    add([span("─".repeat(width), dim)])
+    // A blank row between the answer and the prompt (cheaper to redraw than a rule across the width).
+    live.push("")
     const prompt = this.promptRows(width)
     const cursorRow = live.length + prompt.cursor.row
     for (const row of prompt.rows) live.push(toAnsi(row, color))
@@ -567,9 +587,8 @@ export class Controller {
   private statusLine(): Line {
     if (this.notice !== undefined) return [span(this.notice, dim)]
     if (this.busy) {
-      const elapsed = Math.max(0, this.options.now() - this.turnStarted)
+      const { elapsed, tokens: count } = this.shown
       const frame = spinnerFrames[Math.floor(elapsed / (this.options.spinnerMs ?? 100)) % spinnerFrames.length] ?? "·"
-      const count = this.outputTokens + Math.round(this.streamedChars / 4)
       const what = this.compacting ? "Compacting…" : this.question !== undefined ? "Waiting for your answer…" : "Working…"
       return [
         span(`${frame} `, { color: "magenta" }),

@@ -402,6 +402,7 @@ const showConversation = (controller: Controller, history: ReadonlyArray<Message
       }
     }
   }
+  controller.endText()
   controller.print("── resumed ──", { dim: true })
 }
 

@@ -74,6 +74,16 @@ export class Screen {
       const unchanged = first === frame.live.length && first === this.rows.length
       if (unchanged) {
         if (frame.cursor.row === this.cursorRow && frame.cursor.column === this.cursorColumn) return
+      } else if (frame.live.length === this.rows.length) {
+        // Same height: each changed row rewritten in place; a row that grew is only appended to (a streaming line).
+        for (let index = first; index < frame.live.length; index++) {
+          const now = frame.live[index] ?? ""
+          const was = this.rows[index] ?? ""
+          if (now === was) continue
+          out += this.moveTo(index)
+          this.cursorRow = index
+          out += now.startsWith(was) && was !== "" ? `\r${right(visibleWidth(was))}${now.slice(was.length)}` : `\r${now}\x1b[K`
+        }
       } else if (first < this.rows.length) {
         out += this.moveTo(first) + `\r\x1b[J` + frame.live.slice(first).join("\r\n")
         this.cursorRow = Math.max(0, frame.live.length - 1)
@@ -85,7 +95,7 @@ export class Screen {
     }
     this.rows = frame.live
     const row = Math.min(frame.cursor.row, Math.max(0, frame.live.length - 1))
-    out += `${up(this.cursorRow - row)}\r${right(frame.cursor.column)}`
+    out += `${this.moveTo(row)}\r${right(frame.cursor.column)}`
     this.cursorRow = row
     this.cursorColumn = frame.cursor.column
     this.write(out)
@@ -113,9 +123,9 @@ export class Screen {
     this.cursorColumn = 0
   }
 
-  /** Leaves the live region as it is and puts the cursor below it (at exit). */
+  /** Erases the live region (at exit): the scrollback ends with the transcript. */
   release(): void {
-    this.write(`${down(Math.max(0, this.rows.length - 1 - this.cursorRow))}\r\n`)
+    this.write(`\r${up(this.cursorRow)}\x1b[J`)
     this.rows = []
     this.cursorRow = 0
     this.cursorColumn = 0

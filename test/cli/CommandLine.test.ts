@@ -52,14 +52,19 @@ const invalid: ReadonlyArray<readonly [ReadonlyArray<string>, RegExp]> = [
   [["-p", "--add-dir", "package.json", "hi"], /--add-dir "package.json" is not a directory/],
   [["deploy"], /"deploy" is not a weft command \(the commands: demo, trust[^)]*\bmcp\b[^)]*\).*weft -p "deploy"/],
   [["-p", "--session-id", "my-session", "hi"], /--session-id must be a UUID \(e\.g\. [0-9a-f-]{36}\), not "my-session"/],
-  [["-p", "--resume", "a", "-r", "b", "hi"], /--resume is given 2 times \("a", "b"\): give it once/],
-  [[], /the interactive mode is not available yet/]
+  [["-p", "--resume", "a", "-r", "b", "hi"], /--resume is given 2 times \("a", "b"\): give it once/]
 ]
 
 describe("CommandLine.parse and the @effect/cli command, both generated from CliOptions", () => {
   it.each(valid)("read %j alike", async (...args) => {
     const fast = parse(args)
     expect(fast._tag).toBe("Print")
+    expect(await viaEffectCli(args)).toEqual(fast)
+  })
+
+  it.each([[[]], [["--continue"]], [["--model", "m", "--permission-mode", "plan"]]])("read %j as the interactive terminal, alike", async (args) => {
+    const fast = parse(args)
+    expect(fast._tag).toBe("Interactive")
     expect(await viaEffectCli(args)).toEqual(fast)
   })
 

@@ -1,0 +1,260 @@
+import { describe, expect, it } from "vitest"
+import type { AgentEvent, Result } from "../../src/domain/AgentEvent.js"
+import type { ContentBlock } from "../../src/domain/Content.js"
+import * as UsageTotals from "../../src/domain/UsageTotals.js"
+import { Controller, type QuestionAnswer } from "../../src/ui/Controller.js"
+import { FakeTerminal, FakeTimers } from "../support/FakeTerminal.js"
+
+const assistant = (content: ReadonlyArray<ContentBlock>, outputTokens = 0): AgentEvent => ({
+  _tag: "AssistantTurn",
+  uuid: "u",
+  message: {
+    id: "m",
+    type: "message",
+    role: "assistant",
+    model: "claude-test",
+    content: [...content],
+    stop_reason: "end_turn",
+    stop_sequence: null,
+    usage: { ...UsageTotals.zero, output_tokens: outputTokens }
+  }
+})
+
+const result = (overrides: Partial<Result> = {}): AgentEvent => ({
+  _tag: "Result",
+  subtype: "success",
+  isError: false,
+  result: "",
+  numTurns: 1,
+  durationMs: 1,
+  durationApiMs: 1,
+  totalCostUsd: 0.0123,
+  usage: UsageTotals.zero,
+  modelUsage: {},
+  sessionId: "s",
+  permissionDenials: [],
+  ...overrides
+})
+
+const setup = (options: { columns?: number; color?: boolean } = {}) => {
+  const terminal = new FakeTerminal(options.columns ?? 80, 24)
+  const clock = new FakeTimers()
+  const calls: Array<string> = []
+  const controller = new Controller({
+    sink: terminal.sink,
+    color: options.color ?? true,
+    now: () => clock.now,
+    timers: clock.timers,
+    cwd: "/project",
+    model: "claude-test",
+    host: {
+      submit: (text) => calls.push(`submit:${text}`),
+      interrupt: () => calls.push("interrupt"),
+      cycleMode: () => calls.push("cycleMode"),
+      exit: () => calls.push("exit")
+    }
+  })
+  controller.draw()
+  return { terminal, clock, calls, controller }
+}
+
+/** A streamed answer of `count` words, a few to a line, as TextDelta events (one word a token). */
+const words = (count: number) => Array.from({ length: count }, (_, index) => (index % 8 === 7 ? `word${index}\n` : `word${index} `))
+
+const count = (haystack: string, needle: string) => haystack.split(needle).length - 1
+
+describe("Controller: the transcript", () => {
+  it("streams an answer: each finished line is written once and stays in the scrollback; the prompt and status stay below", () => {
+    const { terminal, clock, controller } = setup()
+    controller.event({ _tag: "TurnStarted", turnId: 1, kind: "prompt" })
+    const tokens = words(600)
+    for (const token of tokens) {
+      controller.event({ _tag: "TextDelta", index: 0, text: token })
+      clock.advance(2)
+    }
+    controller.event(assistant([{ type: "text", text: tokens.join("") }], 600))
+    controller.event(result())
+    controller.event({ _tag: "TurnEnded", turnId: 1, interrupted: false })
+    clock.advance(100)
+    const lines = tokens.join("").trimEnd().split("\n").map((line) => line.trimEnd())
+    for (const line of lines) expect(count(terminal.bytes, line)).toBe(1)
+    const shown = terminal.all
+    const first = shown.indexOf(lines[0] ?? "")
+    expect(first).toBeGreaterThanOrEqual(0)
+    expect(shown.slice(first, first + lines.length)).toEqual(lines)
+    expect(terminal.visible.at(-2)).toBe(">")
+    expect(terminal.visible.at(-1)).toContain("default mode")
+    expect(terminal.autoWraps).toBe(0)
+    // Bytes per token: near the token's own size plus a small constant.
+    const textBytes = tokens.join("").length
+    expect(terminal.bytes.length / textBytes).toBeLessThan(3)
+  })
+
+  it("a tool call is one line and a few lines of its result; an edit shows as a diff", () => {
+    const { terminal, clock, controller } = setup()
+    controller.event({ _tag: "TurnStarted", turnId: 1, kind: "prompt" })
+    controller.event({ _tag: "ToolStarted", toolUseId: "t1", toolName: "Read", input: { file_path: "/project/src/a.ts" } })
+    const content = Array.from({ length: 10 }, (_, index) => `line ${index}`).join("\n")
+    controller.event({ _tag: "ToolEnded", toolUseId: "t1", toolName: "Read", isError: false, result: { type: "tool_result", tool_use_id: "t1", content } })
+    controller.event({ _tag: "ToolStarted", toolUseId: "t2", toolName: "Edit", input: { file_path: "/project/src/a.ts", old_string: "let a = 1", new_string: "const a = 1" } })
+    controller.event({ _tag: "ToolEnded", toolUseId: "t2", toolName: "Edit", isError: false, result: { type: "tool_result", tool_use_id: "t2", content: "ok" } })
+    clock.advance(50)
+    const shown = terminal.all.join("\n")
+    expect(shown).toContain("● Read(src/a.ts)\n  ⎿  line 0\n     line 1\n     line 2\n     line 3\n     … +6 lines")
+    expect(shown).toContain("● Edit(src/a.ts)\n  ⎿  - let a = 1\n     + const a = 1")
+  })
+
+  it("code fences are set apart, lists bulleted, emphasis styled (no markers left)", () => {
+    const { terminal, clock, controller } = setup()
+    controller.event({ _tag: "TextDelta", index: 0, text: "Some **bold** and `code`:\n\n- item\n\n```ts\nconst x = 1\n```\n" })
+    clock.advance(50)
+    const shown = terminal.all.join("\n")
+    expect(shown).toContain("Some bold and code:")
+    expect(shown).toContain("  • item")
+    expect(shown).toContain("  ╭─ ts\n  │ const x = 1\n  ╰─")
+    expect(terminal.bytes).toContain("\x1b[1mbold\x1b[0m")
+  })
+
+  it("NO_COLOR: no colour codes at all, attributes only", () => {
+    const colored = setup({ color: true })
+    const plain = setup({ color: false })
+    for (const { controller, clock } of [colored, plain]) {
+      controller.event({ _tag: "ToolStarted", toolUseId: "t2", toolName: "Edit", input: { old_string: "a", new_string: "b" } })
+      controller.event({ _tag: "ToolEnded", toolUseId: "t2", toolName: "Edit", isError: false, result: { type: "tool_result", tool_use_id: "t2", content: "ok" } })
+      clock.advance(50)
+    }
+    const colors = /\x1b\[[0-9;]*(3[0-7]|9[0-7])m/
+    expect(colored.terminal.bytes).toMatch(colors)
+    expect(plain.terminal.bytes).not.toMatch(colors)
+    expect(plain.terminal.all.join("\n")).toContain("- a\n     + b")
+  })
+
+  it("in 40 columns long lines wrap at words and no row ever overflows", () => {
+    const { terminal, clock, controller } = setup({ columns: 40 })
+    controller.event({ _tag: "TextDelta", index: 0, text: `${"lorem ipsum dolor sit amet ".repeat(10)}\n` })
+    controller.input("x".repeat(100))
+    clock.advance(50)
+    expect(terminal.autoWraps).toBe(0)
+    expect(terminal.all.every((line) => line.length <= 40)).toBe(true)
+    expect(terminal.all).toContain("lorem ipsum dolor sit amet lorem ipsum")
+  })
+
+  it("a resize redraws the live region only: finished lines are not written again", () => {
+    const { terminal, clock, controller } = setup()
+    controller.event({ _tag: "TextDelta", index: 0, text: "finished line one\nfinished line two\n" })
+    clock.advance(50)
+    const before = terminal.bytes.length
+    // Wider: every row of the live region still takes one row (narrower, the terminal's reflow decides: see docs/terminal.md).
+    terminal.columns = 100
+    controller.screen.resize()
+    controller.draw()
+    const after = terminal.bytes.slice(before)
+    expect(after).not.toContain("finished line")
+    expect(after).toContain("default mode")
+    expect(terminal.visible.slice(0, 2)).toEqual(["finished line one", "finished line two"])
+  })
+})
+
+describe("Controller: timers", () => {
+  it("no timer at all at an idle prompt; the spinner ticks at most every 100 ms while a turn runs, and stops with it", () => {
+    const { terminal, clock, controller } = setup()
+    expect(controller.timersActive).toBe(false)
+    controller.event({ _tag: "TurnStarted", turnId: 1, kind: "prompt" })
+    expect(controller.timersActive).toBe(true)
+    clock.advance(50)
+    const frames = controller.screen.stats.frames
+    clock.advance(1000)
+    const ticks = controller.screen.stats.frames - frames
+    expect(ticks).toBeGreaterThan(5)
+    expect(ticks).toBeLessThanOrEqual(10)
+    controller.event({ _tag: "TurnEnded", turnId: 1, interrupted: false })
+    clock.advance(20)
+    expect(controller.timersActive).toBe(false)
+    const idle = terminal.bytes.length
+    clock.advance(10_000)
+    expect(terminal.bytes.length).toBe(idle)
+  })
+})
+
+describe("Controller: keys", () => {
+  it("Enter sends the prompt, echoed into the transcript; Shift+Tab asks for the next mode", () => {
+    const { terminal, calls, controller } = setup()
+    controller.input("hello there\r\x1b[Z")
+    expect(calls).toEqual(["submit:hello there", "cycleMode"])
+    expect(terminal.all).toContain("> hello there")
+    expect(controller.promptText).toBe("")
+  })
+
+  it("Esc and Ctrl-C interrupt a running turn and keep what was typed; idle, Ctrl-C clears, then twice exits; Ctrl-D exits", () => {
+    const { calls, controller } = setup()
+    controller.event({ _tag: "TurnStarted", turnId: 1, kind: "prompt" })
+    controller.input("next question")
+    controller.input("\x1b")
+    controller.input("\x03")
+    expect(calls).toEqual(["interrupt", "interrupt"])
+    expect(controller.promptText).toBe("next question")
+    controller.event({ _tag: "TurnEnded", turnId: 1, interrupted: true })
+    controller.input("\x03")
+    expect(controller.promptText).toBe("")
+    controller.input("\x03")
+    expect(calls).toEqual(["interrupt", "interrupt"])
+    controller.input("\x03")
+    expect(calls.at(-1)).toBe("exit")
+    const second = setup()
+    second.controller.input("\x04")
+    expect(second.calls).toEqual(["exit"])
+  })
+
+  it("a large paste is drawn in one frame", () => {
+    const { controller } = setup()
+    const frames = controller.screen.stats.frames
+    controller.input(`\x1b[200~${"y".repeat(200_000)}\x1b[201~`)
+    expect(controller.screen.stats.frames - frames).toBe(1)
+    expect(controller.promptText).toHaveLength(200_000)
+  })
+})
+
+describe("Controller: permission questions", () => {
+  const ask = (alwaysRules: ReadonlyArray<string> = ["Bash(touch x)"]) => {
+    const context = setup()
+    const answers: Array<QuestionAnswer> = []
+    context.controller.ask({ toolUseId: "t1", toolName: "Bash", input: { command: "touch x" }, reason: "Bash asks.", alwaysRules }, (answer) => answers.push(answer))
+    return { ...context, answers }
+  }
+
+  it("shows the call and its choices; 1 allows once, 2 always", () => {
+    const once = ask()
+    expect(once.terminal.visible.join("\n")).toContain("Allow Bash(touch x)?")
+    expect(once.terminal.visible.join("\n")).toContain("2. Yes, and don't ask again for Bash(touch x) in this project")
+    once.controller.input("1")
+    expect(once.answers).toEqual([{ _tag: "once" }])
+    const always = ask()
+    always.controller.input("\x1b[B\r")
+    expect(always.answers).toEqual([{ _tag: "always" }])
+    expect(always.terminal.visible.join("\n")).not.toContain("Allow Bash")
+  })
+
+  it("3 asks for a note for the model, sent with Enter; what was typed at the prompt comes back", () => {
+    const { controller, answers } = ask()
+    controller.input("half typed")
+    controller.input("3")
+    controller.input("use mkdir instead\r")
+    expect(answers).toEqual([{ _tag: "deny", note: "use mkdir instead" }])
+    expect(controller.promptText).toBe("")
+  })
+
+  it("without suggested rules there is no 'always'; Esc denies", () => {
+    const { terminal, controller, answers } = ask([])
+    expect(terminal.visible.join("\n")).not.toContain("don't ask again")
+    controller.input("\x1b")
+    expect(answers).toEqual([{ _tag: "deny", note: "" }])
+  })
+
+  it("a withdrawn question (its turn interrupted) goes away", () => {
+    const { terminal, controller, answers } = ask()
+    controller.withdraw("t1")
+    controller.draw()
+    expect(terminal.visible.join("\n")).not.toContain("Allow Bash")
+    expect(answers).toEqual([])
+  })
+})
