@@ -394,19 +394,18 @@ export const make = (options: Options): Effect.Effect<
       if (current !== undefined) yield* Deferred.succeed(current.abort, undefined)
     })
 
-    const end = (reason = "other") =>
-      Effect.gen(function* () {
-        yield* Ref.set(ended, true)
-        // The turn in flight ends gracefully (its Result still comes), and is waited for.
-        const current = yield* Ref.get(inFlight)
-        if (current !== undefined) {
-          yield* Deferred.succeed(current.abort, undefined)
-          yield* Deferred.await(current.over)
-        }
-        if ((yield* Ref.get(announced)) === undefined || (yield* Ref.getAndSet(hooksEnded, true))) return
-        yield* withSessionServices(Agent.endSession(sessionId, options.cwd, reason, emit)).pipe(Effect.provideService(Transcript, transcript))
-        yield* emit({ _tag: "SessionEnded", sessionId, reason })
-      })
+    const end = Effect.fn("Session.end")(function* (reason: string = "other") {
+      yield* Ref.set(ended, true)
+      // The turn in flight ends gracefully (its Result still comes), and is waited for.
+      const current = yield* Ref.get(inFlight)
+      if (current !== undefined) {
+        yield* Deferred.succeed(current.abort, undefined)
+        yield* Deferred.await(current.over)
+      }
+      if ((yield* Ref.get(announced)) === undefined || (yield* Ref.getAndSet(hooksEnded, true))) return
+      yield* withSessionServices(Agent.endSession(sessionId, options.cwd, reason, emit)).pipe(Effect.provideService(Transcript, transcript))
+      yield* emit({ _tag: "SessionEnded", sessionId, reason })
+    })
 
     const currentModel = Effect.map(Ref.get(model), (wanted) => api.resolveModel(wanted ?? api.defaultModel))
 

@@ -409,6 +409,8 @@ export class Hooks extends Context.Service<Hooks, Interface>()("weft/Hooks") {
   /** Hooks from the session's Settings beside in-process handlers (see `make`). */
   static layer = (options: Options = {}): Layer.Layer<Hooks, never, Settings | ChildEnvironment> => Layer.effect(Hooks, make(options))
   static makeWith = makeWith
+  /** Hooks open to more handlers while the session runs (see Live). */
+  static makeLive = makeLive
   /** Hooks from what is given (see WithOptions): in-process handlers, command hooks from a settings value. */
   static layerWith = (options: WithOptions = {}): Layer.Layer<Hooks> => Layer.effect(Hooks, makeWith(options))
 }
