@@ -523,6 +523,8 @@ export class Controller {
     if (thinking !== undefined) add(thinking.map((part) => span(part.text, { dim: true, italic: true })))
     const partial = Markdown.partialLine(this.markdown)
     if (partial !== undefined) add(partial)
+    // While a turn runs the streaming line keeps its row, empty or not: the rows below it do not move.
+    else if (this.busy && thinking === undefined) live.push("")
     if (this.question !== undefined) this.questionRows(this.question, add)
     // A blank row between the answer and the prompt (cheaper to redraw than a rule across the width).
     live.push("")

@@ -124,6 +124,7 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
       readonly interrupt: () => void
       readonly cycleMode: () => void
     } | undefined
+    const waiting: Array<string> = []
     const exit = yield* Deferred.make<Next>()
     const runFork = Effect.runForkWith(yield* Effect.context<never>())
     const controller: Controller = new Tui.Controller({
@@ -142,7 +143,9 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
       host: {
         submit: (text) => {
           appendHistory(history, text)
-          current?.submit(text)
+          // Typed before the session is ready (or between two sessions): sent once it is.
+          if (current === undefined) waiting.push(text)
+          else current.submit(text)
         },
         interrupt: () => current?.interrupt(),
         cycleMode: () => current?.cycleMode(),
@@ -365,6 +368,7 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
                 })
               )
           }
+          for (const text of waiting.splice(0)) current.submit(text)
           controller.draw()
           const chosen = yield* Effect.raceFirst(Deferred.await(next), Deferred.await(exit))
           current = undefined

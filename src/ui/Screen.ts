@@ -38,6 +38,52 @@ export const visibleWidth = (row: string): number => {
   return width
 }
 
+/** Above this many finished rows at once, the live region is erased and drawn again below them instead. */
+const maxInsertedRows = 8
+
+/** Where `text` may be cut without splitting an escape sequence or a surrogate pair: the last safe index ≤ `at`. */
+const safeCut = (text: string, at: number): number => {
+  let cut = Math.max(0, Math.min(at, text.length))
+  const escape = text.lastIndexOf("\x1b", cut - 1)
+  if (escape >= 0) {
+    const match = /^\x1b\[[0-9;?]*[A-Za-z]/.exec(text.slice(escape))
+    if (match !== null && escape + match[0].length > cut) cut = escape
+  }
+  const code = text.charCodeAt(cut - 1)
+  if (code >= 0xd800 && code <= 0xdbff) cut -= 1
+  return cut
+}
+
+/**
+ * The bytes that turn row `was` (the cursor on its row) into `now`: the common start is skipped; when the rest
+ * differs only in a middle of the same width (a spinner's frame, a digit), only that middle is written.
+ */
+export const patchRow = (was: string, now: string): string => {
+  let prefix = 0
+  while (prefix < was.length && prefix < now.length && was[prefix] === now[prefix]) prefix++
+  prefix = safeCut(now, prefix)
+  let suffix = 0
+  while (
+    suffix < was.length - prefix &&
+    suffix < now.length - prefix &&
+    was[was.length - 1 - suffix] === now[now.length - 1 - suffix]
+  ) suffix++
+  // The suffix must start at a safe cut of both rows.
+  while (suffix > 0 && (safeCut(now, now.length - suffix) !== now.length - suffix || safeCut(was, was.length - suffix) !== was.length - suffix)) suffix--
+  const skipped = now.slice(0, prefix)
+  const column = visibleWidth(skipped)
+  // The style in force where the write starts: the SGR codes of the skipped part since its last reset.
+  const reset = skipped.lastIndexOf("\x1b[0m")
+  const style = (skipped.slice(reset < 0 ? 0 : reset + 4).match(/\x1b\[[0-9;]*m/g) ?? []).join("")
+  const close = style === "" ? "" : "\x1b[0m"
+  const middle = now.slice(prefix, now.length - suffix)
+  if (suffix > 0 && visibleWidth(middle) === visibleWidth(was.slice(prefix, was.length - suffix)) && !middle.includes("\x1b")) {
+    return `\r${right(column)}${style}${middle}${close}`
+  }
+  const rest = now.slice(prefix)
+  return `\r${right(column)}${style}${rest}${now.startsWith(was) ? "" : "\x1b[K"}`
+}
+
 const up = (rows: number) => (rows > 0 ? `\x1b[${rows}A` : "")
 const down = (rows: number) => (rows > 0 ? `\x1b[${rows}B` : "")
 const right = (columns: number) => (columns > 0 ? `\x1b[${columns}C` : "")
@@ -62,43 +108,69 @@ export class Screen {
   /** Draws a frame; writes nothing when nothing changed. */
   draw(frame: Frame): void {
     let out = ""
-    if (frame.commit.length > 0) {
+    const count = frame.commit.length
+    if (count > 0 && (this.rows.length === 0 || count > maxInsertedRows)) {
       // Back to the live region's top, erase it, write the finished rows, then the live region below them.
       out += `\r${up(this.cursorRow)}\x1b[J`
       out += frame.commit.map((row) => `${row}\r\n`).join("")
       out += frame.live.join("\r\n")
       this.cursorRow = Math.max(0, frame.live.length - 1)
-    } else {
-      let first = 0
-      while (first < frame.live.length && first < this.rows.length && frame.live[first] === this.rows[first]) first++
-      const unchanged = first === frame.live.length && first === this.rows.length
-      if (unchanged) {
-        if (frame.cursor.row === this.cursorRow && frame.cursor.column === this.cursorColumn) return
-      } else if (frame.live.length === this.rows.length) {
-        // Same height: each changed row rewritten in place; a row that grew is only appended to (a streaming line).
-        for (let index = first; index < frame.live.length; index++) {
-          const now = frame.live[index] ?? ""
-          const was = this.rows[index] ?? ""
-          if (now === was) continue
-          out += this.moveTo(index)
-          this.cursorRow = index
-          out += now.startsWith(was) && was !== "" ? `\r${right(visibleWidth(was))}${now.slice(was.length)}` : `\r${now}\x1b[K`
-        }
-      } else if (first < this.rows.length) {
-        out += this.moveTo(first) + `\r\x1b[J` + frame.live.slice(first).join("\r\n")
-        this.cursorRow = Math.max(0, frame.live.length - 1)
-      } else {
-        // Rows added below unchanged ones.
-        out += this.moveTo(this.rows.length - 1) + (this.rows.length > 0 ? "\r\n" : "\r") + frame.live.slice(first).join("\r\n")
-        this.cursorRow = Math.max(0, frame.live.length - 1)
-      }
+      this.rows = frame.live
+    } else if (count > 0) {
+      // A streaming line that is now finished (the live region's first row, a beginning of the first finished
+      // row) is completed where it stands rather than written again.
+      const first = this.rows[0] ?? ""
+      const promoted = first !== "" && (frame.commit[0] ?? "").startsWith(first) ? 1 : 0
+      if (promoted === 1) out += this.moveTo(0) + patchRow(first, frame.commit[0] ?? "")
+      if (promoted === 1) this.cursorRow = 0
+      // Room for `count` rows below the live region (the screen scrolls when it is at the bottom), then as many
+      // blank rows inserted (IL) below the promoted row, which push the rest of the live region down into that
+      // room: the other finished rows are written there, and the live region is not drawn again, only what
+      // changed in it (below).
+      out += `${this.moveTo(this.rows.length - 1)}${"\n".repeat(count)}\r${up(this.rows.length - 1 + count - promoted)}\x1b[${count}L`
+      const rest = frame.commit.slice(promoted)
+      out += rest.join("\r\n")
+      // On screen now, from the live region's new top (`count` rows below its old one): the promoted row's
+      // blank successor, then the rows that moved down.
+      this.cursorRow = (rest.length > 0 ? count - 1 : promoted) - count
+      this.rows = [...Array.from({ length: promoted }, () => ""), ...this.rows.slice(promoted)]
     }
+    if (this.rows !== frame.live) out += this.update(frame.live)
     this.rows = frame.live
     const row = Math.min(frame.cursor.row, Math.max(0, frame.live.length - 1))
-    out += `${this.moveTo(row)}\r${right(frame.cursor.column)}`
+    const settle = `${this.moveTo(row)}\r${right(frame.cursor.column)}`
+    if (out === "" && row === this.cursorRow && frame.cursor.column === this.cursorColumn) return
+    out += settle
     this.cursorRow = row
     this.cursorColumn = frame.cursor.column
     this.write(out)
+  }
+
+  /** The bytes that turn the live rows on screen into `live`. */
+  private update(live: ReadonlyArray<string>): string {
+    let first = 0
+    while (first < live.length && first < this.rows.length && live[first] === this.rows[first]) first++
+    if (first === live.length && first === this.rows.length) return ""
+    let out = ""
+    if (live.length === this.rows.length) {
+      // Same height: each changed row patched in place.
+      for (let index = first; index < live.length; index++) {
+        const now = live[index] ?? ""
+        const was = this.rows[index] ?? ""
+        if (now === was) continue
+        out += this.moveTo(index) + patchRow(was, now)
+        this.cursorRow = index
+      }
+      return out
+    }
+    if (first < this.rows.length) {
+      out += `${this.moveTo(first)}\r\x1b[J${live.slice(first).join("\r\n")}`
+    } else {
+      // Rows added below unchanged ones.
+      out += this.moveTo(this.rows.length - 1) + (this.rows.length > 0 ? "\r\n" : "\r") + live.slice(first).join("\r\n")
+    }
+    this.cursorRow = Math.max(0, live.length - 1)
+    return out
   }
 
   /** The width changed (SIGWINCH): the live region is erased as the terminal reflowed it, and drawn again by the next frame. */
@@ -132,7 +204,7 @@ export class Screen {
   }
 
   private moveTo(row: number): string {
-    const target = Math.max(0, row)
+    const target = Math.max(-1, row)
     return target < this.cursorRow ? up(this.cursorRow - target) : down(target - this.cursorRow)
   }
 

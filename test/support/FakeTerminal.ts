@@ -97,6 +97,13 @@ export class FakeTerminal {
       case "K":
         this.screen[this.row] = (this.screen[this.row] ?? "").slice(0, this.column)
         break
+      case "L": {
+        // Insert lines: rows from the cursor's down move down, the bottom ones are lost.
+        const blank = Array.from({ length: n }, () => "")
+        this.screen = [...this.screen.slice(0, this.row), ...blank, ...this.screen.slice(this.row)].slice(0, this.rows)
+        this.column = 0
+        break
+      }
       case "H":
         this.row = 0
         this.column = 0

@@ -61,8 +61,6 @@ const setup = (options: { columns?: number; color?: boolean } = {}) => {
 /** A streamed answer of `count` words, a few to a line, as TextDelta events (one word a token). */
 const words = (count: number) => Array.from({ length: count }, (_, index) => (index % 8 === 7 ? `word${index}\n` : `word${index} `))
 
-const count = (haystack: string, needle: string) => haystack.split(needle).length - 1
-
 describe("Controller: the transcript", () => {
   it("streams an answer: each finished line is written once and stays in the scrollback; the prompt and status stay below", () => {
     const { terminal, clock, controller } = setup()
@@ -77,7 +75,6 @@ describe("Controller: the transcript", () => {
     controller.event({ _tag: "TurnEnded", turnId: 1, interrupted: false })
     clock.advance(100)
     const lines = tokens.join("").trimEnd().split("\n").map((line) => line.trimEnd())
-    for (const line of lines) expect(count(terminal.bytes, line)).toBe(1)
     const shown = terminal.all
     const first = shown.indexOf(lines[0] ?? "")
     expect(first).toBeGreaterThanOrEqual(0)
@@ -85,9 +82,11 @@ describe("Controller: the transcript", () => {
     expect(terminal.visible.at(-2)).toBe(">")
     expect(terminal.visible.at(-1)).toContain("default mode")
     expect(terminal.autoWraps).toBe(0)
-    // Bytes per token: near the token's own size plus a small constant.
+    for (const line of lines) expect(shown.filter((row) => row === line)).toHaveLength(1)
+    // Bytes per token: near the token's own size plus a small constant. Writing the finished text a second time
+    // (a repaint) would be twice the text at least.
     const textBytes = tokens.join("").length
-    expect(terminal.bytes.length / textBytes).toBeLessThan(3)
+    expect(terminal.bytes.length / textBytes).toBeLessThan(1.8)
   })
 
   it("a tool call is one line and a few lines of its result; an edit shows as a diff", () => {
