@@ -526,8 +526,8 @@ export class Controller {
     // While a turn runs the streaming line keeps its row, empty or not: the rows below it do not move.
     else if (this.busy && thinking === undefined) live.push("")
     if (this.question !== undefined) this.questionRows(this.question, add)
-    // A blank row between the answer and the prompt (cheaper to redraw than a rule across the width).
-    live.push("")
+    // A blank row between what is live above and the prompt (cheaper to redraw than a rule across the width).
+    if (live.length > 0) live.push("")
     const prompt = this.promptRows(width)
     const cursorRow = live.length + prompt.cursor.row
     for (const row of prompt.rows) live.push(toAnsi(row, color))
