@@ -167,7 +167,7 @@ export class Screen {
       out += `${this.moveTo(first)}\r\x1b[J${live.slice(first).join("\r\n")}`
     } else {
       // Rows added below unchanged ones.
-      out += this.moveTo(this.rows.length - 1) + (this.rows.length > 0 ? "\r\n" : "\r") + live.slice(first).join("\r\n")
+      out += (this.rows.length > 0 ? `${this.moveTo(this.rows.length - 1)}\r\n` : "\r") + live.slice(first).join("\r\n")
     }
     this.cursorRow = Math.max(0, live.length - 1)
     return out
