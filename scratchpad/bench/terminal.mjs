@@ -88,8 +88,8 @@ try {
   const shell = Number(tmux("display-message", "-p", "-t", "main", "#{pane_pid}").trim())
   const [weft] = childOf(shell)
 
-  // Idle at the prompt for 10 s.
-  await sleep(500)
+  // Idle at the prompt for 10 s, once start-up's own work (the compile cache, GC) has settled.
+  await sleep(3000)
   const idleBefore = cpuOf(weft)
   const idleStart = performance.now()
   await sleep(10_000)

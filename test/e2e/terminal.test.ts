@@ -179,6 +179,29 @@ describe.skipIf(!hasTmux)("weft in a terminal (tmux)", () => {
     expect(messages).toContain('"tool_use_id":"t1"')
   })
 
+  it("/resume lists this project's sessions and opens one by number, its conversation shown and continued", async () => {
+    const session = await setup({}, () => ({ script: [textTurn("First answer."), textTurn("Continued.")] }))
+    const first = await startTerminal(session)
+    first.type("the first topic")
+    first.keys("Enter")
+    await first.waitFor("First answer.")
+    await first.waitFor(/^> ?$/m)
+    first.keys("C-d")
+    await first.waitFor("[weft exited 0]")
+    const second = await startTerminal(session)
+    second.type("/resume")
+    second.keys("Enter")
+    await second.waitFor(/ 1\. \d{4}-\d\d-\d\d \d\d:\d\d {2}the first topic/)
+    second.type("/resume 1")
+    second.keys("Enter")
+    await second.waitFor("── resumed ──")
+    expect(second.capture()).toContain("First answer.")
+    second.type("and more")
+    second.keys("Enter")
+    await second.waitFor("Continued.")
+    expect(JSON.stringify(session.server.requests().at(-1)?.body)).toContain("the first topic")
+  })
+
   it("/compact summarises the conversation; /help lists the commands", async () => {
     const session = await setup({}, () => ({
       script: [textTurn("First answer."), textTurn("A summary of the conversation.")]
