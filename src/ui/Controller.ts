@@ -66,6 +66,14 @@ interface Asking extends Question {
   noting: boolean
 }
 
+interface Menu {
+  readonly title: string
+  readonly detail: ReadonlyArray<string>
+  readonly choices: ReadonlyArray<string>
+  readonly answer: (index: number | undefined) => void
+  selected: number
+}
+
 const spinnerFrames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
 const dim: Style = { dim: true }
@@ -146,6 +154,8 @@ export class Controller {
   /** Finished lines not yet drawn. */
   private finished: Array<Line> = []
   private question: Asking | undefined
+  /** A choice asked before the session starts (trusting the project). */
+  private menu: Menu | undefined
   /** The prompt typed before a denial's note was asked for. */
   private savedPrompt: LineEditor.State | undefined
   private inputs = new Map<string, unknown>()
@@ -187,6 +197,7 @@ export class Controller {
   key(key: Keys.Key): void {
     if (key._tag !== "ctrlC") this.exitArmed = false
     if (this.notice !== undefined && key._tag !== "ctrlC") this.notice = undefined
+    if (this.menu !== undefined) return this.menuKey(this.menu, key)
     if (this.question !== undefined && this.questionKey(this.question, key)) return
     switch (key._tag) {
       case "ctrlC":
@@ -264,10 +275,10 @@ export class Controller {
     }
     switch (key._tag) {
       case "char": {
+        // One key pressed alone answers: text typed in a burst (a sentence meant for the prompt, a paste) never does.
+        if ([...key.text].length !== 1) return true
         const letter = key.text.toLowerCase()
-        const byNumber = choices[Number.parseInt(letter, 10) - 1]
-        const byLetter = letter === "y" ? "once" : letter === "a" && choices.includes("always") ? "always" : letter === "n" ? "deny" : undefined
-        choose(byNumber ?? byLetter)
+        choose(choices[Number.parseInt(letter, 10) - 1] ?? (letter === "y" ? "once" : letter === "n" ? "deny" : undefined))
         return true
       }
       case "up":
@@ -289,6 +300,41 @@ export class Controller {
         return true
       default:
         return true
+    }
+  }
+
+  /** A choice among `choices` (the answer: its index, or undefined for Esc / Ctrl-C); the prompt waits meanwhile. */
+  choose(title: string, detail: ReadonlyArray<string>, choices: ReadonlyArray<string>, answer: (index: number | undefined) => void): void {
+    this.menu = { title, detail, choices, answer, selected: 0 }
+    this.draw()
+  }
+
+  private menuKey(menu: Menu, key: Keys.Key) {
+    const done = (index: number | undefined) => {
+      this.menu = undefined
+      menu.answer(index)
+    }
+    switch (key._tag) {
+      case "char": {
+        // One key pressed alone answers, as at a permission question.
+        const index = [...key.text].length === 1 ? Number.parseInt(key.text, 10) - 1 : -1
+        if (index >= 0 && index < menu.choices.length) done(index)
+        return
+      }
+      case "up":
+        menu.selected = (menu.selected + menu.choices.length - 1) % menu.choices.length
+        return
+      case "down":
+      case "tab":
+        menu.selected = (menu.selected + 1) % menu.choices.length
+        return
+      case "enter":
+        return done(menu.selected)
+      case "escape":
+      case "ctrlC":
+        return done(undefined)
+      default:
+        return
     }
   }
 
@@ -526,6 +572,15 @@ export class Controller {
     // While a turn runs the streaming line keeps its row, empty or not: the rows below it do not move.
     else if (this.busy && thinking === undefined) live.push("")
     if (this.question !== undefined) this.questionRows(this.question, add)
+    if (this.menu !== undefined) {
+      const menu = this.menu
+      add([span(menu.title, { bold: true, color: "yellow" })])
+      for (const line of menu.detail) add([span(line, dim)], 2)
+      menu.choices.forEach((choice, index) => {
+        const selected = index === menu.selected
+        add([span(selected ? "❯ " : "  ", { color: "cyan" }), span(`${index + 1}. ${choice}`, selected ? { color: "cyan" } : {})], 5)
+      })
+    }
     // A blank row between what is live above and the prompt (cheaper to redraw than a rule across the width).
     if (live.length > 0) live.push("")
     const prompt = this.promptRows(width)

@@ -17,6 +17,7 @@ import type { MessageParam } from "../domain/Message.js"
 import * as Content from "../domain/ContentGuards.js"
 import { type FileScope, fileScopes, Settings } from "../context/Settings.js"
 import { Memory } from "../context/Memory.js"
+import { trust } from "../context/Trust.js"
 import * as McpConfig from "../mcp/McpConfig.js"
 import type { PermissionMode } from "../permissions/Permissions.js"
 import { Prompter, type PromptAnswer, type PromptRequest } from "../permissions/Prompter.js"
@@ -190,12 +191,39 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
       for (const warning of resolved.warnings) controller.print(`weft: ${warning}`, { color: "yellow" })
     }
 
-    const settings = yield* Settings.make({
+    const loadSettings = Settings.make({
       cwd,
       ...(options.settings === undefined ? {} : { flagSettings: options.settings }),
       ...(options.settingSources.length === 0 ? {} : { settingSources: options.settingSources.filter(isFileScope) }),
       trustProject: options.trustProject
     })
+    let settings = yield* loadSettings
+    // An untrusted project whose own settings or .mcp.json ask for what only trust gives: asked once, as
+    // `weft trust` records it (declining leaves it untrusted, asked again next time).
+    const projectServers = existsSync(nodePath.join(cwd, ".mcp.json"))
+    if (!settings.trusted && (settings.ignored.length > 0 || projectServers)) {
+      const asked = [
+        ...settings.ignored.map((ignored) => `${ignored.origin}: ${ignored.keys.join(", ")}`),
+        ...(projectServers ? [".mcp.json: its MCP servers"] : [])
+      ]
+      const answer = yield* Effect.callback<number | undefined>((resume) => {
+        controller.choose(
+          `Trust ${cwd}?`,
+          [
+            "Its own settings ask for what only a trusted project gets (running hooks and MCP servers, setting the",
+            "environment, widening permissions):",
+            ...asked.map((line) => `  ${line}`)
+          ],
+          ["Yes, trust this project (recorded as `weft trust` does)", "No, go on without them"],
+          (index) => resume(Effect.succeed(index))
+        )
+      })
+      if (answer === 0) {
+        const real = yield* trust(weftHome, cwd).pipe(Effect.mapError((error) => new RunError({ message: error.message })))
+        controller.print(`Trusted ${real}.`, { dim: true })
+        settings = yield* loadSettings
+      } else controller.print("Not trusted: the project's own hooks, MCP servers and permission widenings are left out.", { dim: true })
+    }
     for (const warning of settings.warnings) controller.print(credentials.redact(warning), { color: "yellow" })
     const mcpConfig = yield* McpConfig.load({
       cwd,

@@ -4,7 +4,7 @@
  * is expected shows (no sleeps for timing). tmux is needed: CI installs it; elsewhere, without it, these skip loudly.
  */
 import { spawnSync } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync, realpathSync } from "node:fs"
 import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -123,8 +123,12 @@ describe.skipIf(!hasTmux)("weft in a terminal (tmux)", () => {
     term.keys("C-d")
     await term.waitFor("[weft exited 0]")
 
-    // The next session: the prompt's history (↑), and --continue shows the conversation.
+    // The next session: the rule kept in .claude/settings.local.json widens permissions, which only a trusted
+    // project's files may do: weft asks (declined here); the prompt's history (↑); --continue shows the conversation.
     const next = await startTerminal(session, { args: ["--continue"] })
+    await next.waitFor(/Trust .*\?/)
+    next.type("2")
+    await next.waitFor("Not trusted")
     await next.waitFor("All done: the file says goodbye.")
     await next.waitFor("> please change a.txt")
     next.keys("Up")
@@ -200,6 +204,26 @@ describe.skipIf(!hasTmux)("weft in a terminal (tmux)", () => {
     second.keys("Enter")
     await second.waitFor("Continued.")
     expect(JSON.stringify(session.server.requests().at(-1)?.body)).toContain("the first topic")
+  })
+
+  it("an untrusted project whose settings ask for more is asked about once: yes records it as weft trust does, no leaves it out", async () => {
+    const files = { ".claude/settings.json": JSON.stringify({ env: { FROM_PROJECT: "1" } }) }
+    const declined = await setup(files, () => ({ script: [] }))
+    const first = await startTerminal(declined)
+    await first.waitFor(/Trust .*\?/)
+    expect(first.capture()).toContain("env")
+    first.type("2")
+    await first.waitFor("Not trusted")
+    expect(existsSync(join(declined.home, "trusted-projects.json"))).toBe(false)
+
+    const accepted = await setup(files, () => ({ script: [] }))
+    const second = await startTerminal(accepted)
+    await second.waitFor(/Trust .*\?/)
+    second.keys("Enter")
+    await second.waitFor("Trusted ")
+    const trusted = JSON.parse(readFileSync(join(accepted.home, "trusted-projects.json"), "utf8"))
+    expect(trusted.projects).toEqual([realpathSync(accepted.dir)])
+    await second.waitFor("default mode")
   })
 
   it("/compact summarises the conversation; /help lists the commands", async () => {

@@ -214,8 +214,9 @@ describe("Controller: keys", () => {
 })
 
 describe("Controller: permission questions", () => {
-  const ask = (alwaysRules: ReadonlyArray<string> = ["Bash(touch x)"]) => {
+  const ask = (alwaysRules: ReadonlyArray<string> = ["Bash(touch x)"], typed = "") => {
     const context = setup()
+    context.controller.input(typed)
     const answers: Array<QuestionAnswer> = []
     context.controller.ask({ toolUseId: "t1", toolName: "Bash", input: { command: "touch x" }, reason: "Bash asks.", alwaysRules }, (answer) => answers.push(answer))
     return { ...context, answers }
@@ -234,12 +235,14 @@ describe("Controller: permission questions", () => {
   })
 
   it("3 asks for a note for the model, sent with Enter; what was typed at the prompt comes back", () => {
-    const { controller, answers } = ask()
-    controller.input("half typed")
+    const { controller, answers } = ask(["Bash(touch x)"], "half typed")
+    // Typed in a burst while the question is open: not an answer (this one has "a" and "y" in it).
+    controller.input("yet another way")
+    expect(answers).toEqual([])
     controller.input("3")
     controller.input("use mkdir instead\r")
     expect(answers).toEqual([{ _tag: "deny", note: "use mkdir instead" }])
-    expect(controller.promptText).toBe("")
+    expect(controller.promptText).toBe("half typed")
   })
 
   it("without suggested rules there is no 'always'; Esc denies", () => {
@@ -255,5 +258,24 @@ describe("Controller: permission questions", () => {
     controller.draw()
     expect(terminal.visible.join("\n")).not.toContain("Allow Bash")
     expect(answers).toEqual([])
+  })
+})
+
+describe("Controller: a choice before the session", () => {
+  it("shows the choices; a number or Enter picks, Esc answers none; the prompt's keys are not typed meanwhile", () => {
+    const { terminal, controller } = setup()
+    const answers: Array<number | undefined> = []
+    controller.choose("Trust /project?", ["Its settings ask for env."], ["Yes", "No"], (index) => answers.push(index))
+    expect(terminal.visible.join("\n")).toContain("Trust /project?\nIts settings ask for env.\n❯ 1. Yes\n  2. No")
+    controller.input("x21")
+    expect(answers).toEqual([])
+    controller.input("2")
+    expect(answers).toEqual([1])
+    expect(controller.promptText).toBe("")
+    controller.choose("Again?", [], ["Yes", "No"], (index) => answers.push(index))
+    controller.input("\x1b[B\x1b[A\r")
+    controller.choose("Again?", [], ["Yes", "No"], (index) => answers.push(index))
+    controller.input("\x1b")
+    expect(answers).toEqual([1, 0, undefined])
   })
 })
