@@ -2,10 +2,11 @@
 // - bytes written to the terminal per streamed token over a 2,000-token answer (the token's own bytes as the
 //   baseline: the ratio), and cursor-movement / erase sequences per second while streaming;
 // - CPU of weft idle at the prompt over 10 s (from /proc), and while streaming;
+// - time to paste 1 MB (tmux's bracketed paste) until the prompt shows it;
 // - time from `weft` to a usable prompt, beside `weft -p --version` in the same run.
 // Needs `npm run build` (dist/bin and dist/lib) and tmux. Usage: node scratchpad/bench/terminal.mjs [tokens] [msPerToken]
 import { spawnSync } from "node:child_process"
-import { existsSync, readFileSync, statSync } from "node:fs"
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
@@ -115,12 +116,30 @@ try {
   const tokenBytes = Buffer.byteLength(tokens.join(""), "utf8")
   const moves = (written.match(/\x1b\[\d*[ABCDJK]/g) ?? []).length
 
+  // Pasting 1 MB (bracketed, as a terminal pastes): until the prompt shows it, and the prompt sent back empty.
+  const pasteFile = join(dir, "paste.txt")
+  writeFileSync(pasteFile, Array.from({ length: 16_384 }, (_, index) => `${String(index).padStart(6, "0")} ${"p".repeat(56)}`).join("\n"))
+  tmux("load-buffer", "-b", "big", pasteFile)
+  const pasteStart = performance.now()
+  tmux("paste-buffer", "-p", "-d", "-b", "big", "-t", "main")
+  let pasteMs
+  for (;;) {
+    if (tmux("capture-pane", "-p", "-t", "main").includes("[Pasted text #1")) {
+      pasteMs = performance.now() - pasteStart
+      break
+    }
+    if (performance.now() - pasteStart > 30_000) throw new Error("the paste did not show within 30 s")
+    await sleep(2)
+  }
+  tmux("send-keys", "-t", "main", "C-u")
+
   console.log(`terminal bench: ${tokenCount} tokens at ${msPerToken} ms each, 80 × 24 tmux window`)
   console.log(`  bytes written while streaming      ${bytes} (the answer's own ${tokenBytes}): ratio ${(bytes / tokenBytes).toFixed(2)}`)
   console.log(`  bytes per token                    ${(bytes / tokenCount).toFixed(1)} (a token is ${(tokenBytes / tokenCount).toFixed(1)} bytes)`)
   console.log(`  cursor moves / erases              ${moves} in ${streamSeconds.toFixed(1)} s of streaming: ${(moves / streamSeconds).toFixed(0)} a second`)
   console.log(`  CPU while streaming                ${(streamCpu * 100).toFixed(1)}% of a core`)
   console.log(`  CPU idle at the prompt (10 s)      ${(idleCpu * 100).toFixed(2)}% of a core`)
+  console.log(`  time to paste 1 MB (bracketed)      ${pasteMs.toFixed(0)} ms until the prompt shows it (a placeholder; sent whole)`)
   console.log(`  time to a usable prompt            ${promptMs.toFixed(0)} ms (weft -p --version: ${versionMs.toFixed(0)} ms; ratio ${(promptMs / versionMs).toFixed(2)})`)
 } finally {
   spawnSync("tmux", ["-L", socket, "kill-server"])

@@ -74,6 +74,9 @@ interface Menu {
   selected: number
 }
 
+/** The prompt's rows shown at most (the rest scrolls with the cursor). */
+const maxPromptRows = 8
+
 const spinnerFrames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
 const dim: Style = { dim: true }
@@ -234,7 +237,7 @@ export class Controller {
         const text = applied.submitted.trim()
         if (text === "") return
         this.options.host.remember?.(this.editor.history)
-        this.echoPrompt(applied.submitted)
+        this.echoPrompt(applied.shown ?? applied.submitted)
         this.options.host.submit(applied.submitted)
       }
     }
@@ -584,8 +587,15 @@ export class Controller {
     // A blank row between what is live above and the prompt (cheaper to redraw than a rule across the width).
     if (live.length > 0) live.push("")
     const prompt = this.promptRows(width)
-    const cursorRow = live.length + prompt.cursor.row
-    for (const row of prompt.rows) live.push(toAnsi(row, color))
+    // A long prompt shows the rows around the cursor: the live region stays within the screen, where relative
+    // cursor moves reach every row of it.
+    const first = Math.max(0, Math.min(prompt.cursor.row - Math.floor(maxPromptRows / 2), prompt.rows.length - maxPromptRows))
+    const shownRows = prompt.rows.slice(first, first + maxPromptRows)
+    if (first > 0) live.push(toAnsi([span(`  ↑ ${first} more lines`, dim)], color))
+    const cursorRow = live.length + prompt.cursor.row - first
+    for (const row of shownRows) live.push(toAnsi(row, color))
+    const below = prompt.rows.length - first - shownRows.length
+    if (below > 0) live.push(toAnsi([span(`  ↓ ${below} more lines`, dim)], color))
     add(this.statusLine(), 2)
     this.screen.draw({ commit, live, cursor: { row: cursorRow, column: prompt.cursor.column } })
   }

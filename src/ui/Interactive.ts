@@ -143,10 +143,14 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
       ...(options.permissionMode === undefined ? {} : { mode: options.permissionMode }),
       host: {
         submit: (text) => {
-          appendHistory(history, text)
           // Typed before the session is ready (or between two sessions): sent once it is.
           if (current === undefined) waiting.push(text)
           else current.submit(text)
+        },
+        // The history as shown (a large paste as its placeholder), one line a prompt.
+        remember: (prompts) => {
+          const last = prompts[prompts.length - 1]
+          if (last !== undefined) appendHistory(history, last)
         },
         interrupt: () => current?.interrupt(),
         cycleMode: () => current?.cycleMode(),

@@ -109,9 +109,13 @@ export const parse = (pending: string, chunk: string): Parsed => {
     if (text !== "") keys.push({ _tag: "char", text })
     text = ""
   }
+  // Inside a paste cut over reads, its end is looked for in what came since (a large paste is not scanned again
+  // for every read).
+  let searchFrom = pending.startsWith(pasteStart) ? Math.max(pasteStart.length, pending.length - pasteEnd.length) : 0
   while (input.length > 0) {
     if (input.startsWith(pasteStart)) {
-      const end = input.indexOf(pasteEnd)
+      const end = input.indexOf(pasteEnd, Math.max(pasteStart.length, searchFrom))
+      searchFrom = 0
       if (end < 0) break // the rest of the paste comes in the next chunk
       flushText()
       keys.push({ _tag: "paste", text: input.slice(pasteStart.length, end).replace(/\r\n?/g, "\n") })

@@ -14,20 +14,38 @@ export interface State {
   readonly historyIndex: number
   /** What was typed before ↑ went into the history. */
   readonly draft: string
+  /** Large pastes, shown in `text` as `[Pasted text #n +k lines]` and put back in when the prompt is sent. */
+  readonly pastes: ReadonlyArray<string>
 }
 
 export interface Applied {
   readonly state: State
-  /** The prompt, when Enter submitted it. */
+  /** The prompt, when Enter submitted it (large pastes put back in). */
   readonly submitted?: string
+  /** The prompt as it was shown (large pastes as their placeholders), for the transcript and the history. */
+  readonly shown?: string
 }
+
+/** A paste longer than this (characters, or lines) is shown as a placeholder: the prompt stays a few rows. */
+export const pasteChars = 800
+export const pasteLines = 10
+
+const placeholder = (index: number, text: string) => {
+  const lines = text.split("\n").length
+  return `[Pasted text #${index + 1} ${lines > 1 ? `+${lines} lines` : `${text.length} chars`}]`
+}
+
+/** The text with the pastes' placeholders replaced by the pastes. */
+export const expand = (text: string, pastes: ReadonlyArray<string>): string =>
+  pastes.reduce((result, paste, index) => result.replace(placeholder(index, paste), () => paste), text)
 
 export const empty = (history: ReadonlyArray<string> = []): State => ({
   text: "",
   cursor: 0,
   history,
   historyIndex: history.length,
-  draft: ""
+  draft: "",
+  pastes: []
 })
 
 const lineStart = (text: string, cursor: number) => text.lastIndexOf("\n", cursor - 1) + 1
@@ -96,8 +114,12 @@ export const apply = (state: State, key: Key): Applied => {
   switch (key._tag) {
     case "char":
       return { state: insert(state, key.text) }
-    case "paste":
-      return { state: insert(state, key.text.replace(/\r\n?/g, "\n")) }
+    case "paste": {
+      const text = key.text.replace(/\r\n?/g, "\n")
+      if (text.length <= pasteChars && text.split("\n").length <= pasteLines) return { state: insert(state, text) }
+      const pastes = [...state.pastes, text]
+      return { state: { ...insert(state, placeholder(pastes.length - 1, text)), pastes } }
+    }
     case "newline":
       return { state: insert(state, "\n") }
     case "enter": {
@@ -106,7 +128,7 @@ export const apply = (state: State, key: Key): Applied => {
         return { state: edit(state, `${text.slice(0, cursor - 1)}\n${text.slice(cursor)}`, cursor) }
       }
       const history = remember(state.history, text)
-      return { state: empty(history), submitted: text }
+      return { state: empty(history), submitted: expand(text, state.pastes), shown: text }
     }
     case "backspace": {
       const from = before(text, cursor)

@@ -204,12 +204,24 @@ describe("Controller: keys", () => {
     expect(second.calls).toEqual(["exit"])
   })
 
-  it("a large paste is drawn in one frame", () => {
-    const { controller } = setup()
+  it("a large paste is drawn in one frame, as a placeholder; sent whole", () => {
+    const { terminal, controller, calls } = setup()
     const frames = controller.screen.stats.frames
-    controller.input(`\x1b[200~${"y".repeat(200_000)}\x1b[201~`)
+    const bytes = terminal.bytes.length
+    controller.input(`\x1b[200~${"y\n".repeat(100_000)}\x1b[201~`)
     expect(controller.screen.stats.frames - frames).toBe(1)
-    expect(controller.promptText).toHaveLength(200_000)
+    expect(terminal.bytes.length - bytes).toBeLessThan(200)
+    expect(terminal.visible).toContain("> [Pasted text #1 +100001 lines]")
+    controller.input("\r")
+    expect(calls).toEqual([`submit:${"y\n".repeat(100_000)}`])
+  })
+
+  it("a long typed prompt shows the rows around the cursor", () => {
+    const { terminal, controller } = setup()
+    controller.input(Array.from({ length: 30 }, (_, index) => `row ${index}`).join("\x1b\r"))
+    expect(terminal.visible).toContain("  row 29")
+    expect(terminal.visible).toContain("  ↑ 22 more lines")
+    expect(terminal.visible.length).toBeLessThan(14)
   })
 })
 

@@ -41,6 +41,17 @@ describe("Keys.parse", () => {
     expect(second.pending).toBe("")
   })
 
+  it("finds a paste's end marker cut between two reads", () => {
+    let pending = ""
+    const keys: Array<Keys.Key> = []
+    for (const chunk of ["\x1b[200~abc", "def\x1b[20", "1~", "z"]) {
+      const parsed = Keys.parse(pending, chunk)
+      pending = parsed.pending
+      keys.push(...parsed.keys)
+    }
+    expect(keys).toEqual([{ _tag: "paste", text: "abcdef" }, { _tag: "char", text: "z" }])
+  })
+
   it("keeps an escape sequence cut between two reads", () => {
     const first = Keys.parse("", "a\x1b[")
     expect(first.keys).toEqual([{ _tag: "char", text: "a" }])
@@ -95,10 +106,19 @@ describe("LineEditor", () => {
   })
 
   it("a paste is inserted whole, its line breaks kept, and not sent", () => {
-    const big = "x".repeat(100_000)
-    const { state, submitted } = type(`\x1b[200~${big}\nend\x1b[201~`)
-    expect(state.text).toBe(`${big}\nend`)
+    const { state, submitted } = type("\x1b[200~one\ntwo\x1b[201~")
+    expect(state.text).toBe("one\ntwo")
     expect(submitted).toEqual([])
+  })
+
+  it("a large paste is a placeholder in the prompt, put back in when the prompt is sent", () => {
+    const big = Array.from({ length: 5000 }, (_, index) => `line ${index}`).join("\n")
+    const { state } = type(`see \x1b[200~${big}\x1b[201~ and \x1b[200~${"y".repeat(1000)}\x1b[201~`)
+    expect(state.text).toBe("see [Pasted text #1 +5000 lines] and [Pasted text #2 1000 chars]")
+    const sent = LineEditor.apply(state, { _tag: "enter" })
+    expect(sent.submitted).toBe(`see ${big} and ${"y".repeat(1000)}`)
+    expect(sent.shown).toBe(state.text)
+    expect(sent.state.history).toEqual([state.text])
   })
 
   it("the history keeps no blanks and no repeats in a row", () => {
