@@ -13,6 +13,7 @@ import * as Stream from "effect/Stream"
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
 import * as nodePath from "node:path"
 import * as Session from "../agent/Session.js"
+import type { ContentBlock } from "../domain/Content.js"
 import type { MessageParam } from "../domain/Message.js"
 import * as Content from "../domain/ContentGuards.js"
 import { type FileScope, fileScopes, Settings } from "../context/Settings.js"
@@ -166,15 +167,19 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
           controller.screen.resize()
           controller.draw()
         }
+        // A signal from outside (the terminal closed, kill): leave as Ctrl-D does, the terminal restored.
+        const onSignal = () => runFork(Deferred.succeed(exit, { _tag: "Exit" }))
         stdin.setRawMode(true)
         stdin.on("data", onData)
         stdin.resume()
         stdout.on("resize", onResize)
         stdout.write("\x1b[?2004h")
-        return { onData, onResize }
+        process.on("SIGTERM", onSignal).on("SIGHUP", onSignal).on("SIGINT", onSignal)
+        return { onData, onResize, onSignal }
       }),
-      ({ onData, onResize }) =>
+      ({ onData, onResize, onSignal }) =>
         Effect.sync(() => {
+          process.off("SIGTERM", onSignal).off("SIGHUP", onSignal).off("SIGINT", onSignal)
           controller.close()
           stdout.write("\x1b[?2004l")
           stdout.off("resize", onResize)
@@ -428,7 +433,7 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
 /** A resumed conversation, as it was: the prompts, the answers and the tool calls. */
 const showConversation = (controller: Controller, history: ReadonlyArray<MessageParam>) => {
   for (const message of history) {
-    const blocks = typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content
+    const blocks: ReadonlyArray<ContentBlock> = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content
     for (const block of blocks) {
       if (Content.isText(block)) {
         if (message.role === "user") controller.print(`> ${block.text}`, { bold: true })

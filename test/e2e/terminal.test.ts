@@ -156,6 +156,9 @@ describe.skipIf(!hasTmux)("weft in a terminal (tmux)", () => {
     await term.waitFor("plan mode on")
     term.keys("BTab")
     await term.waitFor("default mode")
+    // SIGTERM from outside: weft leaves as Ctrl-D does (the terminal restored, exit code 0).
+    process.kill(term.weftPid() ?? 0, "SIGTERM")
+    await term.waitFor("[weft exited 0]")
   })
 
   it("Esc interrupts a running command: its process is gone, the history stays valid, the next prompt is answered", async () => {
