@@ -24,6 +24,8 @@ export interface Host {
   readonly exit: () => void
   /** The history changed (a prompt was sent): the host keeps it. */
   readonly remember?: (history: ReadonlyArray<string>) => void
+  /** Paths that complete `partial` (relative to the project; directories end in "/"), for `@path` and Tab. */
+  readonly complete?: (partial: string) => ReadonlyArray<string>
 }
 
 export interface Timers {
@@ -140,7 +142,7 @@ export const resultLines = (toolName: string, input: unknown, block: ToolResultB
       const text = resultText(block).replace(/\n+$/, "")
       const lines = text === "" ? ["(no output)"] : text.split("\n")
       const head = lines.slice(0, maxResultLines).map((line): Line => [span(line, isError ? { color: "red" } : dim)])
-      return lines.length > maxResultLines ? [...head, [span(`… +${lines.length - maxResultLines} lines`, dim)]] : head
+      return lines.length > maxResultLines ? [...head, [span(`… +${lines.length - maxResultLines} lines (ctrl+o to show all)`, dim)]] : head
     })()
   return body.map((line, index) => [span(index === 0 ? "  ⎿  " : "     ", dim), ...line])
 }
@@ -162,6 +164,10 @@ export class Controller {
   /** The prompt typed before a denial's note was asked for. */
   private savedPrompt: LineEditor.State | undefined
   private inputs = new Map<string, unknown>()
+  /** The last tool result shown cut short, whole (Ctrl+O shows it). */
+  private lastResult: { readonly call: string; readonly text: string } | undefined
+  /** Completions offered by the last Tab, shown under the prompt until the next key. */
+  private completions: ReadonlyArray<string> = []
   private busy = false
   private turnStarted = 0
   private outputTokens = 0
@@ -200,6 +206,7 @@ export class Controller {
   key(key: Keys.Key): void {
     if (key._tag !== "ctrlC") this.exitArmed = false
     if (this.notice !== undefined && key._tag !== "ctrlC") this.notice = undefined
+    this.completions = []
     if (this.menu !== undefined) return this.menuKey(this.menu, key)
     if (this.question !== undefined && this.questionKey(this.question, key)) return
     switch (key._tag) {
@@ -229,7 +236,13 @@ export class Controller {
         this.screen.clear()
         return
       case "tab":
+        return this.completePath()
+      case "ctrlO": {
+        const last = this.lastResult
+        if (last === undefined) return
+        this.finished.push([span(`● ${last.call} (whole result)`, { bold: true })], ...last.text.split("\n").map((line): Line => [span(`  ${line}`, dim)]), [])
         return
+      }
       default: {
         const applied = LineEditor.apply(this.editor, key)
         this.editor = applied.state
@@ -241,6 +254,24 @@ export class Controller {
         this.options.host.submit(applied.submitted)
       }
     }
+  }
+
+  /** Tab after `@partial`: the path completed as far as it is unique; the choices shown when several remain. */
+  private completePath() {
+    const complete = this.options.host.complete
+    if (complete === undefined) return
+    const before = this.editor.text.slice(0, this.editor.cursor)
+    const match = /@([^\s@]*)$/.exec(before)
+    if (match === null) return
+    const partial = match[1] ?? ""
+    const found = complete(partial)
+    if (found.length === 0) return
+    let common = found[0] ?? ""
+    for (const candidate of found) while (!candidate.startsWith(common)) common = common.slice(0, -1)
+    if (common.length > partial.length) {
+      this.editor = LineEditor.apply(this.editor, { _tag: "char", text: common.slice(partial.length) }).state
+    }
+    if (found.length > 1) this.completions = found.slice(0, 12)
   }
 
   /** A key while a permission question is open: true when the question took it. */
@@ -463,6 +494,7 @@ export class Controller {
         const input = this.inputs.get(event.toolUseId)
         this.inputs.delete(event.toolUseId)
         this.finished.push(...resultLines(event.toolName, input, event.result, event.isError), [])
+        this.lastResult = { call: describeCall(event.toolName, input, this.options.cwd), text: resultText(event.result) }
         break
       }
       case "Result":
@@ -596,6 +628,7 @@ export class Controller {
     for (const row of shownRows) live.push(toAnsi(row, color))
     const below = prompt.rows.length - first - shownRows.length
     if (below > 0) live.push(toAnsi([span(`  ↓ ${below} more lines`, dim)], color))
+    if (this.completions.length > 0) add([span(`  ${this.completions.join("  ")}`, dim)], 2)
     add(this.statusLine(), 2)
     this.screen.draw({ commit, live, cursor: { row: cursorRow, column: prompt.cursor.column } })
   }

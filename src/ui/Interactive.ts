@@ -148,6 +148,7 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
           if (current === undefined) waiting.push(text)
           else current.submit(text)
         },
+        complete: (partial) => completePath(cwd, partial),
         // The history as shown (a large paste as its placeholder), one line a prompt.
         remember: (prompts) => {
           const last = prompts[prompts.length - 1]
@@ -393,6 +394,7 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
           current = {
             submit: (text) => {
               const trimmed = text.trim()
+              if (trimmed.startsWith("#") && !trimmed.startsWith("##")) return runFork(say(addNote(cwd, trimmed.slice(1).trim())))
               runFork(trimmed.startsWith("/") && !trimmed.startsWith("//") ? command(trimmed) : conversation.submit(text).pipe(Effect.catch(failed)))
             },
             interrupt: () => runFork(conversation.interrupt),
@@ -445,6 +447,35 @@ const showConversation = (controller: Controller, history: ReadonlyArray<Message
   }
   controller.endText()
   controller.print("── resumed ──", { dim: true })
+}
+
+/** `#note`: appended to the project's CLAUDE.md (read by the next session's memory; this one has it in its history). */
+const addNote = (cwd: string, note: string): string => {
+  if (note === "") return "Nothing to note: type # and the note."
+  const file = nodePath.join(cwd, "CLAUDE.md")
+  try {
+    const before = existsSync(file) ? readFileSync(file, "utf8") : ""
+    appendFileSync(file, `${before === "" || before.endsWith("\n") ? "" : "\n"}- ${note.replace(/\s*\n\s*/g, " ")}\n`)
+    return `Noted in ${file}`
+  } catch (error) {
+    return `weft: could not write ${file}: ${error instanceof Error ? error.message : String(error)}`
+  }
+}
+
+/** Completions of `partial` (a path relative to the project, as typed after `@`): entries of its directory. */
+const completePath = (cwd: string, partial: string): ReadonlyArray<string> => {
+  const slash = partial.lastIndexOf("/")
+  const directory = slash < 0 ? "" : partial.slice(0, slash + 1)
+  const prefix = partial.slice(slash + 1)
+  try {
+    return readdirSync(nodePath.resolve(cwd, directory === "" ? "." : directory), { withFileTypes: true })
+      .filter((entry) => entry.name.startsWith(prefix) && (prefix.startsWith(".") || !entry.name.startsWith(".")))
+      .filter((entry) => entry.name !== "node_modules" || prefix !== "")
+      .map((entry) => `${directory}${entry.name}${entry.isDirectory() ? "/" : ""}`)
+      .sort()
+  } catch {
+    return []
+  }
 }
 
 /** /init: a starter CLAUDE.md from what the project shows (its top-level entries and package scripts). */

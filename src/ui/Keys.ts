@@ -30,6 +30,7 @@ export type Key =
         | "ctrlE"
         | "ctrlK"
         | "ctrlL"
+        | "ctrlO"
         | "ctrlU"
         | "ctrlW"
     }
@@ -57,6 +58,7 @@ const controls: Readonly<Record<string, KeyName>> = {
   "\x05": "ctrlE",
   "\x0b": "ctrlK",
   "\x0c": "ctrlL",
+  "\x0f": "ctrlO",
   "\x15": "ctrlU",
   "\x17": "ctrlW",
   "\x02": "left", // Ctrl+B

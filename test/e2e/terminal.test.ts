@@ -244,7 +244,14 @@ describe.skipIf(!hasTmux)("weft in a terminal (tmux)", () => {
     expect(JSON.stringify(session.server.requests().at(-1)?.body)).toContain("keep it short")
     term.type("/help")
     term.keys("Enter")
-    await term.waitFor("/resume [n]")
+    await term.waitFor("/resume [n]")    // #note goes into the project's CLAUDE.md; @ and Tab complete a path.
+    term.type("#tests run with npm test")
+    term.keys("Enter")
+    await term.waitFor("Noted in")
+    expect(readFileSync(join(session.dir, "CLAUDE.md"), "utf8")).toBe("- tests run with npm test\n")
+    term.type("look at @CLA")
+    term.keys("Tab")
+    await term.waitFor(/^> look at @CLAUDE\.md\s*$/m)
   })
 
   it("in 80 columns a long answer wraps at words; NO_COLOR leaves colours out; the window may be resized", async () => {

@@ -36,7 +36,7 @@ const result = (overrides: Partial<Result> = {}): AgentEvent => ({
   ...overrides
 })
 
-const setup = (options: { columns?: number; color?: boolean } = {}) => {
+const setup = (options: { columns?: number; color?: boolean; files?: ReadonlyArray<string> } = {}) => {
   const terminal = new FakeTerminal(options.columns ?? 80, 24)
   const clock = new FakeTimers()
   const calls: Array<string> = []
@@ -51,7 +51,8 @@ const setup = (options: { columns?: number; color?: boolean } = {}) => {
       submit: (text) => calls.push(`submit:${text}`),
       interrupt: () => calls.push("interrupt"),
       cycleMode: () => calls.push("cycleMode"),
-      exit: () => calls.push("exit")
+      exit: () => calls.push("exit"),
+      complete: (partial) => (options.files ?? []).filter((file) => file.startsWith(partial))
     }
   })
   controller.draw()
@@ -214,6 +215,28 @@ describe("Controller: keys", () => {
     expect(terminal.visible).toContain("> [Pasted text #1 +100001 lines]")
     controller.input("\r")
     expect(calls).toEqual([`submit:${"y\n".repeat(100_000)}`])
+  })
+
+  it("Tab completes an @path as far as it is unique, and shows the choices left", () => {
+    const { terminal, controller } = setup({ files: ["src/", "src/agent/", "src/ui/", "README.md"] })
+    controller.input("look at @sr\t")
+    expect(controller.promptText).toBe("look at @src/")
+    controller.input("\t")
+    expect(terminal.visible.join("\n")).toContain("src/agent/  src/ui/")
+    controller.input("u\t")
+    expect(controller.promptText).toBe("look at @src/ui/")
+    expect(terminal.visible.join("\n")).not.toContain("src/agent/")
+  })
+
+  it("Ctrl+O shows the last tool result whole", () => {
+    const { terminal, clock, controller } = setup()
+    const content = Array.from({ length: 10 }, (_, index) => `line ${index}`).join("\n")
+    controller.event({ _tag: "ToolStarted", toolUseId: "t1", toolName: "Bash", input: { command: "seq" } })
+    controller.event({ _tag: "ToolEnded", toolUseId: "t1", toolName: "Bash", isError: false, result: { type: "tool_result", tool_use_id: "t1", content } })
+    clock.advance(50)
+    expect(terminal.all).not.toContain("  line 9")
+    controller.input("\x0f")
+    expect(terminal.all).toContain("  line 9")
   })
 
   it("a long typed prompt shows the rows around the cursor", () => {
