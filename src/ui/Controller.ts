@@ -701,6 +701,17 @@ export class Controller {
     return [span(`${mode} (shift+tab to cycle) · ${this.model}${this.costUsd > 0 ? ` · $${this.costUsd.toFixed(4)}` : ""} · /help`, dim)]
   }
 
+  /** The session was replaced (/clear, /resume): nothing of its turn is in flight any more. */
+  reset(): void {
+    this.flushText()
+    this.busy = false
+    this.compacting = false
+    this.question = undefined
+    this.inputs.clear()
+    this.stopSpinner()
+    this.requestFrame()
+  }
+
   /** Stops timers and leaves the cursor below the live region. */
   close(): void {
     if (this.closed) return

@@ -417,6 +417,7 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
 
     let next: Next = yield* runSession(start)
     while (next._tag === "Restart") {
+      controller.reset()
       const resumeId = next.resume
       if (resumeId === undefined) next = yield* runSession({})
       else {

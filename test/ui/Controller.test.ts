@@ -176,6 +176,20 @@ describe("Controller: timers", () => {
   })
 })
 
+describe("Controller: reset", () => {
+  it("a replaced session (/clear, /resume) leaves no turn, question or timer behind", () => {
+    const { terminal, clock, controller } = setup()
+    controller.event({ _tag: "TurnStarted", turnId: 1, kind: "prompt" })
+    controller.ask({ toolUseId: "t1", toolName: "Bash", input: { command: "ls" }, reason: "", alwaysRules: [] }, () => undefined)
+    controller.reset()
+    clock.advance(50)
+    expect(controller.isBusy).toBe(false)
+    expect(controller.timersActive).toBe(false)
+    expect(terminal.visible.join("\n")).not.toContain("Allow Bash")
+    expect(terminal.visible.at(-1)).toContain("default mode")
+  })
+})
+
 describe("Controller: keys", () => {
   it("Enter sends the prompt, echoed into the transcript; Shift+Tab asks for the next mode", () => {
     const { terminal, calls, controller } = setup()
