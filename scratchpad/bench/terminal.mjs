@@ -1,6 +1,7 @@
 // The interactive terminal, measured in tmux (80 × 24) against the mock Messages API:
 // - bytes written to the terminal per streamed token over a 2,000-token answer (the token's own bytes as the
 //   baseline: the ratio), and cursor-movement / erase sequences per second while streaming;
+// - keystroke-to-echo latency while the answer streams;
 // - CPU of weft idle at the prompt over 10 s (from /proc), and while streaming;
 // - time to paste 1 MB (tmux's bracketed paste) until the prompt shows it;
 // - time from `weft` to a usable prompt, beside `weft -p --version` in the same run.
@@ -102,6 +103,16 @@ try {
   const streamStart = performance.now()
   tmux("send-keys", "-t", "main", "-l", "tell me")
   tmux("send-keys", "-t", "main", "Enter")
+  // Keystroke to echo while the answer streams: a key typed 1 s in, until the prompt shows it (tmux's capture
+  // every 1 ms: the figure includes tmux's own time).
+  await sleep(1000)
+  const keyStart = performance.now()
+  tmux("send-keys", "-t", "main", "-l", "Q")
+  while (!/^> Q\s*$/m.test(tmux("capture-pane", "-p", "-t", "main"))) {
+    if (performance.now() - keyStart > 10_000) throw new Error("the key was not echoed within 10 s")
+    await sleep(1)
+  }
+  const echoMs = performance.now() - keyStart
   for (;;) {
     const screen = tmux("capture-pane", "-p", "-t", "main")
     if (screen.includes("END-OF-ANSWER") && screen.includes("default mode")) break
@@ -137,6 +148,7 @@ try {
   console.log(`  bytes written while streaming      ${bytes} (the answer's own ${tokenBytes}): ratio ${(bytes / tokenBytes).toFixed(2)}`)
   console.log(`  bytes per token                    ${(bytes / tokenCount).toFixed(1)} (a token is ${(tokenBytes / tokenCount).toFixed(1)} bytes)`)
   console.log(`  cursor moves / erases              ${moves} in ${streamSeconds.toFixed(1)} s of streaming: ${(moves / streamSeconds).toFixed(0)} a second`)
+  console.log(`  keystroke to echo while streaming  ${echoMs.toFixed(1)} ms (polling tmux's screen)`)
   console.log(`  CPU while streaming                ${(streamCpu * 100).toFixed(1)}% of a core`)
   console.log(`  CPU idle at the prompt (10 s)      ${(idleCpu * 100).toFixed(2)}% of a core`)
   console.log(`  time to paste 1 MB (bracketed)      ${pasteMs.toFixed(0)} ms until the prompt shows it (a placeholder; sent whole)`)
