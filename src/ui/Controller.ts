@@ -40,6 +40,8 @@ export interface Options {
   readonly now: () => number
   readonly timers: Timers
   readonly cwd: string
+  /** Applied to every text drawn (weft's credentials redacted). */
+  readonly redact?: (text: string) => string
   readonly history?: ReadonlyArray<string>
   readonly mode?: string
   readonly model?: string
@@ -594,11 +596,13 @@ export class Controller {
     this.lastFrame = this.options.now()
     const width = this.screen.columns
     const color = this.options.color
-    const commit = this.finished.flatMap((line) => wrap(line, width, 0).map((row) => toAnsi(row, color)))
+    const redact = this.options.redact
+    const clean = (line: Line): Line => (redact === undefined ? line : line.map((part) => span(redact(part.text), part.style)))
+    const commit = this.finished.flatMap((line) => wrap(clean(line), width, 0).map((row) => toAnsi(row, color)))
     this.finished = []
     const live: Array<string> = []
     const add = (line: Line, indent = 0) => {
-      for (const row of wrap(line, width, indent)) live.push(toAnsi(row, color))
+      for (const row of wrap(clean(line), width, indent)) live.push(toAnsi(row, color))
     }
     const thinking = Markdown.partialLine(this.thinking)
     if (thinking !== undefined) add(thinking.map((part) => span(part.text, { dim: true, italic: true })))

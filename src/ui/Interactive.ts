@@ -140,6 +140,8 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
         }
       },
       cwd,
+      // weft's credentials never reach the screen (as `weft -p` redacts what it prints).
+      redact: (text) => credentials.redact(text),
       history: loadHistory(history),
       ...(options.permissionMode === undefined ? {} : { mode: options.permissionMode }),
       host: {
@@ -164,12 +166,16 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
     yield* Effect.acquireRelease(
       Effect.sync(() => {
         const onData = (chunk: Buffer | string) => controller.input(typeof chunk === "string" ? chunk : chunk.toString("utf8"))
+        // Decoded as UTF-8 across reads (a character cut between two chunks is kept whole).
+        stdin.setEncoding("utf8")
         const onResize = () => {
           controller.screen.resize()
           controller.draw()
         }
         // A signal from outside (the terminal closed, kill): leave as Ctrl-D does, the terminal restored.
         const onSignal = () => runFork(Deferred.succeed(exit, { _tag: "Exit" }))
+        // The terminal went away under a write (EIO, EPIPE): leave likewise, rather than fail on an unhandled error.
+        stdout.on("error", onSignal)
         stdin.setRawMode(true)
         stdin.on("data", onData)
         stdin.resume()
@@ -182,6 +188,7 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
         Effect.sync(() => {
           process.off("SIGTERM", onSignal).off("SIGHUP", onSignal).off("SIGINT", onSignal)
           controller.close()
+          stdout.off("error", onSignal)
           stdout.write("\x1b[?2004l")
           stdout.off("resize", onResize)
           stdin.off("data", onData)

@@ -36,7 +36,7 @@ const result = (overrides: Partial<Result> = {}): AgentEvent => ({
   ...overrides
 })
 
-const setup = (options: { columns?: number; color?: boolean; files?: ReadonlyArray<string> } = {}) => {
+const setup = (options: { columns?: number; color?: boolean; files?: ReadonlyArray<string>; redact?: (text: string) => string } = {}) => {
   const terminal = new FakeTerminal(options.columns ?? 80, 24)
   const clock = new FakeTimers()
   const calls: Array<string> = []
@@ -47,6 +47,7 @@ const setup = (options: { columns?: number; color?: boolean; files?: ReadonlyArr
     timers: clock.timers,
     cwd: "/project",
     model: "claude-test",
+    ...(options.redact === undefined ? {} : { redact: options.redact }),
     host: {
       submit: (text) => calls.push(`submit:${text}`),
       interrupt: () => calls.push("interrupt"),
@@ -152,6 +153,18 @@ describe("Controller: the transcript", () => {
     expect(after).not.toContain("finished line")
     expect(after).toContain("default mode")
     expect(terminal.visible.slice(0, 2)).toEqual(["finished line one", "finished line two"])
+  })
+})
+
+describe("Controller: credentials", () => {
+  it("what is drawn is redacted: finished lines, the streaming line, tool results", () => {
+    const { terminal, clock, controller } = setup({ redact: (text) => text.replaceAll("sk-ant-secret", "[redacted]") })
+    controller.event({ _tag: "TextDelta", index: 0, text: "the key is sk-ant-secret\nand again sk-ant-secret" })
+    controller.event({ _tag: "ToolStarted", toolUseId: "t1", toolName: "Bash", input: { command: "echo sk-ant-secret" } })
+    controller.event({ _tag: "ToolEnded", toolUseId: "t1", toolName: "Bash", isError: false, result: { type: "tool_result", tool_use_id: "t1", content: "sk-ant-secret" } })
+    clock.advance(50)
+    expect(terminal.bytes).not.toContain("sk-ant-secret")
+    expect(terminal.all).toContain("the key is [redacted]")
   })
 })
 
