@@ -168,6 +168,8 @@ export class Controller {
   private inputs = new Map<string, unknown>()
   /** The last tool result shown cut short, whole (Ctrl+O shows it). */
   private lastResult: { readonly call: string; readonly text: string } | undefined
+  /** The last line a running tool reported (a command's output as it comes), shown on the streaming row. */
+  private progress: string | undefined
   /** Completions offered by the last Tab, shown under the prompt until the next key. */
   private completions: ReadonlyArray<string> = []
   private busy = false
@@ -461,6 +463,7 @@ export class Controller {
         break
       case "TurnEnded":
         this.flushText()
+        this.progress = undefined
         this.busy = false
         this.compacting = false
         this.stopSpinner()
@@ -492,7 +495,13 @@ export class Controller {
         this.inputs.set(event.toolUseId, event.input)
         this.finished.push([span("● ", { color: "green" }), span(describeCall(event.toolName, event.input, this.options.cwd), { bold: true })])
         break
+      case "ToolProgress": {
+        const lines = event.text.split("\n").filter((line) => line.trim() !== "")
+        this.progress = lines[lines.length - 1] ?? this.progress
+        break
+      }
       case "ToolEnded": {
+        this.progress = undefined
         const input = this.inputs.get(event.toolUseId)
         this.inputs.delete(event.toolUseId)
         this.finished.push(...resultLines(event.toolName, input, event.result, event.isError), [])
@@ -608,8 +617,12 @@ export class Controller {
     if (thinking !== undefined) add(thinking.map((part) => span(part.text, { dim: true, italic: true })))
     const partial = Markdown.partialLine(this.markdown)
     if (partial !== undefined) add(partial)
-    // While a turn runs the streaming line keeps its row, empty or not: the rows below it do not move.
-    else if (this.busy && thinking === undefined) live.push("")
+    // While a turn runs the streaming line keeps its row, empty or not: the rows below it do not move. A running
+    // tool's last line of output shows there, cut to the width.
+    else if (this.busy && thinking === undefined) {
+      const progress = this.progress === undefined ? undefined : wrap([span(`  ⎿  ${this.progress}`, dim)], width)[0]
+      live.push(progress === undefined ? "" : toAnsi(clean(progress), color))
+    }
     if (this.question !== undefined) this.questionRows(this.question, add)
     if (this.menu !== undefined) {
       const menu = this.menu

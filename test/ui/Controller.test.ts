@@ -105,6 +105,19 @@ describe("Controller: the transcript", () => {
     expect(shown).toContain("● Edit(src/a.ts)\n  ⎿  - let a = 1\n     + const a = 1")
   })
 
+  it("a running tool's last line of output shows on the streaming row until it ends", () => {
+    const { terminal, clock, controller } = setup()
+    controller.event({ _tag: "TurnStarted", turnId: 1, kind: "prompt" })
+    controller.event({ _tag: "ToolStarted", toolUseId: "t1", toolName: "Bash", input: { command: "make" } })
+    controller.event({ _tag: "ToolProgress", toolUseId: "t1", toolName: "Bash", text: "compiling a.c\ncompiling b.c\n" })
+    clock.advance(50)
+    expect(terminal.visible).toContain("  ⎿  compiling b.c")
+    controller.event({ _tag: "ToolEnded", toolUseId: "t1", toolName: "Bash", isError: false, result: { type: "tool_result", tool_use_id: "t1", content: "done" } })
+    clock.advance(50)
+    expect(terminal.visible).not.toContain("  ⎿  compiling b.c")
+    expect(terminal.visible).toContain("  ⎿  done")
+  })
+
   it("code fences are set apart, lists bulleted, emphasis styled (no markers left)", () => {
     const { terminal, clock, controller } = setup()
     controller.event({ _tag: "TextDelta", index: 0, text: "Some **bold** and `code`:\n\n- item\n\n```ts\nconst x = 1\n```\n" })
