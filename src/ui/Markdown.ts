@@ -1,7 +1,7 @@
 /**
  * Markdown as it streams: text arrives in pieces, and each line is styled once it is complete (then it goes into
  * the scrollback, never to be drawn again); the unfinished last line is shown as it stands. Code fences are set
- * apart (a bar and the language tag), headings bold, lists bulleted, `code`, **bold** and *emphasis* styled.
+ * apart (a bar and the language tag) and lightly highlighted, headings bold, lists bulleted, `code`, **bold** and *emphasis* styled.
  */
 import { type Line, type Span, span, type Style } from "./Text.js"
 
@@ -34,6 +34,46 @@ const inline = (text: string, base: Style = {}): Array<Span> => {
   return spans
 }
 
+const keywords = new Set(
+  (
+    "abstract as async await break case catch class const continue def default defer del do elif else enum export " +
+    "extends false fi fn for from func function go if impl import in interface is let match mod module mut new nil " +
+    "None not null of or package pass private protected pub public raise readonly return self static struct super " +
+    "switch then this throw True true try type typeof undefined use var void while with yield"
+  ).split(" ")
+)
+/** Languages whose line comments start with `#` (else `//`). */
+const hashComments = new Set(["sh", "bash", "shell", "zsh", "py", "python", "rb", "ruby", "yaml", "yml", "toml", "make", "dockerfile"])
+
+/**
+ * One line of a fenced block, lightly highlighted when it has a language tag: keywords, strings, numbers and line
+ * comments (line by line, as it streams: a string or comment over several lines is not followed).
+ */
+const highlight = (line: string, language: string): Array<Span> => {
+  if (language === "") return [span(line)]
+  const comment = hashComments.has(language.toLowerCase()) ? "#" : "//"
+  const spans: Array<Span> = []
+  const pattern = /("(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|`(?:[^`\\]|\\.)*`?|\b\d[\d_.]*\b|[A-Za-z_$][\w$]*|\/\/.*$|#.*$)/g
+  let last = 0
+  for (const match of line.matchAll(pattern)) {
+    const token = match[0]
+    const at = match.index
+    if (token.startsWith("#") || token.startsWith("//")) {
+      if (!token.startsWith(comment)) continue
+      if (at > last) spans.push(span(line.slice(last, at)))
+      spans.push(span(line.slice(at), { color: "gray" }))
+      last = line.length
+      break
+    }
+    if (at > last) spans.push(span(line.slice(last, at)))
+    const style: Style = /^["'`]/.test(token) ? { color: "green" } : /^\d/.test(token) ? { color: "yellow" } : keywords.has(token) ? { color: "magenta" } : {}
+    spans.push(span(token, style))
+    last = at + token.length
+  }
+  if (last < line.length) spans.push(span(line.slice(last)))
+  return spans
+}
+
 const fenceMark = /^\s*(```|~~~)\s*([\w+#.-]*)\s*$/
 
 /** One complete line, styled, and the fence state after it. */
@@ -41,7 +81,7 @@ export const renderLine = (line: string, fence: string | undefined): { readonly 
   const mark = fenceMark.exec(line)
   if (fence !== undefined) {
     if (mark !== null && mark[2] === "") return { line: [span("  ╰─", { dim: true })], fence: undefined }
-    return { line: [span("  │ ", { dim: true }), span(line, { color: "yellow" })], fence }
+    return { line: [span("  │ ", { dim: true }), ...highlight(line, fence)], fence }
   }
   if (mark !== null) {
     const language = mark[2] ?? ""
