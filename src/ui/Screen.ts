@@ -6,6 +6,7 @@
  *
  * Rows handed to the Screen fit the width (the caller wraps them with Text.wrap) and carry their SGR codes.
  */
+import { textWidth } from "./Text.js"
 
 export interface Sink {
   readonly write: (bytes: string) => void
@@ -29,14 +30,7 @@ export interface Stats {
 }
 
 /** Columns a row takes on screen (its SGR codes take none). */
-export const visibleWidth = (row: string): number => {
-  let width = 0
-  for (const char of row.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "")) {
-    const code = char.codePointAt(0) ?? 0
-    width += code >= 0x1100 && (code <= 0x115f || (code >= 0x2e80 && code <= 0xa4cf) || (code >= 0xac00 && code <= 0xd7a3) || (code >= 0xf900 && code <= 0xfaff) || (code >= 0xff00 && code <= 0xff60) || (code >= 0x1f300 && code <= 0x1faff)) ? 2 : code < 0x20 || (code >= 0x300 && code <= 0x36f) ? 0 : 1
-  }
-  return width
-}
+export const visibleWidth = (row: string): number => textWidth(row.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ""))
 
 /** Above this many finished rows at once, the live region is erased and drawn again below them instead. */
 const maxInsertedRows = 8
