@@ -176,6 +176,8 @@ export class Controller {
   private turnStarted = 0
   private outputTokens = 0
   private streamedChars = 0
+  /** Text deltas came for the message being answered. */
+  private streamedText = false
   private costUsd = 0
   private compacting = false
   /** What the status line shows of the running turn, refreshed by the spinner's ticks (not by every token). */
@@ -438,6 +440,7 @@ export class Controller {
   /** Ends the text being streamed: its last line goes into the transcript. */
   endText(): void {
     this.flushText()
+    this.streamedText = false
     this.requestFrame()
   }
 
@@ -469,6 +472,7 @@ export class Controller {
         this.stopSpinner()
         break
       case "TextDelta": {
+        this.streamedText = true
         this.streamedChars += event.text.length
         const fed = Markdown.feed(this.markdown, event.text)
         this.markdown = fed.state
@@ -483,6 +487,13 @@ export class Controller {
         break
       }
       case "AssistantTurn": {
+        // A message whose text did not stream (no deltas came): its text drawn whole.
+        if (!this.streamedText) {
+          for (const block of event.message.content) {
+            if (Content.isText(block)) this.finished.push(...Markdown.feed(this.markdown, `${block.text}\n`).lines)
+          }
+        }
+        this.streamedText = false
         this.flushText()
         this.outputTokens += event.message.usage.output_tokens
         this.streamedChars = 0

@@ -91,6 +91,14 @@ describe("Controller: the transcript", () => {
     expect(terminal.bytes.length / textBytes).toBeLessThan(1.8)
   })
 
+  it("an answer that did not stream is drawn whole from its message", () => {
+    const { terminal, clock, controller } = setup()
+    controller.event(assistant([{ type: "text", text: "Not streamed.\n\n- a point" }]))
+    clock.advance(50)
+    expect(terminal.all).toContain("Not streamed.")
+    expect(terminal.all).toContain("  • a point")
+  })
+
   it("a tool call is one line and a few lines of its result; an edit shows as a diff", () => {
     const { terminal, clock, controller } = setup()
     controller.event({ _tag: "TurnStarted", turnId: 1, kind: "prompt" })
