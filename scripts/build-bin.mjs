@@ -99,6 +99,21 @@ const mcpConnectionPlugin = {
   }
 }
 
+// The interactive terminal's drawing code (src/ui/Controller.ts and the modules it imports: keys, line editor,
+// Markdown, screen; none of effect) is weft-ui.cjs, required only when `weft` runs interactively (src/ui/Interactive.ts
+// imports it dynamically): `weft -p` never parses it.
+const uiBundle = "weft-ui.cjs"
+const uiPlugin = {
+  name: "ui-bundle",
+  setup(build) {
+    build.onResolve({ filter: /[\\/]Controller\.js$/ }, (args) =>
+      /src[\\/]ui[\\/]Interactive\.ts$/.test(args.importer) && args.kind === "dynamic-import" ? { path: uiBundle, namespace: "ui-bundle" } : undefined
+    )
+    build.onResolve({ filter: /^\.\/weft-ui\.cjs$/ }, (args) => ({ path: args.path, external: true }))
+    build.onLoad({ filter: /.*/, namespace: "ui-bundle" }, () => ({ contents: `module.exports = require("./${uiBundle}")\n`, loader: "js" }))
+  }
+}
+
 rmSync(out, { recursive: true, force: true })
 const app = join(out, "weft-app.cjs")
 const { metafile } = await build({
@@ -106,13 +121,14 @@ const { metafile } = await build({
   entryPoints: [join(root, "src/cli/main.ts")],
   outfile: app,
   metafile: true,
-  plugins: [lazyBuiltinsPlugin, mcpConnectionPlugin, ...shellParserPlugins],
+  plugins: [lazyBuiltinsPlugin, mcpConnectionPlugin, uiPlugin, ...shellParserPlugins],
   define: shellParserDefine
 })
 mkdirSync(join(root, "dist/meta"), { recursive: true })
 writeFileSync(join(root, "dist/meta/weft-app.json"), JSON.stringify({ inputs: Object.keys(metafile.inputs) }, null, 1))
 copyShellParser(out)
 await build({ ...common, entryPoints: [join(root, "src/mcp/McpConnection.ts")], outfile: join(out, mcpBundle) })
+await build({ ...common, entryPoints: [join(root, "src/ui/Controller.ts")], outfile: join(out, uiBundle) })
 const hash = createHash("sha256").update(readFileSync(app)).digest("hex").slice(0, 16)
 
 const launcher = join(out, "weft.cjs")

@@ -22,6 +22,8 @@ import {
 
 export type Invocation =
   | { readonly _tag: "Print"; readonly options: PrintOptions }
+  /** No -p and no prompt: the interactive terminal (src/ui). */
+  | { readonly _tag: "Interactive"; readonly options: PrintOptions }
   | { readonly _tag: "Help" }
   | { readonly _tag: "Version" }
   | { readonly _tag: "Command"; readonly command: CommandSpec; readonly args: ReadonlyArray<string> }
@@ -77,10 +79,8 @@ const unknownOption = (name: string) =>
     : `unknown option '${name}'. Run weft --help for the options; a prompt that starts with "-" goes after --.`
 
 const notACommand = (words: ReadonlyArray<string>) =>
-  words.length === 0
-    ? 'the interactive mode is not available yet. Run a prompt with -p, e.g. weft -p "explain this project", or try `weft demo`. See weft --help.'
-    : `${JSON.stringify(words[0])} is not a weft command (the commands: ${commands.map((command) => command.name).join(", ")}), ` +
-      `and weft has no interactive mode yet to take it as a prompt. To run it as a prompt: weft -p ${JSON.stringify(words.join(" "))}. See weft --help.`
+  `${JSON.stringify(words[0])} is not a weft command (the commands: ${commands.map((command) => command.name).join(", ")}). ` +
+  `To run it as a prompt: weft -p ${JSON.stringify(words.join(" "))}, or start weft and type it. See weft --help.`
 
 /** What `args` (the arguments after `weft`) ask for. */
 export const parse = (args: ReadonlyArray<string>): Invocation => {
@@ -142,7 +142,11 @@ export const toInvocation = (raw: RawValues, positionals: ReadonlyArray<string>)
   const streamed = streamJsonProblem(decoded.success, positionals)
   if (streamed !== undefined) return { _tag: "Invalid", message: streamed }
   // Over the Agent SDK's protocol the prompts come on stdin: -p is optional there, as in Claude Code.
-  if (!decoded.success.print && decoded.success.inputFormat !== "stream-json") return { _tag: "Invalid", message: notACommand(positionals) }
+  if (!decoded.success.print && decoded.success.inputFormat !== "stream-json") {
+    return positionals.length === 0
+      ? { _tag: "Interactive", options: { ...decoded.success, prompt: undefined } }
+      : { _tag: "Invalid", message: notACommand(positionals) }
+  }
   if (positionals.length > 1) {
     const [first, second] = positionals
     return {

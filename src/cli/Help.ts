@@ -68,7 +68,8 @@ export const renderHelp = (): string =>
   [
     `weft ${version}: an agent runtime in the shape of Claude Code.`,
     "",
-    'Usage: weft -p [options] "prompt"      run one prompt non-interactively and print the result',
+    "Usage: weft [options]                  the interactive session, in a terminal (docs/terminal.md)",
+    '       weft -p [options] "prompt"      run one prompt non-interactively and print the result',
     '       echo "prompt" | weft -p [options]',
     "       weft <command> [arguments]",
     "",

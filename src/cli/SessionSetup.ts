@@ -150,24 +150,36 @@ export const load = (options: PrintOptions, cwd: string) =>
       project: Effect.succeed(McpConfig.projectTrustOf(settings))
     }).pipe(Effect.mapError((error) => new UsageError({ message: error.message })))
     for (const warning of mcpConfig.warnings) yield* warn(`weft: ${warning}\n`)
-    // Claude Code's switches for automatic compaction (a request refused as too long is still compacted), from the
-    // environment or the settings' `env`.
+    const loaded: Loaded = { settings, mcpServers: mcpConfig.servers, ...(yield* loadRest(options, cwd, settings, warn)) }
+    return loaded
+  })
+
+/**
+ * What the session takes from the settings beside the rules: Claude Code's switches for automatic compaction (from
+ * the environment or the settings' `env`), the subagents (unless the Agent tool is removed: --disallowedTools Agent,
+ * or Task as Claude Code names it) and where their transcripts go. Warnings go to `say`.
+ */
+export const loadRest = (
+  options: PrintOptions,
+  cwd: string,
+  settings: Settings["Service"],
+  say: (text: string) => Effect.Effect<void>
+): Effect.Effect<Omit<Loaded, "settings" | "mcpServers">, UsageError> =>
+  Effect.gen(function* () {
     const withSettingsEnv = Effect.provide(Variables.layerOverlay(settings.value.env ?? {}))
     const autoCompact =
       !(yield* Variables.flag("DISABLE_AUTO_COMPACT").pipe(withSettingsEnv)) && !(yield* Variables.flag("DISABLE_COMPACT").pipe(withSettingsEnv))
-    // The subagents, unless the Agent tool is removed (--disallowedTools Agent, or Task as Claude Code names it).
     const agentFlag = options.agents === undefined ? undefined : AgentDefinitions.parseFlag(options.agents)
     if (agentFlag?.error !== undefined) return yield* new UsageError({ message: agentFlag.error })
     const agentsRemoved = options.disallowedTools.some((rule) => rule === "Agent" || rule === "Task")
     const agents = agentsRemoved
       ? undefined
       : yield* AgentDefinitions.load({ cwd, home: settings.home, ...(agentFlag === undefined ? {} : { flag: agentFlag.definitions }) })
-    for (const warning of agents?.warnings ?? []) yield* warn(`weft: ${warning}\n`)
+    for (const warning of agents?.warnings ?? []) yield* say(`weft: ${warning}\n`)
     const subagentTranscriptDir = options.noSessionPersistence
       ? undefined
       : join(yield* Variables.weftHomeOf(settings.home), "projects", cwdSlug(resolve(cwd)))
-    const loaded: Loaded = { settings, mcpServers: mcpConfig.servers, autoCompact, agents: agents?.definitions, subagentTranscriptDir }
-    return loaded
+    return { autoCompact, agents: agents?.definitions, subagentTranscriptDir }
   })
 
 /**

@@ -33,6 +33,10 @@ const dispatch = (invocation: Invocation): Effect.Effect<Outcome, CliError, File
       return Effect.promise(() => import("./PrintCommand.js")).pipe(
         Effect.flatMap((module) => module.runPrint(invocation.options))
       )
+    case "Interactive":
+      return Effect.promise(() => import("../ui/Interactive.js")).pipe(
+        Effect.flatMap((module) => module.runInteractive(invocation.options))
+      )
     case "Help":
       return Effect.promise(() => import("./Help.js")).pipe(Effect.flatMap((module) => show(module.renderHelp())))
     case "Version":

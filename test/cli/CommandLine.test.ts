@@ -59,7 +59,6 @@ const invalid: ReadonlyArray<readonly [ReadonlyArray<string>, RegExp]> = [
   [["deploy"], /"deploy" is not a weft command \(the commands: demo, trust[^)]*\bmcp\b[^)]*\).*weft -p "deploy"/],
   [["-p", "--session-id", "my-session", "hi"], /--session-id must be a UUID \(e\.g\. [0-9a-f-]{36}\), not "my-session"/],
   [["-p", "--resume", "a", "-r", "b", "hi"], /--resume is given 2 times \("a", "b"\): give it once/],
-  [[], /the interactive mode is not available yet/],
   [["--input-format", "stream-json"], /--input-format stream-json needs --output-format stream-json/],
   [["--input-format", "stream-json", "--output-format", "stream-json", "hi"], /prompts come on stdin as user messages/],
   [["-p", "--permission-prompt-tool", "mcp__auth__ask", "hi"], /--permission-prompt-tool must be stdio/],
@@ -72,6 +71,12 @@ describe("CommandLine.parse and the @effect/cli command, both generated from Cli
   it.each(valid)("read %j alike", async (...args) => {
     const fast = parse(args)
     expect(fast._tag).toBe("Print")
+    expect(await viaEffectCli(args)).toEqual(fast)
+  })
+
+  it.each([[[]], [["--continue"]], [["--model", "m", "--permission-mode", "plan"]]])("read %j as the interactive terminal, alike", async (args) => {
+    const fast = parse(args)
+    expect(fast._tag).toBe("Interactive")
     expect(await viaEffectCli(args)).toEqual(fast)
   })
 

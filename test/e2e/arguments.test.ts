@@ -53,7 +53,8 @@ describe("weft's arguments (the built binary)", () => {
   it("a word that is not a command says what exists, and how to run it as a prompt", () => {
     refused(["deploy"], /"deploy" is not a weft command \(the commands: demo, trust[^)]*\bmcp\b[^)]*\).*To run it as a prompt: weft -p "deploy"/)
     refused(["config", "list"], /"config" is not a weft command.*weft -p "config list"/)
-    refused([], /the interactive mode is not available yet\. Run a prompt with -p/)
+    // Without a terminal (stdin and stdout are pipes here) the interactive mode says to use -p.
+    refused([], /the interactive mode needs a terminal \(stdin and stdout\)\. Run a prompt with -p/)
   })
 
   it("reads --name=value forms (as the Agent SDK passes options) and runs", async () => {
