@@ -8,6 +8,8 @@ import { readFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
+import { isRecord } from "../../src/domain/Json.js"
+import { systemContains } from "../../src/testing/MockAnthropicServer.js"
 import { ScriptTurn, textTurn, toolUse } from "../../src/testing/Script.js"
 import { binary, isAlive, requireBinary, useSessions, waitUntil } from "./harness.js"
 
@@ -268,6 +270,52 @@ describe("the Claude Agent SDK driving weft", () => {
     }
     expect(server.requests().map((request) => modelOf(request.body))).toEqual(["claude-main", "claude-fallback"])
     expect(resultsOf(messages)[0]).toMatchObject({ subtype: "success", result: "from the fallback" })
+  })
+
+  it("agents in the query options: listed in the init frame and the initialize reply; an Agent call runs the child", async () => {
+    const { dir, env, server } = await setup({ "a.js": "let x = 1\n" }, () => ({
+      script: [
+        ScriptTurn.blocks([
+          toolUse("Agent", { description: "review a.js", prompt: "Review a.js", subagent_type: "reviewer", run_in_background: false }, "agent_1")
+        ]),
+        textTurn("The reviewer says a.js is fine.")
+      ],
+      conversations: [
+        {
+          when: systemContains("SDK REVIEWER"),
+          script: [ScriptTurn.blocks([toolUse("Read", { file_path: "a.js" }, "child_read")]), textTurn("a.js: no bugs")]
+        }
+      ]
+    }))
+    const messages: Array<SDKMessage> = []
+    const q = query({
+      prompt: "review a.js",
+      options: {
+        pathToClaudeCodeExecutable: binary,
+        cwd: dir,
+        env: sdkEnv(env),
+        agents: { reviewer: { description: "Reviews code for bugs", prompt: "You are the SDK REVIEWER.", tools: ["Read", "Grep"] } }
+      }
+    })
+    const agents = q.supportedAgents()
+    for await (const message of q) messages.push(message)
+    expect(await agents).toContainEqual(expect.objectContaining({ name: "reviewer", description: "Reviews code for bugs" }))
+    const init = messages.find((message) => message.type === "system" && message.subtype === "init")
+    expect(init !== undefined && "agents" in init ? init.agents : []).toContain("reviewer")
+
+    const bodies = server.requests().flatMap((request) => (isRecord(request.body) ? [request.body] : []))
+    const child = bodies.find((body) => JSON.stringify(body["system"] ?? "").includes("SDK REVIEWER"))
+    expect(child).toBeDefined()
+    const toolNames = Array.isArray(child?.["tools"]) ? child["tools"].flatMap((entry: unknown) => (isRecord(entry) ? [entry["name"]] : [])) : []
+    expect([...toolNames].sort()).toEqual(["Grep", "Read"])
+    expect(JSON.stringify(child?.["messages"])).not.toContain("review a.js\"")
+    // The child's read ran, and its answer is the Agent call's result in the parent.
+    expect(toolResultTexts(messages)["child_read"]).toMatchObject({ isError: false, text: expect.stringContaining("let x = 1") })
+    expect(toolResultTexts(messages)["agent_1"]).toMatchObject({ isError: false, text: expect.stringContaining("a.js: no bugs") })
+    expect(JSON.stringify(bodies.at(-1)?.["messages"])).toContain("a.js: no bugs")
+    // The child's messages reach the program tagged with the Agent call.
+    expect(messages.filter((message) => message.type === "assistant" && message.parent_tool_use_id === "agent_1")).toHaveLength(2)
+    expect(resultsOf(messages)[0]).toMatchObject({ subtype: "success", result: "The reviewer says a.js is fine." })
   })
 
   it("interrupt during a running Bash call: the process is gone, the turn ends, the next turn works", async () => {
