@@ -318,6 +318,56 @@ describe("the Claude Agent SDK driving weft", () => {
     expect(resultsOf(messages)[0]).toMatchObject({ subtype: "success", result: "The reviewer says a.js is fine." })
   })
 
+  it("plan mode with canUseTool: ExitPlanMode is offered and asks the program; allow leaves plan mode, deny stays", async () => {
+    const script = () => ({
+      script: [
+        ScriptTurn.blocks([toolUse("ExitPlanMode", { plan: "1. Write notes.txt" }, "exit_1")]),
+        ScriptTurn.blocks([toolUse("Write", { file_path: "notes.txt", content: "planned\n" }, "write_1")]),
+        textTurn("done")
+      ]
+    })
+    const run = async (answer: "allow" | "deny") => {
+      const { dir, env, server } = await setup({}, script)
+      const asked: Array<{ name: string; input: Record<string, unknown> }> = []
+      const messages: Array<SDKMessage> = []
+      for await (const message of query({
+        prompt: "plan the notes",
+        options: {
+          pathToClaudeCodeExecutable: binary,
+          cwd: dir,
+          env: sdkEnv(env),
+          permissionMode: "plan",
+          canUseTool: async (name, input) => {
+            asked.push({ name, input })
+            return answer === "allow" || name !== "ExitPlanMode"
+              ? { behavior: "allow", updatedInput: input }
+              : { behavior: "deny", message: "Keep planning." }
+          }
+        }
+      })) {
+        messages.push(message)
+      }
+      const first = server.requests()[0]?.body
+      const tools = isRecord(first) && Array.isArray(first["tools"]) ? first["tools"].flatMap((entry: unknown) => (isRecord(entry) ? [entry["name"]] : [])) : []
+      return { dir, asked, messages, tools }
+    }
+
+    const allowed = await run("allow")
+    expect(allowed.tools).toContain("ExitPlanMode")
+    expect(allowed.asked[0]).toEqual({ name: "ExitPlanMode", input: { plan: "1. Write notes.txt" } })
+    expect(toolResultTexts(allowed.messages)["exit_1"]).toMatchObject({ isError: false, text: expect.stringContaining("Plan mode is off") })
+    // Out of plan mode, the write is asked about as in default mode, and runs.
+    expect(allowed.asked.map((ask) => ask.name)).toEqual(["ExitPlanMode", "Write"])
+    expect(await readFile(join(allowed.dir, "notes.txt"), "utf8")).toBe("planned\n")
+
+    const denied = await run("deny")
+    expect(toolResultTexts(denied.messages)["exit_1"]).toMatchObject({ isError: true, text: expect.stringContaining("Keep planning.") })
+    // Still in plan mode: the write is refused without asking.
+    expect(denied.asked.map((ask) => ask.name)).toEqual(["ExitPlanMode"])
+    expect(toolResultTexts(denied.messages)["write_1"]).toMatchObject({ isError: true, text: expect.stringContaining("plan mode") })
+    expect(existsSync(join(denied.dir, "notes.txt"))).toBe(false)
+  })
+
   it("interrupt during a running Bash call: the process is gone, the turn ends, the next turn works", async () => {
     const { dir, env } = await setup({}, () => ({
       script: [
