@@ -194,19 +194,27 @@ export const prepare = Effect.fn("CommandExpansion.prepare")(function* (
   prompt: string | ReadonlyArray<ContentBlock>,
   options: { readonly sessionId?: string } = {}
 ) {
-  const loaded = yield* Extensions
+  const { loaded, services } = yield* sessionServices(options.sessionId)
   for (const warning of loaded.warnings) yield* Effect.logWarning(`weft: ${warning}`)
-  const registry = yield* ToolRegistry
+  const expanded = yield* expandWith(prompt, loaded, services)
+  return { ...expanded, reminders: [...expanded.reminders, ...(yield* listingReminders)] }
+})
+
+/**
+ * What `expandWith` runs with in the session in context: its commands and skills, its tools and permissions (the
+ * grants session allow rules). A host that expands each prompt as it comes (the SDK protocol) takes them once.
+ */
+export const sessionServices = Effect.fn("CommandExpansion.sessionServices")(function* (sessionId?: string) {
+  const loaded = yield* Extensions
   const settings = yield* Settings
   const services: Services = {
-    registry,
+    registry: yield* ToolRegistry,
     permissions: yield* Permissions,
     home: settings.home || homedir(),
     cwd: settings.projectDir,
-    sessionId: options.sessionId ?? ""
+    sessionId: sessionId ?? ""
   }
-  const expanded = yield* expandWith(prompt, loaded, services)
-  return { ...expanded, reminders: [...expanded.reminders, ...(yield* listingReminders)] }
+  return { loaded, services }
 })
 
 /**
