@@ -4,7 +4,8 @@
  * drive weft through it; docs/sdk.md has the wire.
  *
  * stdin is read line by line for the whole session, while turns run (Stdin.lines, Frames.decode):
- * - user frames are prompts, submitted to the Session as they come (answered one at a time, in order);
+ * - user frames are prompts, submitted to the Session as they come (answered one at a time, in order); a `/name`
+ *   one is a custom command or skill, expanded when its turn begins (`commandOf`);
  * - control requests from the program (initialize, interrupt, set_permission_mode, set_model, mcp_status,
  *   mcp_message) are served each in a fiber of its own; any other subtype gets an error response;
  * - control responses answer weft's own requests (can_use_tool, hook_callback, mcp_message: ControlChannel);
