@@ -439,7 +439,8 @@ export const make = (options: Options): Effect.Effect<
 
     const runPrompt = (job: Extract<Job, { _tag: "Prompt" }>) =>
       Effect.gen(function* () {
-        const { value: answered, interrupted } = yield* inFlightWith(job.id, "prompt", job.abort, (abort) => preparePrompt(job, abort), (abort, preparation) =>
+        const prelude = (abort: Deferred.Deferred<void>) => preparePrompt(job, abort)
+        const { value: answered, interrupted } = yield* inFlightWith(job.id, "prompt", job.abort, prelude, (abort, preparation) =>
           Effect.gen(function* () {
             if (preparation._tag === "Failure") {
               // Refused before any request: the prompt's answer is the reason; nothing enters the conversation.

@@ -277,10 +277,7 @@ const withSkillTool = (registry: ToolRegistry["Service"]) =>
     // The Skill tool grants a skill's allowed-tools through the session's Permissions; its `!`cmd`` run with the
     // caller's tools (the registry of the call's context, not this one).
     const permissions = yield* Permissions
-    const settings = yield* Settings
-    const skill = erase(SkillTool.make(loaded, settings.home === "" ? {} : { home: settings.home }), (stream) =>
-      Stream.provideService(stream, Permissions, permissions)
-    )
+    const skill = erase(SkillTool.make(loaded), (stream) => Stream.provideService(stream, Permissions, permissions))
     return fromAnyTools([...registry.tools, skill], registry.forgetContext)
   })
 

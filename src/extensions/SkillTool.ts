@@ -50,9 +50,9 @@ const nameOf = (input: SkillInput) => input.skill.trim().replace(/^\//, "")
 
 /**
  * The Skill tool over `loaded`'s skills and commands. Its `` !`cmd` `` run with the Bash tool of the call's context
- * (a subagent's own tools: one without Bash runs none); `home` is the user's home for `~` (default the process's).
+ * (a subagent's own tools: one without Bash runs none).
  */
-export const make = (loaded: Loaded, options: { readonly home?: string } = {}): Tool.Tool<SkillInput, Permissions> => {
+export const make = (loaded: Loaded): Tool.Tool<SkillInput, Permissions> => {
   const available = invocable(loaded)
   const byName = new Map(available.map((extension) => [extension.name, extension]))
   return Tool.fromEffect({
@@ -83,7 +83,8 @@ export const make = (loaded: Loaded, options: { readonly home?: string } = {}): 
           {
             registry: Option.getOrElse(registry, () => fromAnyTools([])),
             permissions,
-            home: options.home ?? homedir(),
+            // Only `@path` reads it, which a skill's body does not attach.
+            home: homedir(),
             cwd: context.cwd,
             sessionId: context.sessionId
           },
