@@ -28,6 +28,7 @@ import * as Option from "effect/Option"
 import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
 import * as Ref from "effect/Ref"
+import * as EffectResult from "effect/Result"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type { AgentEvent, Result } from "../domain/AgentEvent.js"
@@ -122,6 +123,20 @@ export interface SubmitOptions {
    * unknown command): not the user's words, so UserPromptSubmit hooks do not see them.
    */
   readonly reminders?: ReadonlyArray<string>
+  /**
+   * Runs when the prompt's turn begins (after the turns before it, under the session's services and its host's
+   * Prompter): what the turn sends instead of the prompt (a custom command expanded), more reminders, and a model
+   * for this turn alone (the session's is back after it, unless it was changed meanwhile). A failure answers the
+   * prompt with an error Result naming why, before any request; the session goes on.
+   */
+  readonly prepare?: Effect.Effect<PreparedPrompt, { readonly message: string }>
+}
+
+/** What `SubmitOptions.prepare` makes of a prompt. */
+export interface PreparedPrompt {
+  readonly prompt: Prompt
+  readonly reminders: ReadonlyArray<string>
+  readonly model?: string
 }
 
 /** A prompt accepted: its number (TurnStarted / TurnEnded carry it) and its Result once answered. */
@@ -208,6 +223,7 @@ type Job =
       readonly endsSession: boolean
       readonly abort: Deferred.Deferred<void> | undefined
       readonly reminders: ReadonlyArray<string>
+      readonly prepare: SubmitOptions["prepare"]
       readonly done: Deferred.Deferred<Result>
     }
   | { readonly _tag: "Compact"; readonly id: number; readonly instructions: string | undefined; readonly done: Deferred.Deferred<void, SessionError> }
@@ -372,54 +388,95 @@ export const make = (options: Options): Effect.Effect<
         return started
       })
 
-    /** Runs a turn with `abort` as its graceful stop (`interrupt`), and says whether it was interrupted. */
-    const inFlightWith = <A, R>(
+    /**
+     * Runs a turn with `abort` as its graceful stop (`interrupt`), and says whether it was interrupted. `prelude`
+     * runs in flight before the turn is announced as started (a prompt's preparation: the model it sets is the one
+     * the turn's start reports).
+     */
+    const inFlightWith = <P, A, R>(
       id: number,
       kind: "prompt" | "compact",
       given: Deferred.Deferred<void> | undefined,
-      body: (abort: Deferred.Deferred<void>) => Effect.Effect<A, never, R>
+      prelude: (abort: Deferred.Deferred<void>) => Effect.Effect<P, never, R>,
+      body: (abort: Deferred.Deferred<void>, prepared: P) => Effect.Effect<A, never, R>
     ) =>
       Effect.gen(function* () {
         const abort = given ?? (yield* Deferred.make<void>())
         const over = yield* Deferred.make<void>()
         yield* Ref.set(inFlight, { abort, over })
-        yield* emit({ _tag: "TurnStarted", turnId: id, kind })
-        const value = yield* body(abort).pipe(
-          Effect.ensuring(Ref.set(inFlight, undefined).pipe(Effect.andThen(Deferred.succeed(over, undefined))))
-        )
+        const value = yield* Effect.gen(function* () {
+          const prepared = yield* prelude(abort)
+          yield* emit({ _tag: "TurnStarted", turnId: id, kind })
+          return yield* body(abort, prepared)
+        }).pipe(Effect.ensuring(Ref.set(inFlight, undefined).pipe(Effect.andThen(Deferred.succeed(over, undefined)))))
         return { value, interrupted: yield* Deferred.isDone(abort) }
+      })
+
+    /**
+     * A prompt's preparation (SubmitOptions.prepare), stopped by the turn's abort; its model set for the turn
+     * (`restore` puts the session's back). A refusal is the message for the prompt's error Result.
+     */
+    const preparePrompt = (job: Extract<Job, { _tag: "Prompt" }>, abort: Deferred.Deferred<void>) =>
+      Effect.gen(function* () {
+        const given: PreparedPrompt = { prompt: job.prompt, reminders: [] }
+        if (job.prepare === undefined) return EffectResult.succeed({ prepared: given, restore: Effect.void })
+        const stopped = Effect.andThen(Deferred.await(abort), Effect.fail({ message: "The prompt was interrupted before it was sent." }))
+        const outcome = yield* Effect.result(Effect.raceFirst(job.prepare, stopped))
+        if (outcome._tag === "Failure") return EffectResult.fail(outcome.failure.message)
+        const prepared = outcome.success
+        const turnModel = prepared.model
+        if (turnModel === undefined) return EffectResult.succeed({ prepared, restore: Effect.void })
+        const before = yield* Ref.getAndSet(model, turnModel)
+        yield* emit({ _tag: "ModelChanged", model: yield* currentModel })
+        // Unless the host chose another model during the turn, the session's comes back.
+        const restore = Effect.gen(function* () {
+          if ((yield* Ref.get(model)) !== turnModel) return
+          yield* Ref.set(model, before)
+          yield* emit({ _tag: "ModelChanged", model: yield* currentModel })
+        })
+        return EffectResult.succeed({ prepared, restore })
       })
 
     const runPrompt = (job: Extract<Job, { _tag: "Prompt" }>) =>
       Effect.gen(function* () {
-        const { value: end, interrupted } = yield* inFlightWith(job.id, "prompt", job.abort, (abort) =>
+        const prelude = (abort: Deferred.Deferred<void>) => preparePrompt(job, abort)
+        const { value: answered, interrupted } = yield* inFlightWith(job.id, "prompt", job.abort, prelude, (abort, preparation) =>
           Effect.gen(function* () {
+            if (preparation._tag === "Failure") {
+              // Refused before any request: the prompt's answer is the reason; nothing enters the conversation.
+              const refused = notAnswered(sessionId, preparation.failure)
+              yield* emit(refused)
+              return { result: refused, endsSession: false, refused: true }
+            }
+            const { prepared, restore } = preparation.success
             const first = (yield* Ref.get(conversation)).history.length === 0
-            const started = yield* announce(runOptions(job.prompt, abort))
+            const started = yield* announce(runOptions(prepared.prompt, abort))
             // After the announcement, which settles the system prompt.
-            const turnOptions = runOptions(job.prompt, abort, [...remindersFor(first), ...job.reminders])
+            const turnOptions = runOptions(prepared.prompt, abort, [...remindersFor(first), ...job.reminders, ...prepared.reminders])
             const endsSession = job.endsSession || started?.stopRun !== undefined
             const turnEnd = yield* Agent.runTurn(turnOptions, yield* Ref.get(conversation), {
               ...(started === undefined ? {} : { started }),
               endSession: endsSession,
               emit
-            })
+            }).pipe(Effect.ensuring(restore))
             yield* Ref.set(conversation, turnEnd.conversation)
             if (endsSession) {
               yield* Ref.set(ended, true)
               yield* Ref.set(hooksEnded, true)
             }
-            return { ...turnEnd, endsSession }
+            return { result: turnEnd.result, endsSession, refused: false }
           })
         )
         yield* emit({ _tag: "TurnEnded", turnId: job.id, interrupted })
-        if (end.endsSession) yield* emit({ _tag: "SessionEnded", sessionId, reason: "other" })
-        yield* Deferred.succeed(job.done, end.result)
+        if (answered.endsSession) yield* emit({ _tag: "SessionEnded", sessionId, reason: "other" })
+        yield* Deferred.succeed(job.done, answered.result)
+        // A last prompt refused still ends the session (its SessionEnd hooks, when it had begun).
+        if (answered.refused && job.endsSession) yield* end("other")
       })
 
     const runCompact = (job: Extract<Job, { _tag: "Compact" }>) =>
       Effect.gen(function* () {
-        const { value: compacted, interrupted } = yield* inFlightWith(job.id, "compact", undefined, (abort) =>
+        const { value: compacted, interrupted } = yield* inFlightWith(job.id, "compact", undefined, () => Effect.void, (abort) =>
           Effect.gen(function* () {
             const outcome = yield* Agent.compactConversation(runOptions("", abort), yield* Ref.get(conversation), {
               ...(job.instructions === undefined ? {} : { instructions: job.instructions }),
@@ -508,6 +565,7 @@ export const make = (options: Options): Effect.Effect<
           endsSession: submitOptions?.endsSession === true,
           abort: submitOptions?.abort,
           reminders: submitOptions?.reminders ?? [],
+          prepare: submitOptions?.prepare,
           done
         }))
         const turn: Turn = { id: job.id, result: Deferred.await(done) }

@@ -274,9 +274,10 @@ const withSkillTool = (registry: ToolRegistry["Service"]) =>
   Effect.gen(function* () {
     const loaded = yield* Extensions
     if (invocable(loaded).length === 0 || registry.tools.some((tool) => tool.name === SkillTool.name)) return registry
-    // The Skill tool grants a skill's allowed-tools through the session's Permissions.
-    const context = yield* Effect.context<Permissions>()
-    const skill = erase(SkillTool.make(loaded), (stream) => Stream.provideContext(stream, context))
+    // The Skill tool grants a skill's allowed-tools through the session's Permissions; its `!`cmd`` run with the
+    // caller's tools (the registry of the call's context, not this one).
+    const permissions = yield* Permissions
+    const skill = erase(SkillTool.make(loaded), (stream) => Stream.provideService(stream, Permissions, permissions))
     return fromAnyTools([...registry.tools, skill], registry.forgetContext)
   })
 

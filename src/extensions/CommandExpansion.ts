@@ -31,9 +31,8 @@ import * as Uuid from "../platform/Uuid.js"
 import * as Tool from "../tools/Tool.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
 import * as Arguments from "./Arguments.js"
-import { type Extension, Extensions, find, type Loaded, listing } from "./Extensions.js"
+import { bodyOf, type Extension, Extensions, find, type Loaded, listing, skillToolName } from "./Extensions.js"
 import * as Grants from "./Grants.js"
-import * as SkillTool from "./SkillTool.js"
 
 /** A prompt expanded: what the user message holds, the rules granted, the model for the run. */
 export interface Expanded {
@@ -103,13 +102,16 @@ const runTool = (services: Services, toolName: string, input: Readonly<Record<st
     return yield* Tool.outcome(prepared, toolName).pipe(Effect.mapError((error) => new CommandRefused({ message: `${what} failed: ${error.message}` })))
   })
 
-/** The body with each `` !`cmd` `` replaced by its output (run in order; the first refused or failing one ends it). */
-const runShellCommands = (services: Services, body: string, commandName: string) =>
+/**
+ * The body with each `` !`cmd` `` replaced by its output (run in order; the first refused or failing one ends it),
+ * `label` naming where it comes from in a refusal (`/name`, `the skill name`).
+ */
+export const runShellCommands = (services: Services, body: string, label: string) =>
   Effect.gen(function* () {
     const outputs: Array<string> = []
     for (const match of body.matchAll(bashPattern)) {
       const command = match[1] ?? ""
-      const what = `/${commandName}: !\`${command}\``
+      const what = `${label}: !\`${command}\``
       const result = yield* runTool(services, "Bash", { command }, what)
       if (result.isError === true) return yield* new CommandRefused({ message: `${what} failed: ${textOf(result.content).trim()}` })
       outputs.push(textOf(result.content))
@@ -172,10 +174,10 @@ export const expandWith = Effect.fn("CommandExpansion.expand")(function* (
     const what = `/${extension.name}`
     yield* services.grant === undefined ? Grants.grant(services.permissions, extension.allowedTools, what) : services.grant(extension.allowedTools, what)
   }
-  const substituted = SkillTool.bodyOf(extension, parsed.args)
+  const substituted = bodyOf(extension, parsed.args)
   // The files the command names (not those a command's output happens to name), read before anything runs.
   const attachments = yield* attachFiles(services, substituted.replace(bashPattern, ""), extension.name)
-  const body = yield* runShellCommands(services, substituted, extension.name)
+  const body = yield* runShellCommands(services, substituted, `/${extension.name}`)
   const expanded: Expanded = {
     content: [...attachments, commandBlock(extension, parsed.args), { type: "text", text: body }],
     allowedTools: extension.allowedTools,
@@ -194,19 +196,27 @@ export const prepare = Effect.fn("CommandExpansion.prepare")(function* (
   prompt: string | ReadonlyArray<ContentBlock>,
   options: { readonly sessionId?: string } = {}
 ) {
-  const loaded = yield* Extensions
+  const { loaded, services } = yield* sessionServices(options.sessionId)
   for (const warning of loaded.warnings) yield* Effect.logWarning(`weft: ${warning}`)
-  const registry = yield* ToolRegistry
+  const expanded = yield* expandWith(prompt, loaded, services)
+  return { ...expanded, reminders: [...expanded.reminders, ...(yield* listingReminders)] }
+})
+
+/**
+ * What `expandWith` runs with in the session in context: its commands and skills, its tools and permissions (the
+ * grants session allow rules). A host that expands each prompt as it comes (the SDK protocol) takes them once.
+ */
+export const sessionServices = Effect.fn("CommandExpansion.sessionServices")(function* (sessionId?: string) {
+  const loaded = yield* Extensions
   const settings = yield* Settings
   const services: Services = {
-    registry,
+    registry: yield* ToolRegistry,
     permissions: yield* Permissions,
     home: settings.home || homedir(),
     cwd: settings.projectDir,
-    sessionId: options.sessionId ?? ""
+    sessionId: sessionId ?? ""
   }
-  const expanded = yield* expandWith(prompt, loaded, services)
-  return { ...expanded, reminders: [...expanded.reminders, ...(yield* listingReminders)] }
+  return { loaded, services }
 })
 
 /**
@@ -215,7 +225,7 @@ export const prepare = Effect.fn("CommandExpansion.prepare")(function* (
  */
 export const listingReminders: Effect.Effect<ReadonlyArray<string>, never, Extensions | ToolRegistry> = Effect.gen(function* () {
   const registry = yield* ToolRegistry
-  const list = registry.tools.some((tool) => tool.name === SkillTool.name) ? listing(yield* Extensions) : undefined
+  const list = registry.tools.some((tool) => tool.name === skillToolName) ? listing(yield* Extensions) : undefined
   return list === undefined ? [] : [list]
 })
 

@@ -19,6 +19,7 @@ import { homedir } from "node:os"
 import { basename, join, relative, sep } from "node:path"
 import { Settings } from "../context/Settings.js"
 import { listNames, probe, readSmallText } from "../platform/FileProbe.js"
+import * as Arguments from "./Arguments.js"
 import * as Frontmatter from "./Frontmatter.js"
 
 export type Scope = "user" | "project"
@@ -219,6 +220,18 @@ export const describe = (extension: Extension): string => {
  * The listing the model gets (Claude Code sends it as a system reminder in the conversation after the first user
  * message, not in the system prompt or the tool's description); undefined when there is nothing to list.
  */
+/**
+ * The text a loaded skill or command gives the model, its arguments put in (Arguments.ts): the Skill tool's second
+ * block, and what `/name args` expands to (before its `` !`cmd` `` run).
+ */
+export const bodyOf = (extension: Extension, args: string): string => {
+  const body = Arguments.substitute(extension.body, args)
+  return extension._tag === "Skill" ? `Base directory for this skill: ${extension.directory}\n\n${body}` : body
+}
+
+/** The tool that loads a skill (SkillTool.ts). */
+export const skillToolName = "Skill"
+
 export const listing = (loaded: Loaded): string | undefined => {
   const items = invocable(loaded)
   if (items.length === 0) return undefined

@@ -296,6 +296,52 @@ describe("Session", () => {
     }).pipe(Effect.provide(sessionLayer({ script: [textTurn("a"), textTurn("b")], options: { model: "claude-sonnet-4-5" } })))
   )
 
+  it.effect("a prompt's prepare runs when its turn begins: its prompt, reminders and model for that turn alone; a refusal answers it with an error", () =>
+    Effect.gen(function* () {
+      const session = yield* Session.Session
+      const model = yield* ScriptedModel
+      let requestsWhenPrepared = -1
+      const first = yield* session.submit("first")
+      const expanded = yield* session.submit("/cmd", {
+        prepare: Effect.map(model.requests, (requests): Session.PreparedPrompt => {
+          requestsWhenPrepared = requests.length
+          return { prompt: "expanded", reminders: ["a note"], model: "claude-haiku-4-5" }
+        })
+      })
+      const refused = yield* session.submit("/bad", { prepare: Effect.fail({ message: "/bad: refused" }) })
+      const last = yield* session.submit("last")
+      expect((yield* first.result).result).toBe("A")
+      expect((yield* expanded.result).result).toBe("B")
+      expect(yield* refused.result).toMatchObject({ isError: true, subtype: "error_during_execution", result: "/bad: refused", numTurns: 0 })
+      expect((yield* last.result).result).toBe("C")
+      // Prepared after the turn before it was answered.
+      expect(requestsWhenPrepared).toBe(1)
+      const requests = yield* model.requests
+      expect(requests.map((request) => request.model)).toEqual(["claude-sonnet-4-5", "claude-haiku-4-5", "claude-sonnet-4-5"])
+      const sent = JSON.stringify(requests[1]?.messages.at(-1))
+      expect(sent).toContain("expanded")
+      expect(sent).toContain("a note")
+      expect(sent).not.toContain("/cmd")
+      // The refused prompt never entered the conversation.
+      expect(JSON.stringify(requests[2]?.messages)).not.toContain("/bad")
+      expect((yield* session.status).model).toBe("claude-sonnet-4-5")
+    }).pipe(Effect.provide(sessionLayer({ script: [textTurn("A"), textTurn("B"), textTurn("C")], options: { model: "claude-sonnet-4-5" } })))
+  )
+
+  it.effect("interrupt while a prompt is being prepared: it is answered as interrupted, and the next prompt is taken", () =>
+    Effect.gen(function* () {
+      const session = yield* Session.Session
+      const preparing = yield* Deferred.make<void>()
+      const stuck = yield* session.submit("/slow", { prepare: Effect.andThen(Deferred.succeed(preparing, undefined), Effect.never) })
+      const next = yield* session.submit("next")
+      yield* Deferred.await(preparing)
+      yield* session.interrupt
+      expect(yield* stuck.result).toMatchObject({ isError: true, result: "The prompt was interrupted before it was sent." })
+      expect((yield* next.result).result).toBe("A")
+      expect((yield* (yield* ScriptedModel).requests).length).toBe(1)
+    }).pipe(Effect.provide(sessionLayer({ script: [textTurn("A")] })))
+  )
+
   it.effect("addRules writes the settings file atomically, keeping its other keys, and the rule holds at once", () => {
     const dir = tempDir()
     const file = nodePath.join(dir, ".claude", "settings.local.json")

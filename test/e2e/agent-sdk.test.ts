@@ -8,6 +8,8 @@ import { readFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
+import { isRecord } from "../../src/domain/Json.js"
+import { systemContains } from "../../src/testing/MockAnthropicServer.js"
 import { ScriptTurn, textTurn, toolUse } from "../../src/testing/Script.js"
 import { binary, isAlive, requireBinary, useSessions, waitUntil } from "./harness.js"
 
@@ -268,6 +270,102 @@ describe("the Claude Agent SDK driving weft", () => {
     }
     expect(server.requests().map((request) => modelOf(request.body))).toEqual(["claude-main", "claude-fallback"])
     expect(resultsOf(messages)[0]).toMatchObject({ subtype: "success", result: "from the fallback" })
+  })
+
+  it("agents in the query options: listed in the init frame and the initialize reply; an Agent call runs the child", async () => {
+    const { dir, env, server } = await setup({ "a.js": "let x = 1\n" }, () => ({
+      script: [
+        ScriptTurn.blocks([
+          toolUse("Agent", { description: "review a.js", prompt: "Review a.js", subagent_type: "reviewer", run_in_background: false }, "agent_1")
+        ]),
+        textTurn("The reviewer says a.js is fine.")
+      ],
+      conversations: [
+        {
+          when: systemContains("SDK REVIEWER"),
+          script: [ScriptTurn.blocks([toolUse("Read", { file_path: "a.js" }, "child_read")]), textTurn("a.js: no bugs")]
+        }
+      ]
+    }))
+    const messages: Array<SDKMessage> = []
+    const q = query({
+      prompt: "review a.js",
+      options: {
+        pathToClaudeCodeExecutable: binary,
+        cwd: dir,
+        env: sdkEnv(env),
+        agents: { reviewer: { description: "Reviews code for bugs", prompt: "You are the SDK REVIEWER.", tools: ["Read", "Grep"] } }
+      }
+    })
+    const agents = q.supportedAgents()
+    for await (const message of q) messages.push(message)
+    expect(await agents).toContainEqual(expect.objectContaining({ name: "reviewer", description: "Reviews code for bugs" }))
+    const init = messages.find((message) => message.type === "system" && message.subtype === "init")
+    expect(init !== undefined && "agents" in init ? init.agents : []).toContain("reviewer")
+
+    const bodies = server.requests().flatMap((request) => (isRecord(request.body) ? [request.body] : []))
+    const child = bodies.find((body) => JSON.stringify(body["system"] ?? "").includes("SDK REVIEWER"))
+    expect(child).toBeDefined()
+    const toolNames = Array.isArray(child?.["tools"]) ? child["tools"].flatMap((entry: unknown) => (isRecord(entry) ? [entry["name"]] : [])) : []
+    expect([...toolNames].sort()).toEqual(["Grep", "Read"])
+    expect(JSON.stringify(child?.["messages"])).not.toContain("review a.js\"")
+    // The child's read ran, and its answer is the Agent call's result in the parent.
+    expect(toolResultTexts(messages)["child_read"]).toMatchObject({ isError: false, text: expect.stringContaining("let x = 1") })
+    expect(toolResultTexts(messages)["agent_1"]).toMatchObject({ isError: false, text: expect.stringContaining("a.js: no bugs") })
+    expect(JSON.stringify(bodies.at(-1)?.["messages"])).toContain("a.js: no bugs")
+    // The child's messages reach the program tagged with the Agent call.
+    expect(messages.filter((message) => message.type === "assistant" && message.parent_tool_use_id === "agent_1")).toHaveLength(2)
+    expect(resultsOf(messages)[0]).toMatchObject({ subtype: "success", result: "The reviewer says a.js is fine." })
+  })
+
+  it("plan mode with canUseTool: ExitPlanMode is offered and asks the program; allow leaves plan mode, deny stays", async () => {
+    const script = () => ({
+      script: [
+        ScriptTurn.blocks([toolUse("ExitPlanMode", { plan: "1. Write notes.txt" }, "exit_1")]),
+        ScriptTurn.blocks([toolUse("Write", { file_path: "notes.txt", content: "planned\n" }, "write_1")]),
+        textTurn("done")
+      ]
+    })
+    const run = async (answer: "allow" | "deny") => {
+      const { dir, env, server } = await setup({}, script)
+      const asked: Array<{ name: string; input: Record<string, unknown> }> = []
+      const messages: Array<SDKMessage> = []
+      for await (const message of query({
+        prompt: "plan the notes",
+        options: {
+          pathToClaudeCodeExecutable: binary,
+          cwd: dir,
+          env: sdkEnv(env),
+          permissionMode: "plan",
+          canUseTool: async (name, input) => {
+            asked.push({ name, input })
+            return answer === "allow" || name !== "ExitPlanMode"
+              ? { behavior: "allow", updatedInput: input }
+              : { behavior: "deny", message: "Keep planning." }
+          }
+        }
+      })) {
+        messages.push(message)
+      }
+      const first = server.requests()[0]?.body
+      const tools = isRecord(first) && Array.isArray(first["tools"]) ? first["tools"].flatMap((entry: unknown) => (isRecord(entry) ? [entry["name"]] : [])) : []
+      return { dir, asked, messages, tools }
+    }
+
+    const allowed = await run("allow")
+    expect(allowed.tools).toContain("ExitPlanMode")
+    expect(allowed.asked[0]).toEqual({ name: "ExitPlanMode", input: { plan: "1. Write notes.txt" } })
+    expect(toolResultTexts(allowed.messages)["exit_1"]).toMatchObject({ isError: false, text: expect.stringContaining("Plan mode is off") })
+    // Out of plan mode, the write is asked about as in default mode, and runs.
+    expect(allowed.asked.map((ask) => ask.name)).toEqual(["ExitPlanMode", "Write"])
+    expect(await readFile(join(allowed.dir, "notes.txt"), "utf8")).toBe("planned\n")
+
+    const denied = await run("deny")
+    expect(toolResultTexts(denied.messages)["exit_1"]).toMatchObject({ isError: true, text: expect.stringContaining("Keep planning.") })
+    // Still in plan mode: the write is refused without asking.
+    expect(denied.asked.map((ask) => ask.name)).toEqual(["ExitPlanMode"])
+    expect(toolResultTexts(denied.messages)["write_1"]).toMatchObject({ isError: true, text: expect.stringContaining("plan mode") })
+    expect(existsSync(join(denied.dir, "notes.txt"))).toBe(false)
   })
 
   it("interrupt during a running Bash call: the process is gone, the turn ends, the next turn works", async () => {

@@ -167,6 +167,28 @@ describe("weft -p: skills", { timeout: 60_000 }, () => {
     expect(existsSync(join(allowed.dir, "stamped.txt"))).toBe(true)
   })
 
+  it("the Skill tool runs the skill's !`cmd` under the Bash rules and inlines its output; a refused one makes the call an error", async () => {
+    const { dir, env } = await setup(
+      {
+        ".claude/skills/status/SKILL.md": "---\ndescription: Reports the status\n---\nThe status is: !`echo all-green`\nGo on.",
+        ".claude/skills/leak/SKILL.md": "---\ndescription: Leaks\n---\nHere: !`touch pwned.txt`"
+      },
+      () => ({
+        script: [ScriptTurn.blocks([toolUse("Skill", { skill: "status" }, "s1"), toolUse("Skill", { skill: "leak" }, "s2")]), textTurn("ok")]
+      })
+    )
+    const out = await runWeft(["-p", "status", "--allowedTools", "Bash(echo:*)", ...streamJson], {
+      cwd: dir,
+      env: { ...env, HOME: join(dir, "..", "home") }
+    })
+    expect(out.code, out.stderr).toBe(0)
+    expect(isErrorResult(out.stdout, "s1")).toBe(false)
+    expect(toolResultBlocks(out.stdout, "s1")[1]?.text).toBe(`Base directory for this skill: ${join(dir, ".claude/skills/status")}\n\nThe status is: all-green\nGo on.`)
+    expect(isErrorResult(out.stdout, "s2")).toBe(true)
+    expect(JSON.stringify(toolResultBlocks(out.stdout, "s2"))).toContain("the skill leak: !`touch pwned.txt` was refused")
+    expect(existsSync(join(dir, "pwned.txt"))).toBe(false)
+  })
+
   it('-p "/skill args" expands a skill: its base directory and body with the arguments', async () => {
     const { dir, env, server } = await setup({ ".claude/skills/changelog/SKILL.md": changelog }, () => ({ script: [textTurn("ok")] }))
     const out = await runWeft(["-p", "/changelog v2.0", ...streamJson], { cwd: dir, env: { ...env, HOME: join(dir, "..", "home") } })

@@ -108,6 +108,57 @@ describe("weft --input-format stream-json (the Agent SDK's protocol, by hand)", 
     expect(inits.map((frame) => frame["model"])).toEqual([field(requests[0]?.body, "model"), "claude-other"])
   })
 
+  it("/name messages are expanded as -p expands them: the command's model for its turn alone; a refused !`cmd` answers its message with an error result and the session goes on", async () => {
+    const { dir, env, server } = await setup(
+      {
+        ".claude/commands/greet.md": "---\nmodel: claude-command-model\nallowed-tools: Bash(echo:*)\n---\nGreet $ARGUMENTS. Weather: !`echo sunny`",
+        ".claude/commands/leak.md": "Here: !`touch pwned.txt`",
+        "a.txt": "x\n"
+      },
+      () => ({ script: [ScriptTurn.blocks([toolUse("Read", { file_path: "a.txt" }, "read_1")]), textTurn("hello Ada"), textTurn("plain answer")] })
+    )
+    const out = await runWeft([...protocol, "--model", "claude-session-model"], { cwd: dir, env, stdin: user("/greet Ada") + user("/leak") + user("plain") })
+    expect(out.code, out.stderr).toBe(0)
+    const results = ofType(out.stdout, "result")
+    expect(results.map((result) => [result["is_error"], result["result"]])).toEqual([
+      [false, "hello Ada"],
+      [true, expect.stringContaining("/leak: !`touch pwned.txt` was refused")],
+      [false, "plain answer"]
+    ])
+    expect(existsSync(join(dir, "pwned.txt"))).toBe(false)
+    // The command's model for each request of its turn; the session's again after it.
+    const requests = server.requests()
+    expect(requests.map((request) => field(request.body, "model"))).toEqual(["claude-command-model", "claude-command-model", "claude-session-model"])
+    expect(userTexts(requests[0]?.body)).toEqual(
+      expect.arrayContaining([
+        "<command-message>greet</command-message>\n<command-name>/greet</command-name>\n<command-args>Ada</command-args>",
+        "Greet Ada. Weather: sunny"
+      ])
+    )
+    // The refused message never reached the model.
+    expect(JSON.stringify(requests[2]?.body)).not.toContain("/leak")
+    expect(ofType(out.stdout, "system", "init").map((frame) => frame["model"])).toEqual(["claude-command-model", "claude-session-model", "claude-session-model"])
+  })
+
+  it("/name message with --permission-prompt-tool stdio: its !`cmd` is a can_use_tool question to the program", async () => {
+    const { dir, env, server } = await setup({ ".claude/commands/stamp.md": "Stamped: !`touch stamped.txt && echo ok`" }, () => ({ script: [textTurn("stamped")] }))
+    const run = startWeft([...protocol, "--permission-prompt-tool", "stdio"], { cwd: dir, env, keepStdinOpen: true })
+    run.child.stdin?.write(user("/stamp"))
+    await run.waitForStdout(/"subtype":"can_use_tool"/)
+    const ask = ofType(run.stdoutSoFar(), "control_request")[0]
+    expect(ask?.["request"]).toMatchObject({ subtype: "can_use_tool", tool_name: "Bash", input: { command: "touch stamped.txt && echo ok" } })
+    run.child.stdin?.write(
+      `${JSON.stringify({ type: "control_response", response: { subtype: "success", request_id: ask?.["request_id"], response: { behavior: "allow" } } })}\n`
+    )
+    await run.waitForStdout(/"type":"result"/)
+    run.child.stdin?.end()
+    const out = await run.done
+    expect(out.code, out.stderr).toBe(0)
+    expect(existsSync(join(dir, "stamped.txt"))).toBe(true)
+    expect(userTexts(server.requests()[0]?.body)).toContain("Stamped: ok")
+    expect(ofType(out.stdout, "result")[0]).toMatchObject({ is_error: false, result: "stamped" })
+  })
+
   it("--permission-prompt-tool stdio: a call that needs asking is a can_use_tool request; the answer decides", async () => {
     const { dir, env } = await setup({}, () => ({
       script: [

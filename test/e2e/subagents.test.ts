@@ -276,17 +276,22 @@ describe("weft -p: interrupting a subagent", { timeout: 120_000 }, () => {
 })
 
 describe("weft -p: plan mode", { timeout: 120_000 }, () => {
-  it("the model is told; a write is refused even when allowed; ExitPlanMode is not offered; Explore still reads", async () => {
+  it("the model is told; a write is refused even when allowed; ExitPlanMode is not offered; Explore and Plan still read", async () => {
     const { dir, env, server } = await setup({ "a.txt": "hello\n" }, () => ({
       script: [
         ScriptTurn.blocks([toolUse("Write", { file_path: "b.txt", content: "x" }, "toolu_write")]),
         ScriptTurn.blocks([agentCall({ description: "look", prompt: "Read a.txt", subagent_type: "Explore", run_in_background: false })]),
+        ScriptTurn.blocks([agentCall({ description: "plan", prompt: "Plan from a.txt", subagent_type: "Plan", run_in_background: false }, "toolu_plan")]),
         textTurn("Here is the plan.")
       ],
       conversations: [
         {
           when: systemContains("file search specialist"),
           script: [ScriptTurn.blocks([toolUse("Read", { file_path: "a.txt" }, "toolu_read")]), textTurn("a.txt says hello")]
+        },
+        {
+          when: systemContains("software architect planning a change"),
+          script: [ScriptTurn.blocks([toolUse("Bash", { command: "cat a.txt" }, "toolu_cat")]), textTurn("1. Keep hello")]
         }
       ]
     }))
@@ -312,5 +317,16 @@ describe("weft -p: plan mode", { timeout: 120_000 }, () => {
       .flatMap(blocksOf)[0]!
     expect(childRead["is_error"]).toBeUndefined()
     expect(JSON.stringify(childRead["content"])).toContain("hello")
+    // Plan too: its read-only command ran, and its answer is the parent's.
+    const planCat = all
+      .filter((frame) => frame["type"] === "user" && frame["parent_tool_use_id"] === "toolu_plan")
+      .flatMap(blocksOf)[0]!
+    expect(planCat["is_error"]).toBeUndefined()
+    expect(JSON.stringify(planCat["content"])).toContain("hello")
+    const planResult = all
+      .filter((frame) => frame["type"] === "user" && frame["parent_tool_use_id"] === null)
+      .flatMap(blocksOf)
+      .find((block) => block["tool_use_id"] === "toolu_plan")!
+    expect(JSON.stringify(planResult["content"])).toContain("1. Keep hello")
   })
 })

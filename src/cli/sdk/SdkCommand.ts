@@ -4,7 +4,8 @@
  * drive weft through it; docs/sdk.md has the wire.
  *
  * stdin is read line by line for the whole session, while turns run (Stdin.lines, Frames.decode):
- * - user frames are prompts, submitted to the Session as they come (answered one at a time, in order);
+ * - user frames are prompts, submitted to the Session as they come (answered one at a time, in order); a `/name`
+ *   one is a custom command or skill, expanded when its turn begins (`commandOf`);
  * - control requests from the program (initialize, interrupt, set_permission_mode, set_model, mcp_status,
  *   mcp_message) are served each in a fiber of its own; any other subtype gets an error response;
  * - control responses answer weft's own requests (can_use_tool, hook_callback, mcp_message: ControlChannel);
@@ -31,6 +32,7 @@ import * as Session from "../../agent/Session.js"
 import * as AgentDefinitions from "../../extensions/AgentDefinitions.js"
 import { Settings } from "../../context/Settings.js"
 import type { AgentEvent, SessionStarted } from "../../domain/AgentEvent.js"
+import * as Content from "../../domain/ContentGuards.js"
 import { isRecord } from "../../domain/Json.js"
 import type { MessageParam } from "../../domain/Message.js"
 import type * as McpConfig from "../../mcp/McpConfig.js"
@@ -66,6 +68,28 @@ interface Setup {
 
 /** A prompt as the Session takes it: the user message's text or blocks. */
 const promptOf = (message: MessageParam): Session.Prompt => message.content
+
+/**
+ * A user message of the form `/name args` (a text, or one text block), expanded when its turn begins as
+ * `weft -p "/name args"` is (CommandExpansion): its `!`cmd`` run under the Bash rules and the host's answers, its
+ * model for that turn alone; a refused one answers the message with an error result.
+ */
+const commandOf = (
+  message: MessageParam,
+  expansion: { readonly loaded: Extensions["Service"]; readonly services: CommandExpansion.Services }
+): Session.SubmitOptions["prepare"] => {
+  const { content } = message
+  const only = typeof content === "string" || content.length !== 1 ? undefined : content[0]
+  const text = typeof content === "string" ? content : only !== undefined && Content.isText(only) ? only.text : undefined
+  if (text === undefined || CommandExpansion.parseCommand(text) === undefined) return undefined
+  return CommandExpansion.expandWith(text, expansion.loaded, expansion.services).pipe(
+    Effect.map((expanded): Session.PreparedPrompt => ({
+      prompt: expanded.content,
+      reminders: expanded.reminders,
+      ...(expanded.model === undefined ? {} : { model: expanded.model })
+    }))
+  )
+}
 
 const stringList = (value: unknown): ReadonlyArray<string> =>
   Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : []
@@ -317,6 +341,8 @@ export const run = (options: PrintOptions): Effect.Effect<Outcome, CliError, Fil
       const turns: Array<Effect.Effect<unknown>> = []
       // The skills are listed to the model with the first prompt.
       let reminders = yield* CommandExpansion.listingReminders
+      const expansion = yield* CommandExpansion.sessionServices(conversation.sessionId)
+      for (const warning of expansion.loaded.warnings) yield* warn(`weft: ${warning}\n`)
       const answering = Effect.gen(function* () {
         yield* Queue.take(prompts).pipe(
           Effect.flatMap((frame) =>
@@ -329,7 +355,8 @@ export const run = (options: PrintOptions): Effect.Effect<Outcome, CliError, Fil
             ).pipe(
               Effect.andThen(
                 Effect.suspend(() => {
-                  const submitted = conversation.submit(promptOf(frame.message), { reminders })
+                  const prepare = commandOf(frame.message, expansion)
+                  const submitted = conversation.submit(promptOf(frame.message), { reminders, ...(prepare === undefined ? {} : { prepare }) })
                   reminders = []
                   return submitted
                 })
