@@ -4,7 +4,8 @@
 //   weft-app.<hash>.<node>-<arch>.codecache   V8's code cache of a trained run, for the Node.js running this build
 //   web-tree-sitter.wasm, tree-sitter-bash.wasm   the Bash parser, loaded on the first Bash command checked
 // and, outside the package, dist/meta/weft-app.json: esbuild's list of the application bundle's inputs (a test reads
-// it to check that one copy of effect went in).
+// it to check that one copy of effect went in), and dist/meta/weft-app.meta.json: esbuild's whole metafile (each input's
+// imports and bytes in the output), to compare with another build's (`npx esbuild-visualizer` or a diff of the two).
 // The cache is trained by running `weft demo` (a scripted print session: Read, Edit, Bash, answer, against the
 // built-in mock server): its print run writes the cache at exit. `--no-train` skips that step; `--no-minify` keeps
 // names readable (for profiling: node --cpu-prof dist/bin/weft.cjs ...).
@@ -126,6 +127,7 @@ const { metafile } = await build({
 })
 mkdirSync(join(root, "dist/meta"), { recursive: true })
 writeFileSync(join(root, "dist/meta/weft-app.json"), JSON.stringify({ inputs: Object.keys(metafile.inputs) }, null, 1))
+writeFileSync(join(root, "dist/meta/weft-app.meta.json"), JSON.stringify(metafile))
 copyShellParser(out)
 await build({ ...common, entryPoints: [join(root, "src/mcp/McpConnection.ts")], outfile: join(out, mcpBundle) })
 await build({ ...common, entryPoints: [join(root, "src/ui/Controller.ts")], outfile: join(out, uiBundle) })

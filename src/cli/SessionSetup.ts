@@ -38,8 +38,7 @@ export const credentials = Credentials.fromEnv(process.env)
 /** Where the key comes from, for the init frame: the environment (the settings' `env` included), the helper, or none. */
 export const apiKeySource = (settings: Settings["Service"]): Effect.Effect<string> =>
   Effect.gen(function* () {
-    const env = settings.value.env ?? {}
-    const set = (name: string) => Effect.map(Variables.nonEmpty(name), Option.isSome).pipe(Effect.provide(Variables.layerOverlay(env)))
+    const set = (name: string) => Effect.map(Variables.nonEmpty(name), Option.isSome).pipe(Variables.provideOverlay(settings.value.env ?? {}))
     if (yield* set("ANTHROPIC_API_KEY")) return "ANTHROPIC_API_KEY"
     if (yield* set("ANTHROPIC_AUTH_TOKEN")) return "ANTHROPIC_AUTH_TOKEN"
     return settings.value.apiKeyHelper === undefined ? "none" : "apiKeyHelper"
@@ -166,7 +165,7 @@ export const loadRest = (
   say: (text: string) => Effect.Effect<void>
 ): Effect.Effect<Omit<Loaded, "settings" | "mcpServers">, UsageError> =>
   Effect.gen(function* () {
-    const withSettingsEnv = Effect.provide(Variables.layerOverlay(settings.value.env ?? {}))
+    const withSettingsEnv = Variables.provideOverlay(settings.value.env ?? {})
     const autoCompact =
       !(yield* Variables.flag("DISABLE_AUTO_COMPACT").pipe(withSettingsEnv)) && !(yield* Variables.flag("DISABLE_COMPACT").pipe(withSettingsEnv))
     const agentFlag = options.agents === undefined ? undefined : AgentDefinitions.parseFlag(options.agents)

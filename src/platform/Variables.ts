@@ -55,6 +55,18 @@ export const withOverlay = (base: ConfigProvider.ConfigProvider, env: Readonly<R
 export const layerOverlay = (env: Readonly<Record<string, string>>): Layer.Layer<never> =>
   Layer.effect(ConfigProvider.ConfigProvider, ConfigProvider.ConfigProvider.use((base) => Effect.succeed(withOverlay(base, env))))
 
+/**
+ * `effect` with `env` laid over the provider in force (`withOverlay`), for one effect: the provider given as a service
+ * rather than through `layerOverlay`, which builds a Layer (its scope and memo map) for every read. An empty `env`
+ * (most runs) lays nothing.
+ */
+export const provideOverlay =
+  (env: Readonly<Record<string, string>>) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Object.keys(env).length === 0
+      ? effect
+      : ConfigProvider.ConfigProvider.use((base) => Effect.provideService(effect, ConfigProvider.ConfigProvider, withOverlay(base, env)))
+
 const overlayOf = (provider: ConfigProvider.ConfigProvider): Readonly<Record<string, string>> => {
   const laid = overlays.get(provider)
   if (laid === undefined) return {}
