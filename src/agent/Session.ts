@@ -313,7 +313,8 @@ export const make = (options: Options): Effect.Effect<
             ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt })
           })
         : [options.systemPrompt ?? "", options.appendSystemPrompt ?? ""].filter((part) => part !== "").join("\n\n")
-    let systemPrompt = buildSystemPrompt()
+    // Built when first needed: the first prompt's announcement builds it (after the MCP servers connected).
+    let systemPrompt: string | undefined
     const conversation = yield* Ref.make<Agent.Conversation>({
       ...Agent.emptyConversation,
       history: options.resume?.history ?? []
@@ -339,7 +340,7 @@ export const make = (options: Options): Effect.Effect<
       ...(reminders.length === 0 ? {} : { reminders }),
       ...(subagents === undefined ? {} : { awaitTasks: subagents.awaitTasks }),
       cwd: options.cwd,
-      systemPrompt,
+      systemPrompt: (systemPrompt ??= buildSystemPrompt()),
       sessionId,
       abort,
       currentModel: Ref.get(model),
@@ -374,14 +375,14 @@ export const make = (options: Options): Effect.Effect<
       return prompter === undefined ? withHooks : Effect.provideService(withHooks, Prompter, prompter)
     }
 
-    const announce = (turnOptions: Agent.RunOptions & { readonly sessionId: string }) =>
+    const announce = (prompt: Prompt, abort: Deferred.Deferred<void>) =>
       Effect.gen(function* () {
         const already = yield* Ref.get(announced)
         if (already !== undefined) return undefined
         const servers = yield* mcp.servers
         systemPrompt = buildSystemPrompt()
         const started = yield* Agent.announceSession(
-          { ...turnOptions, systemPrompt, mcpServers: servers.map((server) => ({ name: server.name, status: server.status })) },
+          { ...runOptions(prompt, abort), mcpServers: servers.map((server) => ({ name: server.name, status: server.status })) },
           emit
         )
         yield* Ref.set(announced, started)
@@ -450,7 +451,7 @@ export const make = (options: Options): Effect.Effect<
             }
             const { prepared, restore } = preparation.success
             const first = (yield* Ref.get(conversation)).history.length === 0
-            const started = yield* announce(runOptions(prepared.prompt, abort))
+            const started = yield* announce(prepared.prompt, abort)
             // After the announcement, which settles the system prompt.
             const turnOptions = runOptions(prepared.prompt, abort, [...remindersFor(first), ...job.reminders, ...prepared.reminders])
             const endsSession = job.endsSession || started?.stopRun !== undefined

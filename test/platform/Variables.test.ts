@@ -115,4 +115,16 @@ describe("Variables.withOverlay", () => {
       delete process.env[name]
     }
   })
+
+  it.effect("provideOverlay lays the variables over the provider in force for one effect; an empty set lays nothing", () =>
+    Effect.gen(function* () {
+      const base = ConfigProvider.fromUnknown({ BELOW: "below", [name]: "below" })
+      const under = <A>(effect: Effect.Effect<A>) => Effect.provideService(effect, ConfigProvider.ConfigProvider, base)
+      const both = Effect.all([Variables.value(name), Variables.value("BELOW"), Variables.overlay])
+      expect(yield* under(both.pipe(Variables.provideOverlay({ [name]: "over" })))).toEqual(["over", "below", { [name]: "over" }])
+      // Nothing laid: the provider in force itself, no overlay made.
+      expect(yield* under(Effect.map(both.pipe(Variables.provideOverlay({})), ([value, , laid]) => [value, laid]))).toEqual(["below", {}])
+      expect(yield* under(ConfigProvider.ConfigProvider.use((provider) => Effect.succeed(provider === base)).pipe(Variables.provideOverlay({})))).toBe(true)
+    })
+  )
 })
