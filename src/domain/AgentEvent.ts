@@ -132,7 +132,8 @@ export interface HookNotice {
 export interface TurnStarted {
   readonly _tag: "TurnStarted"
   readonly turnId: number
-  readonly kind: "prompt" | "compact"
+  /** "tool": a call run on the user's behalf (Session.runTool). */
+  readonly kind: "prompt" | "compact" | "tool"
 }
 
 /**
