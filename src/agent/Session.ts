@@ -123,6 +123,8 @@ export interface SubmitOptions {
    * unknown command): not the user's words, so UserPromptSubmit hooks do not see them.
    */
   readonly reminders?: ReadonlyArray<string>
+  /** The model of this prompt's requests (a custom command's `model`); the session's stays for the next ones. */
+  readonly model?: string
 }
 
 /** A prompt accepted: its number (TurnStarted / TurnEnded carry it) and its Result once answered. */
@@ -216,6 +218,7 @@ type Job =
       readonly endsSession: boolean
       readonly abort: Deferred.Deferred<void> | undefined
       readonly reminders: ReadonlyArray<string>
+      readonly model: string | undefined
       readonly done: Deferred.Deferred<Result>
     }
   | { readonly _tag: "Compact"; readonly id: number; readonly instructions: string | undefined; readonly done: Deferred.Deferred<void, SessionError> }
@@ -331,7 +334,8 @@ export const make = (options: Options): Effect.Effect<
     const runOptions = (
       prompt: Prompt,
       abort: Deferred.Deferred<void>,
-      reminders: ReadonlyArray<string> = []
+      reminders: ReadonlyArray<string> = [],
+      promptModel?: string
     ): Agent.RunOptions & { readonly sessionId: string } => ({
       prompt,
       ...(reminders.length === 0 ? {} : { reminders }),
@@ -340,7 +344,7 @@ export const make = (options: Options): Effect.Effect<
       systemPrompt,
       sessionId,
       abort,
-      currentModel: Ref.get(model),
+      currentModel: promptModel === undefined ? Ref.get(model) : Effect.succeed(promptModel),
       // Asks answered through `answerPermission` need their events.
       hostEvents: options.prompter === "host" || (options.hostEvents ?? true),
       ...(options.model === undefined ? {} : { model: options.model }),
@@ -411,7 +415,7 @@ export const make = (options: Options): Effect.Effect<
             const first = (yield* Ref.get(conversation)).history.length === 0
             const started = yield* announce(runOptions(job.prompt, abort))
             // After the announcement, which settles the system prompt.
-            const turnOptions = runOptions(job.prompt, abort, [...remindersFor(first), ...job.reminders])
+            const turnOptions = runOptions(job.prompt, abort, [...remindersFor(first), ...job.reminders], job.model)
             const endsSession = job.endsSession || started?.stopRun !== undefined
             const turnEnd = yield* Agent.runTurn(turnOptions, yield* Ref.get(conversation), {
               ...(started === undefined ? {} : { started }),
@@ -545,6 +549,7 @@ export const make = (options: Options): Effect.Effect<
           endsSession: submitOptions?.endsSession === true,
           abort: submitOptions?.abort,
           reminders: submitOptions?.reminders ?? [],
+          model: submitOptions?.model,
           done
         }))
         const turn: Turn = { id: job.id, result: Deferred.await(done) }

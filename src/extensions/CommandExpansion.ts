@@ -188,11 +188,12 @@ export const expandWith = Effect.fn("CommandExpansion.expand")(function* (
 
 /**
  * The first prompt of a run, ready for the loop: expanded (`expandWith` on the session's commands, tools,
- * permissions and grants), with the skills listing as a reminder when the session offers the Skill tool.
+ * permissions and grants), with the skills listing as a reminder when the session offers the Skill tool (unless
+ * `listing` is false: a later prompt of an interactive session).
  */
 export const prepare = Effect.fn("CommandExpansion.prepare")(function* (
   prompt: string | ReadonlyArray<ContentBlock>,
-  options: { readonly sessionId?: string } = {}
+  options: { readonly sessionId?: string; readonly listing?: boolean } = {}
 ) {
   const loaded = yield* Extensions
   for (const warning of loaded.warnings) yield* Effect.logWarning(`weft: ${warning}`)
@@ -206,7 +207,7 @@ export const prepare = Effect.fn("CommandExpansion.prepare")(function* (
     sessionId: options.sessionId ?? ""
   }
   const expanded = yield* expandWith(prompt, loaded, services)
-  return { ...expanded, reminders: [...expanded.reminders, ...(yield* listingReminders)] }
+  return { ...expanded, reminders: [...expanded.reminders, ...(options.listing === false ? [] : yield* listingReminders)] }
 })
 
 /**
