@@ -118,7 +118,9 @@ describe.skipIf(!hasTmux)("weft in a terminal (tmux)", () => {
     const screen = term.capture()
     expect(screen).toContain("> please change a.txt")
     expect(screen).toContain("Let me read it first.")
-    expect(screen).toContain("- hello")
+    // The diff from the Edit's structured patch, numbered.
+    expect(screen).toContain("1 - hello world")
+    expect(screen).toContain("1 + goodbye world")
     // Ctrl-D at the empty prompt leaves.
     term.keys("C-d")
     await term.waitFor("[weft exited 0]")
@@ -252,6 +254,46 @@ describe.skipIf(!hasTmux)("weft in a terminal (tmux)", () => {
     term.type("look at @CLA")
     term.keys("Tab")
     await term.waitFor(/^> look at @CLAUDE\.md\s*$/m)
+  })
+
+  it("a custom command with arguments is expanded as -p expands it; !cmd runs under the rules, its output sent with the next prompt", async () => {
+    const session = await setup(
+      {
+        ".claude/commands/review.md": "---\ndescription: Review one file\nargument-hint: <file>\n---\nReview $0 carefully. All: $ARGUMENTS\n",
+        "src/a.js": "let a = 1\n"
+      },
+      () => ({ script: [textTurn("Reviewed."), textTurn("Seen the output.")] })
+    )
+    const term = await startTerminal(session)
+    // /help lists the project's commands beside the built-in ones.
+    term.type("/help")
+    term.keys("Enter")
+    await term.waitFor(/\/review <file> +Review one file/)
+    term.type("/review src/a.js closely")
+    term.keys("Enter")
+    await term.waitFor("Reviewed.")
+    const first = JSON.stringify(session.server.requests().at(-1)?.body)
+    expect(first).toContain("<command-name>/review</command-name>")
+    expect(first).toContain("Review src/a.js carefully. All: src/a.js closely")
+    // A name that is neither built in nor the project's: said, nothing sent.
+    term.type("/nosuch thing")
+    term.keys("Enter")
+    await term.waitFor("Unknown command /nosuch")
+    // !cmd: Bash's rules apply (this one is asked about), no request is made, the output waits for the next prompt.
+    term.type("!touch bang-file && echo from-the-shell")
+    term.keys("Enter")
+    await term.waitFor("Allow Bash(touch bang-file && echo from-the-shell)?")
+    term.type("1")
+    await term.waitFor("the output goes to the model with your next prompt")
+    expect(existsSync(join(session.dir, "bang-file"))).toBe(true)
+    expect(session.server.requests()).toHaveLength(1)
+    term.type("what did it print?")
+    term.keys("Enter")
+    await term.waitFor("Seen the output.")
+    const second = JSON.stringify(session.server.requests().at(-1)?.body)
+    expect(second).toContain("<bash-input>touch bang-file && echo from-the-shell</bash-input>")
+    expect(second).toMatch(/<bash-stdout>from-the-shell\s*<\/bash-stdout>/)
+    expect(second).toContain("what did it print?")
   })
 
   it("in 80 columns a long answer wraps at words; NO_COLOR leaves colours out; the window may be resized", async () => {
