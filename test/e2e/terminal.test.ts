@@ -9,7 +9,7 @@ import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { ScriptTurn, text, textTurn, toolUse } from "../../src/testing/Script.js"
-import { binary, isAlive, requireBinary, useSessions, waitUntil } from "./harness.js"
+import { binary, isAlive, repoRoot, requireBinary, useSessions, waitUntil } from "./harness.js"
 
 const hasTmux = spawnSync("tmux", ["-V"]).status === 0
 if (!hasTmux) {
@@ -294,6 +294,30 @@ describe.skipIf(!hasTmux)("weft in a terminal (tmux)", () => {
     expect(second).toContain("<bash-input>touch bang-file && echo from-the-shell</bash-input>")
     expect(second).toMatch(/<bash-stdout>from-the-shell\s*<\/bash-stdout>/)
     expect(second).toContain("what did it print?")
+  })
+
+  it("a skill as /name args and an MCP prompt as /mcp__server__prompt args; a refused expansion is said and nothing is sent", async () => {
+    const session = await setup(
+      { ".claude/skills/changelog/SKILL.md": "---\ndescription: Writes the changelog\n---\nWrite the changelog for $ARGUMENTS.\n" },
+      () => ({ script: [textTurn("Changelog written."), textTurn("Sunny.")] })
+    )
+    const config = JSON.stringify({
+      mcpServers: { everything: { command: process.execPath, args: [join(repoRoot, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "stdio"] } }
+    })
+    const term = await startTerminal(session, { args: ["--mcp-config", config] })
+    term.type("/changelog v2.0")
+    term.keys("Enter")
+    await term.waitFor("Changelog written.")
+    expect(JSON.stringify(session.server.requests().at(-1)?.body)).toContain("Write the changelog for v2.0.")
+    // An MCP prompt missing a required argument: the reason, and no request.
+    term.type("/mcp__everything__args-prompt")
+    term.keys("Enter")
+    await term.waitFor("/mcp__everything__args-prompt needs city")
+    expect(session.server.requests()).toHaveLength(1)
+    term.type("/mcp__everything__args-prompt Paris France")
+    term.keys("Enter")
+    await term.waitFor("Sunny.")
+    expect(JSON.stringify(session.server.requests().at(-1)?.body)).toContain("What's weather in Paris, France?")
   })
 
   it("in 80 columns a long answer wraps at words; NO_COLOR leaves colours out; the window may be resized", async () => {
