@@ -38,6 +38,7 @@ import * as SessionServices from "../cli/SessionServices.js"
 import * as SessionSetup from "../cli/SessionSetup.js"
 import { version } from "../cli/Version.js"
 import type { Controller, QuestionAnswer } from "./Controller.js"
+import { makeIdleCollector } from "./IdleCollector.js"
 
 /** The drawing modules (no effect inside): a bundle of their own, loaded here only. */
 const loadTui = Effect.promise(() => import("./Controller.js"))
@@ -154,6 +155,7 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
     const weftHome = yield* Effect.flatMap(Variables.home, Variables.weftHomeOf)
     const history = historyFile(weftHome, cwd)
     const Tui = yield* loadTui
+    const collectIdle = makeIdleCollector()
 
     const stdout = process.stdout
     const stdin = process.stdin
@@ -369,7 +371,14 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
           controller.event({ _tag: "ModelChanged", model: status.model })
           if (start.resumed !== undefined) showConversation(controller, start.resumed.history)
           const events = yield* conversation.subscribe
-          yield* Effect.forkScoped(Stream.runForEach(events, (event) => Effect.sync(() => controller.event(event))))
+          yield* Effect.forkScoped(
+            Stream.runForEach(events, (event) =>
+              Effect.sync(() => {
+                controller.event(event)
+                if (event._tag === "TurnEnded") collectIdle?.()
+              })
+            )
+          )
           const next = yield* Deferred.make<Next>()
           const say = (text: string) => Effect.sync(() => controller.print(text))
           const failed = (error: { readonly message: string }) => say(`weft: ${error.message}`)
