@@ -332,6 +332,7 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
             )
             return Effect.sync(() => controller.withdraw(request.toolUseId))
           })
+        const prompter = Prompter.fromEffect(ask)
         const layer = SessionServices.layerSession({
           cwd,
           version,
@@ -344,7 +345,7 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
           settings,
           mcpServers: mcpConfig.servers,
           session: {
-            prompter: Prompter.fromEffect(ask),
+            prompter,
             ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
             ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt }),
             ...(start.sessionId === undefined ? {} : { sessionId: start.sessionId }),
@@ -478,8 +479,10 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
                 return yield* say(`Unknown command /${parsed.name}. /help lists the commands.`)
               }
               const fromMcp = yield* McpPrompt.expand(mcp, text)
+              // A command's `!`cmd`` or `@path` that must be asked about is asked here, as the model's calls are.
               const expanded = yield* CommandExpansion.prepare(fromMcp ?? text, { sessionId: conversation.sessionId, listing: !listed }).pipe(
-                Effect.provide(services)
+                Effect.provide(services),
+                Effect.provideService(Prompter, prompter)
               )
               listed = true
               const context = shellOutputs.splice(0)

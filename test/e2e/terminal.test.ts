@@ -260,9 +260,10 @@ describe.skipIf(!hasTmux)("weft in a terminal (tmux)", () => {
     const session = await setup(
       {
         ".claude/commands/review.md": "---\ndescription: Review one file\nargument-hint: <file>\n---\nReview $0 carefully. All: $ARGUMENTS\n",
+        ".claude/commands/stamp.md": "Stamp: !`touch stamped && echo stamped-ok`\n",
         "src/a.js": "let a = 1\n"
       },
-      () => ({ script: [textTurn("Reviewed."), textTurn("Seen the output.")] })
+      () => ({ script: [textTurn("Reviewed."), textTurn("Seen the output."), textTurn("Stamped.")] })
     )
     const term = await startTerminal(session)
     // /help lists the project's commands beside the built-in ones.
@@ -294,6 +295,14 @@ describe.skipIf(!hasTmux)("weft in a terminal (tmux)", () => {
     expect(second).toContain("<bash-input>touch bang-file && echo from-the-shell</bash-input>")
     expect(second).toMatch(/<bash-stdout>from-the-shell\s*<\/bash-stdout>/)
     expect(second).toContain("what did it print?")
+    // A command's own !`cmd` is asked about at the prompt too, as the model's calls are.
+    term.type("/stamp")
+    term.keys("Enter")
+    await term.waitFor("Allow Bash(touch stamped && echo stamped-ok)?")
+    term.type("1")
+    await term.waitFor("Stamped.")
+    expect(existsSync(join(session.dir, "stamped"))).toBe(true)
+    expect(JSON.stringify(session.server.requests().at(-1)?.body)).toMatch(/Stamp: stamped-ok/)
   })
 
   it("a skill as /name args and an MCP prompt as /mcp__server__prompt args; a refused expansion is said and nothing is sent", async () => {
