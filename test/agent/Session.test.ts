@@ -335,6 +335,17 @@ describe("Session", () => {
     }).pipe(Effect.provide(sessionLayer({ script: [textTurn("a"), textTurn("b")], options: { model: "claude-sonnet-4-5" } })))
   )
 
+  it.effect("a prompt's own model (a custom command's) is its requests' only; the session's stays for the next", () =>
+    Effect.gen(function* () {
+      const session = yield* Session.Session
+      yield* (yield* session.submit("one", { model: "claude-haiku-4-5" })).result
+      expect((yield* session.status).model).toBe("claude-sonnet-4-5")
+      yield* (yield* session.submit("two")).result
+      const requests = yield* (yield* ScriptedModel).requests
+      expect(requests.map((request) => request.model)).toEqual(["claude-haiku-4-5", "claude-sonnet-4-5"])
+    }).pipe(Effect.provide(sessionLayer({ script: [textTurn("a"), textTurn("b")], options: { model: "claude-sonnet-4-5" } })))
+  )
+
   it.effect("addRules writes the settings file atomically, keeping its other keys, and the rule holds at once", () => {
     const dir = tempDir()
     const file = nodePath.join(dir, ".claude", "settings.local.json")
