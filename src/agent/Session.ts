@@ -32,7 +32,7 @@ import * as EffectResult from "effect/Result"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type { AgentEvent, Result } from "../domain/AgentEvent.js"
-import type { ContentBlock } from "../domain/Content.js"
+import type { ContentBlock, ToolResultBlock, ToolUseBlock } from "../domain/Content.js"
 import type { MessageParam } from "../domain/Message.js"
 import { Environment } from "../context/Environment.js"
 import { Memory } from "../context/Memory.js"
@@ -53,6 +53,7 @@ import type * as AgentDefinitions from "../extensions/AgentDefinitions.js"
 import * as Agent from "./Agent.js"
 import * as PlanMode from "./PlanMode.js"
 import * as Subagents from "./Subagents.js"
+import * as ToolExecution from "./ToolExecution.js"
 import { Transcript } from "./Transcript.js"
 
 export type Prompt = string | ReadonlyArray<ContentBlock>
@@ -130,6 +131,8 @@ export interface SubmitOptions {
    * prompt with an error Result naming why, before any request; the session goes on.
    */
   readonly prepare?: Effect.Effect<PreparedPrompt, { readonly message: string }>
+  /** The model of this prompt's requests (a custom command's `model`); the session's stays for the next ones. */
+  readonly model?: string
 }
 
 /** What `SubmitOptions.prepare` makes of a prompt. */
@@ -175,6 +178,13 @@ export interface Interface {
   readonly subscribe: Effect.Effect<Stream.Stream<AgentEvent>, never, Scope.Scope>
   /** Ends the turn in flight (see the module doc); nothing when idle. Queued prompts still run. */
   readonly interrupt: Effect.Effect<void>
+  /**
+   * Runs one tool call on the user's behalf (a host's `!cmd`: Bash), queued like a prompt: the same path as a
+   * call of the model (ToolExecution: PreToolUse hooks, the permission rules and the host's Prompter, the tool,
+   * PostToolUse hooks), its ToolStarted / ToolEnded events emitted, `interrupt` stopping it (its processes killed).
+   * The history is not touched: the host decides what of the result goes with its next prompt.
+   */
+  readonly runTool: (toolName: string, input: Readonly<Record<string, unknown>>) => Effect.Effect<ToolResultBlock, SessionError>
   /** Compacts the conversation now (queued like a prompt), with `instructions` for the summary. */
   readonly compact: (instructions?: string) => Effect.Effect<void, SessionError>
   readonly setPermissionMode: (mode: PermissionMode) => Effect.Effect<void, SessionError>
@@ -224,9 +234,16 @@ type Job =
       readonly abort: Deferred.Deferred<void> | undefined
       readonly reminders: ReadonlyArray<string>
       readonly prepare: SubmitOptions["prepare"]
+      readonly model: string | undefined
       readonly done: Deferred.Deferred<Result>
     }
   | { readonly _tag: "Compact"; readonly id: number; readonly instructions: string | undefined; readonly done: Deferred.Deferred<void, SessionError> }
+  | {
+      readonly _tag: "Tool"
+      readonly id: number
+      readonly use: ToolUseBlock
+      readonly done: Deferred.Deferred<ToolResultBlock>
+    }
 
 /**
  * The Session over the services in context: the model, the tools, the permissions, the hooks and the transcript;
@@ -334,7 +351,8 @@ export const make = (options: Options): Effect.Effect<
     const runOptions = (
       prompt: Prompt,
       abort: Deferred.Deferred<void>,
-      reminders: ReadonlyArray<string> = []
+      reminders: ReadonlyArray<string> = [],
+      promptModel?: string
     ): Agent.RunOptions & { readonly sessionId: string } => ({
       prompt,
       ...(reminders.length === 0 ? {} : { reminders }),
@@ -343,7 +361,7 @@ export const make = (options: Options): Effect.Effect<
       systemPrompt: (systemPrompt ??= buildSystemPrompt()),
       sessionId,
       abort,
-      currentModel: Ref.get(model),
+      currentModel: promptModel === undefined ? Ref.get(model) : Effect.succeed(promptModel),
       // Asks answered through `answerPermission` need their events.
       hostEvents: options.prompter === "host" || (options.hostEvents ?? true),
       ...(options.model === undefined ? {} : { model: options.model }),
@@ -396,7 +414,7 @@ export const make = (options: Options): Effect.Effect<
      */
     const inFlightWith = <P, A, R>(
       id: number,
-      kind: "prompt" | "compact",
+      kind: "prompt" | "compact" | "tool",
       given: Deferred.Deferred<void> | undefined,
       prelude: (abort: Deferred.Deferred<void>) => Effect.Effect<P, never, R>,
       body: (abort: Deferred.Deferred<void>, prepared: P) => Effect.Effect<A, never, R>
@@ -453,7 +471,7 @@ export const make = (options: Options): Effect.Effect<
             const first = (yield* Ref.get(conversation)).history.length === 0
             const started = yield* announce(prepared.prompt, abort)
             // After the announcement, which settles the system prompt.
-            const turnOptions = runOptions(prepared.prompt, abort, [...remindersFor(first), ...job.reminders, ...prepared.reminders])
+            const turnOptions = runOptions(prepared.prompt, abort, [...remindersFor(first), ...job.reminders, ...prepared.reminders], job.model)
             const endsSession = job.endsSession || started?.stopRun !== undefined
             const turnEnd = yield* Agent.runTurn(turnOptions, yield* Ref.get(conversation), {
               ...(started === undefined ? {} : { started }),
@@ -492,17 +510,40 @@ export const make = (options: Options): Effect.Effect<
         else yield* Deferred.fail(job.done, new SessionError({ message: `Could not compact the conversation: ${compacted.failure}` }))
       })
 
+    const runToolJob = (job: Extract<Job, { _tag: "Tool" }>) =>
+      Effect.gen(function* () {
+        const { value: block, interrupted } = yield* inFlightWith(job.id, "tool", undefined, () => Effect.void, (abort) =>
+          Effect.raceFirst(
+            ToolExecution.executeCall(job.use, { sessionId, cwd: options.cwd, emit, detail: emit }).pipe(
+              Effect.map((outcome) => outcome.block),
+              Effect.catch((error) => Effect.succeed(ToolExecution.failedOutcome(job.use.id, "failed", error.message).block))
+            ),
+            // Interrupted: the call's fiber is interrupted (its processes killed) and answered as cancelled.
+            Deferred.await(abort).pipe(
+              Effect.map(() => ToolExecution.failedOutcome(job.use.id, "cancelled", ToolExecution.cancelledMessage).block),
+              Effect.tap((block) =>
+                emit({ _tag: "ToolEnded", toolUseId: job.use.id, toolName: job.use.name, isError: true, result: block, failure: { kind: "cancelled", message: ToolExecution.cancelledMessage } })
+              )
+            )
+          )
+        )
+        yield* emit({ _tag: "TurnEnded", turnId: job.id, interrupted })
+        yield* Deferred.succeed(job.done, block)
+      })
+
     /** A job the session will not carry out: it ended first, or the job broke (a bug). */
     const dropped = (job: Job, why = "the session ended first") =>
       job._tag === "Prompt"
         ? Deferred.succeed(job.done, notAnswered(sessionId, `This prompt was not answered: ${why}.`))
-        : Deferred.fail(job.done, new SessionError({ message: `The conversation was not compacted: ${why}.` }))
+        : job._tag === "Tool"
+          ? Deferred.succeed(job.done, ToolExecution.failedOutcome(job.use.id, "cancelled", `This call did not run: ${why}.`).block)
+          : Deferred.fail(job.done, new SessionError({ message: `The conversation was not compacted: ${why}.` }))
 
     const runJob = (job: Job) =>
       Effect.gen(function* () {
         yield* Ref.update(queued, (n) => n - 1)
         if (yield* Ref.get(ended)) return yield* dropped(job)
-        yield* withSessionServices(job._tag === "Prompt" ? runPrompt(job) : runCompact(job))
+        yield* withSessionServices(job._tag === "Prompt" ? runPrompt(job) : job._tag === "Tool" ? runToolJob(job) : runCompact(job))
       }).pipe(
         // Whoever waits for the job is answered however it ends; a defect does not stop the session.
         Effect.onExit((exit) =>
@@ -567,6 +608,7 @@ export const make = (options: Options): Effect.Effect<
           abort: submitOptions?.abort,
           reminders: submitOptions?.reminders ?? [],
           prepare: submitOptions?.prepare,
+          model: submitOptions?.model,
           done
         }))
         const turn: Turn = { id: job.id, result: Deferred.await(done) }
@@ -575,6 +617,12 @@ export const make = (options: Options): Effect.Effect<
       events: Stream.fromPubSub(events),
       subscribe: Effect.map(PubSub.subscribe(events), Stream.fromSubscription),
       interrupt,
+      runTool: Effect.fn("Session.runTool")(function* (toolName: string, input: Readonly<Record<string, unknown>>) {
+        const done = yield* Deferred.make<ToolResultBlock>()
+        const use: ToolUseBlock = { type: "tool_use", id: `toolu_user_${(yield* Uuid.v4).replace(/-/g, "")}`, name: toolName, input }
+        yield* enqueue((id) => ({ _tag: "Tool" as const, id, use, done }))
+        return yield* Deferred.await(done)
+      }),
       compact: Effect.fn("Session.compact")(function* (instructions?: string) {
         const done = yield* Deferred.make<void, SessionError>()
         yield* enqueue((id) => ({ _tag: "Compact" as const, id, instructions, done }))

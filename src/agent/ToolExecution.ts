@@ -19,6 +19,7 @@ import { allow, type CheckRequest, type Decision, deny, Permissions, suggestions
 import type { ToolFailure, ToolFailureKind } from "../domain/ToolFailure.js"
 import { type AnyTool, failureKind, outcome, type PreparedCall, type ToolContext, type ToolResult } from "../tools/Tool.js"
 import { ToolRegistry } from "../tools/ToolRegistry.js"
+import type { Hunk } from "../domain/Patch.js"
 import * as HookReport from "./HookReport.js"
 
 export interface CallOutcome {
@@ -37,6 +38,8 @@ export interface CallOutcome {
   readonly interrupt?: boolean
   /** Model responses the call paid for (see ToolResult.spent). */
   readonly spent?: ToolResult["spent"]
+  /** The file change a call made, as line hunks (Edit / Write's `structuredPatch`), for renderers. */
+  readonly patch?: ReadonlyArray<Hunk>
 }
 
 export interface ExecutionContext {
@@ -115,7 +118,7 @@ const outcomeOf = (
   call: Call,
   block: ToolResultBlock,
   data: unknown,
-  extra: Partial<Pick<CallOutcome, "denial" | "stopRun" | "event" | "failure" | "interrupt" | "spent">> = {}
+  extra: Partial<Pick<CallOutcome, "denial" | "stopRun" | "event" | "failure" | "interrupt" | "spent" | "patch">> = {}
 ): CallOutcome => ({
   block,
   data,
@@ -358,13 +361,26 @@ const postToolUse = Effect.fn("ToolExecution.postToolUse")(function* (
   yield* HookReport.report(call.context.emit, event, after)
   if (after.blocked !== undefined) call.reminders.push(HookReport.blockingFeedback(label, after.blocked))
   if (after.additionalContext !== undefined) call.reminders.push(HookReport.additionalContext(label, after.additionalContext))
+  const patch = isError ? undefined : patchOf(result.toolResponse)
   return outcomeOf(call, toBlock(call.use.id, result), result.data, {
+    ...(patch === undefined ? {} : { patch }),
     ...(after.stopRun === undefined ? {} : { stopRun: after.stopRun }),
     ...(result.event === undefined ? {} : { event: result.event }),
     ...(result.spent === undefined ? {} : { spent: result.spent }),
     ...(isError ? { failure: { kind: kind ?? "failed", message: contentText(result.content) } } : {})
   })
 })
+
+/** The `structuredPatch` of a tool's response (Edit, Write), when it has one. */
+const patchOf = (response: unknown): ReadonlyArray<Hunk> | undefined => {
+  if (typeof response !== "object" || response === null || !("structuredPatch" in response)) return undefined
+  const hunks = response.structuredPatch
+  return Array.isArray(hunks) ? hunks.filter(isHunk) : undefined
+}
+
+const isHunk = (value: unknown): value is Hunk =>
+  typeof value === "object" && value !== null && "oldStart" in value && typeof value.oldStart === "number" &&
+  "newStart" in value && typeof value.newStart === "number" && "lines" in value && Array.isArray(value.lines)
 
 /**
  * One call, start to end, in its steps: decode, PreToolUse, authorize, invoke, PostToolUse. Never fails: every
@@ -397,7 +413,8 @@ export const executeCall = Effect.fn("ToolExecution.executeCall")(function* (use
     toolName: use.name,
     isError: outcome.block.is_error === true,
     result: outcome.block,
-    ...(outcome.failure === undefined ? {} : { failure: outcome.failure })
+    ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
+    ...(outcome.patch === undefined ? {} : { patch: outcome.patch })
   })
   return outcome
 })

@@ -6,6 +6,7 @@ import type { ContentBlock, ToolResultBlock } from "./Content.js"
 import type { AssistantMessage, MessageParam } from "./Message.js"
 import type { StreamEvent } from "./StreamEvent.js"
 import type { ToolFailure } from "./ToolFailure.js"
+import type { Hunk } from "./Patch.js"
 import type { Usage } from "./Usage.js"
 
 export interface SessionStarted {
@@ -132,7 +133,8 @@ export interface HookNotice {
 export interface TurnStarted {
   readonly _tag: "TurnStarted"
   readonly turnId: number
-  readonly kind: "prompt" | "compact"
+  /** "tool": a call run on the user's behalf (Session.runTool). */
+  readonly kind: "prompt" | "compact" | "tool"
 }
 
 /**
@@ -177,6 +179,8 @@ export interface ToolEnded {
   readonly result: ToolResultBlock
   /** Why it failed, when it did. */
   readonly failure?: ToolFailure
+  /** The file change it made (Edit, Write): line hunks as StructuredPatch makes them. */
+  readonly patch?: ReadonlyArray<Hunk>
 }
 
 /** A suggestion a host may accept with an allow (Claude Code's PermissionUpdate). */

@@ -190,16 +190,17 @@ export const expandWith = Effect.fn("CommandExpansion.expand")(function* (
 
 /**
  * The first prompt of a run, ready for the loop: expanded (`expandWith` on the session's commands, tools,
- * permissions and grants), with the skills listing as a reminder when the session offers the Skill tool.
+ * permissions and grants), with the skills listing as a reminder when the session offers the Skill tool (unless
+ * `listing` is false: a later prompt of an interactive session).
  */
 export const prepare = Effect.fn("CommandExpansion.prepare")(function* (
   prompt: string | ReadonlyArray<ContentBlock>,
-  options: { readonly sessionId?: string } = {}
+  options: { readonly sessionId?: string; readonly listing?: boolean } = {}
 ) {
   const { loaded, services } = yield* sessionServices(options.sessionId)
   for (const warning of loaded.warnings) yield* Effect.logWarning(`weft: ${warning}`)
   const expanded = yield* expandWith(prompt, loaded, services)
-  return { ...expanded, reminders: [...expanded.reminders, ...(yield* listingReminders)] }
+  return { ...expanded, reminders: [...expanded.reminders, ...(options.listing === false ? [] : yield* listingReminders)] }
 })
 
 /**

@@ -8,13 +8,9 @@
  * Not reported: jsdiff's "\ No newline at end of file" lines.
  */
 
-export interface Hunk {
-  readonly oldStart: number
-  readonly oldLines: number
-  readonly newStart: number
-  readonly newLines: number
-  readonly lines: ReadonlyArray<string>
-}
+import type { Hunk } from "../domain/Patch.js"
+
+export type { Hunk }
 
 /** Lines of context around each change (Claude Code's). */
 export const contextLines = 3

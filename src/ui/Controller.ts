@@ -9,6 +9,7 @@
  */
 import type { AgentEvent } from "../domain/AgentEvent.js"
 import type { ToolResultBlock } from "../domain/Content.js"
+import type { Hunk } from "../domain/Patch.js"
 import * as Content from "../domain/ContentGuards.js"
 import * as Keys from "./Keys.js"
 import * as LineEditor from "./LineEditor.js"
@@ -135,9 +136,57 @@ const diffLines = (toolName: string, input: unknown): ReadonlyArray<Line> | unde
   return [...lines.slice(0, maxDiffLines), [span(`… +${lines.length - maxDiffLines} lines`, dim)]]
 }
 
-/** The few lines shown under a finished tool call: a diff for edits, else the head of its result. */
-export const resultLines = (toolName: string, input: unknown, block: ToolResultBlock, isError: boolean): ReadonlyArray<Line> => {
-  const diff = isError ? undefined : diffLines(toolName, input)
+/**
+ * A file change as the tool reported it (its structured patch): each hunk's lines numbered (the old file's number
+ * for a removed line, the new file's for the others), hunks apart by "⋮"; a file written anew is its lines added.
+ */
+export const patchLines = (patch: ReadonlyArray<Hunk>, toolName: string, input: unknown): ReadonlyArray<Line> | undefined => {
+  const numbered: Array<{ readonly number: number; readonly op: string; readonly text: string }> = []
+  const gaps = new Set<number>()
+  for (const hunk of patch) {
+    if (numbered.length > 0) gaps.add(numbered.length)
+    let oldLine = hunk.oldStart
+    let newLine = hunk.newStart
+    for (const line of hunk.lines) {
+      const op = line.slice(0, 1)
+      const text = line.slice(1)
+      if (op === "-") numbered.push({ number: oldLine++, op, text })
+      else if (op === "+") numbered.push({ number: newLine++, op, text })
+      else {
+        numbered.push({ number: newLine++, op: " ", text })
+        oldLine++
+      }
+    }
+  }
+  if (numbered.length === 0) {
+    // Write of a new file: no hunks (nothing was there before); its lines are the change.
+    const content = toolName === "Write" ? stringField(input, "content") : undefined
+    if (content === undefined || content === "") return undefined
+    content.replace(/\n$/, "").split("\n").forEach((text, index) => numbered.push({ number: index + 1, op: "+", text }))
+  }
+  const width = String(Math.max(...numbered.map((line) => line.number))).length
+  const lines: Array<Line> = []
+  numbered.slice(0, maxDiffLines).forEach((line, index) => {
+    if (gaps.has(index)) lines.push([span(`${" ".repeat(width)}   ⋮`, dim)])
+    const style: Style = line.op === "-" ? { color: "red" } : line.op === "+" ? { color: "green" } : dim
+    lines.push([span(`${String(line.number).padStart(width)} `, dim), span(`${line.op} ${line.text}`, style)])
+  })
+  if (numbered.length > maxDiffLines) lines.push([span(`… +${numbered.length - maxDiffLines} lines`, dim)])
+  return lines
+}
+
+/**
+ * The few lines shown under a finished tool call: a diff for edits (from the tool's structured patch, when the call
+ * reported one; else from its input), else the head of its result.
+ */
+export const resultLines = (
+  toolName: string,
+  input: unknown,
+  block: ToolResultBlock,
+  isError: boolean,
+  patch?: ReadonlyArray<Hunk>
+): ReadonlyArray<Line> => {
+  const diff = isError ? undefined : (patch === undefined ? undefined : patchLines(patch, toolName, input)) ?? diffLines(toolName, input)
   const body: ReadonlyArray<Line> =
     diff ??
     (() => {
@@ -515,7 +564,7 @@ export class Controller {
         this.progress = undefined
         const input = this.inputs.get(event.toolUseId)
         this.inputs.delete(event.toolUseId)
-        this.finished.push(...resultLines(event.toolName, input, event.result, event.isError), [])
+        this.finished.push(...resultLines(event.toolName, input, event.result, event.isError, event.patch), [])
         this.lastResult = { call: describeCall(event.toolName, input, this.options.cwd), text: resultText(event.result) }
         break
       }

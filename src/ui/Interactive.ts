@@ -9,18 +9,24 @@ import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
 import * as nodePath from "node:path"
 import * as Session from "../agent/Session.js"
-import type { ContentBlock } from "../domain/Content.js"
+import type { ContentBlock, TextBlock, ToolResultBlock } from "../domain/Content.js"
 import type { MessageParam } from "../domain/Message.js"
 import * as Content from "../domain/ContentGuards.js"
 import { type FileScope, fileScopes, Settings } from "../context/Settings.js"
 import { Memory } from "../context/Memory.js"
 import { trust } from "../context/Trust.js"
+import * as CommandExpansion from "../extensions/CommandExpansion.js"
+import { describe as description, Extensions, find, type Loaded } from "../extensions/Extensions.js"
+import { McpClient } from "../mcp/McpClient.js"
 import * as McpConfig from "../mcp/McpConfig.js"
-import type { PermissionMode } from "../permissions/Permissions.js"
+import * as McpPrompt from "../mcp/McpPrompt.js"
+import type { Permissions, PermissionMode } from "../permissions/Permissions.js"
+import type { ToolRegistry } from "../tools/ToolRegistry.js"
 import { Prompter, type PromptAnswer, type PromptRequest } from "../permissions/Prompter.js"
 import * as Credentials from "../platform/Credentials.js"
 import * as Variables from "../platform/Variables.js"
@@ -32,6 +38,7 @@ import * as SessionServices from "../cli/SessionServices.js"
 import * as SessionSetup from "../cli/SessionSetup.js"
 import { version } from "../cli/Version.js"
 import type { Controller, QuestionAnswer } from "./Controller.js"
+import { makeIdleCollector } from "./IdleCollector.js"
 
 /** The drawing modules (no effect inside): a bundle of their own, loaded here only. */
 const loadTui = Effect.promise(() => import("./Controller.js"))
@@ -40,7 +47,10 @@ const modes: ReadonlyArray<PermissionMode> = ["default", "acceptEdits", "plan"]
 
 const isFileScope = (name: string): name is FileScope => fileScopes.some((scope) => scope === name)
 
-const help = [
+/** The built-in slash commands: they come before a custom command or skill of the same name. */
+const builtins = new Set(["/help", "/exit", "/quit", "/clear", "/compact", "/cost", "/model", "/permissions", "/mcp", "/resume", "/memory", "/init"])
+
+const builtinHelp = [
   "Keys: Enter send · Shift+Enter or \\+Enter new line · ↑/↓ history · Ctrl+A/E/K/U/W edit",
   "      Shift+Tab permission mode · Esc or Ctrl-C interrupt · Ctrl-C twice or Ctrl-D exit",
   "Commands:",
@@ -54,8 +64,35 @@ const help = [
   "  /resume [n]             list this project's sessions, or open number n",
   "  /memory                 the memory files (CLAUDE.md) loaded",
   "  /init                   write a starter CLAUDE.md for this project",
-  "  /exit                   leave"
-].join("\n")
+  "  /exit                   leave",
+  "  !command                run a shell command (permission rules apply); its output goes with your next prompt",
+  "  #note                   add a line to the project's CLAUDE.md"
+]
+
+/** /help: the keys, the built-in commands, then the project's and the user's commands and skills. */
+const help = (loaded: Loaded): string => {
+  const custom = [...loaded.commands, ...loaded.skills].filter((item, index, all) => all.findIndex((other) => other.name === item.name) === index)
+  const shown = custom.filter((item) => !builtins.has(`/${item.name}`))
+  return [
+    ...builtinHelp,
+    ...(shown.length === 0
+      ? []
+      : ["Custom commands and skills:", ...shown.map((item) => `  ${`/${item.name}${item.argumentHint === undefined ? "" : ` ${item.argumentHint}`}`.padEnd(23)} ${description(item)}`)]),
+    "MCP prompts: /mcp__<server>__<prompt> [arguments]"
+  ].join("\n")
+}
+
+/** A `!command`'s call and output, as Claude Code's bash mode puts them in the conversation (with the next prompt). */
+const shellContext = (command: string, result: ToolResultBlock): ReadonlyArray<TextBlock> => {
+  const output = typeof result.content === "string"
+    ? result.content
+    : (result.content ?? []).map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n")
+  const tag = result.is_error === true ? "bash-stderr" : "bash-stdout"
+  return [
+    { type: "text", text: `<bash-input>${command}</bash-input>` },
+    { type: "text", text: `<${tag}>${output}</${tag}>` }
+  ]
+}
 
 /** Prompts typed in this project, under $WEFT_HOME/history (one JSON string a line). */
 const historyFile = (weftHome: string, cwd: string) => nodePath.join(weftHome, "history", `${cwdSlug(cwd)}.jsonl`)
@@ -118,6 +155,7 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
     const weftHome = yield* Effect.flatMap(Variables.home, Variables.weftHomeOf)
     const history = historyFile(weftHome, cwd)
     const Tui = yield* loadTui
+    const collectIdle = makeIdleCollector()
 
     const stdout = process.stdout
     const stdin = process.stdin
@@ -294,6 +332,7 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
             )
             return Effect.sync(() => controller.withdraw(request.toolUseId))
           })
+        const prompter = Prompter.fromEffect(ask)
         const layer = SessionServices.layerSession({
           cwd,
           version,
@@ -306,7 +345,7 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
           settings,
           mcpServers: mcpConfig.servers,
           session: {
-            prompter: Prompter.fromEffect(ask),
+            prompter,
             ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
             ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt }),
             ...(start.sessionId === undefined ? {} : { sessionId: start.sessionId }),
@@ -324,12 +363,23 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
           session = conversation
           const store = yield* SessionStore
           const memory = yield* Memory
+          const extensions = yield* Extensions
+          const mcp = yield* McpClient
+          // What a prompt needs from the session's services to be expanded (CommandExpansion.prepare).
+          const services = yield* Effect.context<Extensions | McpClient | Permissions | ToolRegistry | Settings>()
           const status = yield* conversation.status
           controller.setMode(status.permissionMode)
           controller.event({ _tag: "ModelChanged", model: status.model })
           if (start.resumed !== undefined) showConversation(controller, start.resumed.history)
           const events = yield* conversation.subscribe
-          yield* Effect.forkScoped(Stream.runForEach(events, (event) => Effect.sync(() => controller.event(event))))
+          yield* Effect.forkScoped(
+            Stream.runForEach(events, (event) =>
+              Effect.sync(() => {
+                controller.event(event)
+                if (event._tag === "TurnEnded") collectIdle?.()
+              })
+            )
+          )
           const next = yield* Deferred.make<Next>()
           const say = (text: string) => Effect.sync(() => controller.print(text))
           const failed = (error: { readonly message: string }) => say(`weft: ${error.message}`)
@@ -338,7 +388,7 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
             const argument = text.trim().slice(name.length).trim()
             switch (name) {
               case "/help":
-                return say(help)
+                return say(help(extensions))
               case "/exit":
               case "/quit":
                 return Deferred.succeed(next, { _tag: "Exit" }).pipe(Effect.asVoid)
@@ -412,11 +462,56 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
                 return say(`Unknown command ${name}. /help lists the commands.`)
             }
           }
+          // The output of `!command`s run since the last prompt: it goes with the next one.
+          const shellOutputs: Array<TextBlock> = []
+          // The skills listing goes with the session's first prompt only.
+          let listed = false
+          /**
+           * A prompt expanded as `weft -p` expands its prompt (an MCP prompt's messages; a custom command or skill
+           * with its arguments, `@path`s, `!`cmd``s, allowed tools and model), then queued. A refused expansion is
+           * said, and nothing is sent.
+           */
+          const send = (text: string): Effect.Effect<void> =>
+            Effect.gen(function* () {
+              const parsed = CommandExpansion.parseCommand(text)
+              const isMcpPrompt = McpPrompt.parse(text) !== undefined
+              if (parsed !== undefined && !isMcpPrompt && find(extensions, parsed.name) === undefined) {
+                return yield* say(`Unknown command /${parsed.name}. /help lists the commands.`)
+              }
+              const fromMcp = yield* McpPrompt.expand(mcp, text)
+              // A command's `!`cmd`` or `@path` that must be asked about is asked here, as the model's calls are.
+              const expanded = yield* CommandExpansion.prepare(fromMcp ?? text, { sessionId: conversation.sessionId, listing: !listed }).pipe(
+                Effect.provide(services),
+                Effect.provideService(Prompter, prompter)
+              )
+              listed = true
+              const context = shellOutputs.splice(0)
+              yield* conversation.submit([...context, ...expanded.content], {
+                reminders: expanded.reminders,
+                ...(expanded.model === undefined ? {} : { model: expanded.model })
+              })
+            }).pipe(Effect.catch(failed))
+          /** `!command`: run as the user through the Session (the Bash tool, its rules and hooks), kept for the next prompt. */
+          const shell = (command: string): Effect.Effect<void> =>
+            command === ""
+              ? say("Type the command after !, e.g. !git status")
+              : conversation.runTool("Bash", { command }).pipe(
+                  Effect.flatMap((result) =>
+                    Effect.sync(() => shellOutputs.push(...shellContext(command, result))).pipe(
+                      Effect.andThen(Effect.sync(() => controller.print("  (the output goes to the model with your next prompt)", { dim: true })))
+                    )
+                  ),
+                  Effect.catch(failed)
+                )
+          // Prompts, commands and `!command`s are taken in the order typed (an expansion may take a while).
+          const inOrder = yield* Semaphore.make(1)
           current = {
             submit: (text) => {
               const trimmed = text.trim()
               if (trimmed.startsWith("#") && !trimmed.startsWith("##")) return runFork(say(addNote(cwd, trimmed.slice(1).trim())))
-              runFork(trimmed.startsWith("/") && !trimmed.startsWith("//") ? command(trimmed) : conversation.submit(text).pipe(Effect.catch(failed)))
+              const name = trimmed.split(/\s+/)[0] ?? ""
+              const run = builtins.has(name) ? command(trimmed) : trimmed.startsWith("!") ? shell(trimmed.slice(1).trim()) : send(text)
+              runFork(inOrder.withPermit(run))
             },
             interrupt: () => runFork(conversation.interrupt),
             cycleMode: () =>

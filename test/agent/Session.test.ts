@@ -254,6 +254,45 @@ describe("Session", () => {
     )
   })
 
+  it.effect("runTool runs a call as the user under the permission rules and hooks, with its events; the history is untouched", () => {
+    const dir = tempDir()
+    const seen: Array<string> = []
+    return Effect.gen(function* () {
+      const session = yield* Session.Session
+      yield* answering(session, (asked): PromptAnswer =>
+        JSON.stringify(asked.input).includes("yes") ? { _tag: "Allow" } : { _tag: "Deny", reason: "Not that one." }
+      )
+      const events = yield* session.subscribe
+      const collecting = yield* Effect.forkChild(
+        Stream.runCollect(events.pipe(Stream.takeUntil((event: AgentEvent) => event._tag === "TurnEnded")))
+      )
+      const allowed = yield* session.runTool("Shout", { text: "yes" })
+      expect(allowed).toMatchObject({ type: "tool_result", content: "shout: YES" })
+      expect(allowed.is_error).toBeUndefined()
+      const tags = tagsOf(yield* Fiber.join(collecting))
+      expect(tags).toEqual(["TurnStarted", "ToolStarted", "PermissionAsked", "PermissionAnswered", "ToolEnded", "TurnEnded"])
+      expect(seen).toEqual(["PreToolUse:Shout", "PostToolUse:Shout"])
+      // Asked and denied: the call does not run, the denial is its result.
+      const denied = yield* session.runTool("Shout", { text: "no" })
+      expect(denied).toMatchObject({ is_error: true, content: "Not that one." })
+      expect(yield* session.history).toEqual([])
+      // Queued like a prompt: the next prompt is answered as usual.
+      expect((yield* (yield* session.submit("next")).result).result).toBe("next answer")
+    }).pipe(
+      Effect.provide(
+        sessionLayer({
+          script: [textTurn("next answer")],
+          permissions: realPermissions(dir),
+          hooks: {
+            preToolUse: (input) => Effect.sync(() => void seen.push(`PreToolUse:${input.toolName}`)).pipe(Effect.as({})),
+            postToolUse: (input) => Effect.sync(() => void seen.push(`PostToolUse:${input.toolName}`)).pipe(Effect.as({}))
+          },
+          options: { prompter: "host" }
+        })
+      )
+    )
+  })
+
   it.effect("the mode changes while the session runs: plan refuses what it would have asked about", () => {
     const dir = tempDir()
     return Effect.gen(function* () {
@@ -340,6 +379,17 @@ describe("Session", () => {
       expect((yield* next.result).result).toBe("A")
       expect((yield* (yield* ScriptedModel).requests).length).toBe(1)
     }).pipe(Effect.provide(sessionLayer({ script: [textTurn("A")] })))
+  )
+
+  it.effect("a prompt's own model (a custom command's) is its requests' only; the session's stays for the next", () =>
+    Effect.gen(function* () {
+      const session = yield* Session.Session
+      yield* (yield* session.submit("one", { model: "claude-haiku-4-5" })).result
+      expect((yield* session.status).model).toBe("claude-sonnet-4-5")
+      yield* (yield* session.submit("two")).result
+      const requests = yield* (yield* ScriptedModel).requests
+      expect(requests.map((request) => request.model)).toEqual(["claude-haiku-4-5", "claude-sonnet-4-5"])
+    }).pipe(Effect.provide(sessionLayer({ script: [textTurn("a"), textTurn("b")], options: { model: "claude-sonnet-4-5" } })))
   )
 
   it.effect("addRules writes the settings file atomically, keeping its other keys, and the rule holds at once", () => {

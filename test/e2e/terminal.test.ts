@@ -9,7 +9,7 @@ import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { ScriptTurn, text, textTurn, toolUse } from "../../src/testing/Script.js"
-import { binary, isAlive, requireBinary, useSessions, waitUntil } from "./harness.js"
+import { binary, isAlive, repoRoot, requireBinary, useSessions, waitUntil } from "./harness.js"
 
 const hasTmux = spawnSync("tmux", ["-V"]).status === 0
 if (!hasTmux) {
@@ -118,7 +118,9 @@ describe.skipIf(!hasTmux)("weft in a terminal (tmux)", () => {
     const screen = term.capture()
     expect(screen).toContain("> please change a.txt")
     expect(screen).toContain("Let me read it first.")
-    expect(screen).toContain("- hello")
+    // The diff from the Edit's structured patch, numbered.
+    expect(screen).toContain("1 - hello world")
+    expect(screen).toContain("1 + goodbye world")
     // Ctrl-D at the empty prompt leaves.
     term.keys("C-d")
     await term.waitFor("[weft exited 0]")
@@ -252,6 +254,79 @@ describe.skipIf(!hasTmux)("weft in a terminal (tmux)", () => {
     term.type("look at @CLA")
     term.keys("Tab")
     await term.waitFor(/^> look at @CLAUDE\.md\s*$/m)
+  })
+
+  it("a custom command with arguments is expanded as -p expands it; !cmd runs under the rules, its output sent with the next prompt", async () => {
+    const session = await setup(
+      {
+        ".claude/commands/review.md": "---\ndescription: Review one file\nargument-hint: <file>\n---\nReview $0 carefully. All: $ARGUMENTS\n",
+        ".claude/commands/stamp.md": "Stamp: !`touch stamped && echo stamped-ok`\n",
+        "src/a.js": "let a = 1\n"
+      },
+      () => ({ script: [textTurn("Reviewed."), textTurn("Seen the output."), textTurn("Stamped.")] })
+    )
+    const term = await startTerminal(session)
+    // /help lists the project's commands beside the built-in ones.
+    term.type("/help")
+    term.keys("Enter")
+    await term.waitFor(/\/review <file> +Review one file/)
+    term.type("/review src/a.js closely")
+    term.keys("Enter")
+    await term.waitFor("Reviewed.")
+    const first = JSON.stringify(session.server.requests().at(-1)?.body)
+    expect(first).toContain("<command-name>/review</command-name>")
+    expect(first).toContain("Review src/a.js carefully. All: src/a.js closely")
+    // A name that is neither built in nor the project's: said, nothing sent.
+    term.type("/nosuch thing")
+    term.keys("Enter")
+    await term.waitFor("Unknown command /nosuch")
+    // !cmd: Bash's rules apply (this one is asked about), no request is made, the output waits for the next prompt.
+    term.type("!touch bang-file && echo from-the-shell")
+    term.keys("Enter")
+    await term.waitFor("Allow Bash(touch bang-file && echo from-the-shell)?")
+    term.type("1")
+    await term.waitFor("the output goes to the model with your next prompt")
+    expect(existsSync(join(session.dir, "bang-file"))).toBe(true)
+    expect(session.server.requests()).toHaveLength(1)
+    term.type("what did it print?")
+    term.keys("Enter")
+    await term.waitFor("Seen the output.")
+    const second = JSON.stringify(session.server.requests().at(-1)?.body)
+    expect(second).toContain("<bash-input>touch bang-file && echo from-the-shell</bash-input>")
+    expect(second).toMatch(/<bash-stdout>from-the-shell\s*<\/bash-stdout>/)
+    expect(second).toContain("what did it print?")
+    // A command's own !`cmd` is asked about at the prompt too, as the model's calls are.
+    term.type("/stamp")
+    term.keys("Enter")
+    await term.waitFor("Allow Bash(touch stamped && echo stamped-ok)?")
+    term.type("1")
+    await term.waitFor("Stamped.")
+    expect(existsSync(join(session.dir, "stamped"))).toBe(true)
+    expect(JSON.stringify(session.server.requests().at(-1)?.body)).toMatch(/Stamp: stamped-ok/)
+  })
+
+  it("a skill as /name args and an MCP prompt as /mcp__server__prompt args; a refused expansion is said and nothing is sent", async () => {
+    const session = await setup(
+      { ".claude/skills/changelog/SKILL.md": "---\ndescription: Writes the changelog\n---\nWrite the changelog for $ARGUMENTS.\n" },
+      () => ({ script: [textTurn("Changelog written."), textTurn("Sunny.")] })
+    )
+    const config = JSON.stringify({
+      mcpServers: { everything: { command: process.execPath, args: [join(repoRoot, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "stdio"] } }
+    })
+    const term = await startTerminal(session, { args: ["--mcp-config", config] })
+    term.type("/changelog v2.0")
+    term.keys("Enter")
+    await term.waitFor("Changelog written.")
+    expect(JSON.stringify(session.server.requests().at(-1)?.body)).toContain("Write the changelog for v2.0.")
+    // An MCP prompt missing a required argument: the reason, and no request.
+    term.type("/mcp__everything__args-prompt")
+    term.keys("Enter")
+    await term.waitFor("/mcp__everything__args-prompt needs city")
+    expect(session.server.requests()).toHaveLength(1)
+    term.type("/mcp__everything__args-prompt Paris France")
+    term.keys("Enter")
+    await term.waitFor("Sunny.")
+    expect(JSON.stringify(session.server.requests().at(-1)?.body)).toContain("What's weather in Paris, France?")
   })
 
   it("in 80 columns a long answer wraps at words; NO_COLOR leaves colours out; the window may be resized", async () => {

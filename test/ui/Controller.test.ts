@@ -3,6 +3,7 @@ import type { AgentEvent, Result } from "../../src/domain/AgentEvent.js"
 import type { ContentBlock } from "../../src/domain/Content.js"
 import * as UsageTotals from "../../src/domain/UsageTotals.js"
 import { Controller, type QuestionAnswer } from "../../src/ui/Controller.js"
+import { structuredPatch } from "../../src/tools/StructuredPatch.js"
 import { FakeTerminal, FakeTimers } from "../support/FakeTerminal.js"
 
 const assistant = (content: ReadonlyArray<ContentBlock>, outputTokens = 0): AgentEvent => ({
@@ -111,6 +112,40 @@ describe("Controller: the transcript", () => {
     const shown = terminal.all.join("\n")
     expect(shown).toContain("● Read(src/a.ts)\n  ⎿  line 0\n     line 1\n     line 2\n     line 3\n     … +6 lines")
     expect(shown).toContain("● Edit(src/a.ts)\n  ⎿  - let a = 1\n     + const a = 1")
+  })
+
+  it("an Edit's or Write's diff is drawn from the tool's structured patch, with line numbers, hunks apart", () => {
+    const { terminal, clock, controller } = setup()
+    const before = Array.from({ length: 30 }, (_, index) => `line ${index + 1}`)
+    const after = before.map((line, index) => (index === 11 ? "changed 12" : index === 24 ? "changed 25" : line))
+    const patch = structuredPatch(`${before.join("\n")}\n`, `${after.join("\n")}\n`)
+    controller.event({ _tag: "TurnStarted", turnId: 1, kind: "prompt" })
+    controller.event({ _tag: "ToolStarted", toolUseId: "t1", toolName: "Edit", input: { file_path: "/project/a.txt", old_string: "x", new_string: "y" } })
+    controller.event({ _tag: "ToolEnded", toolUseId: "t1", toolName: "Edit", isError: false, result: { type: "tool_result", tool_use_id: "t1", content: "ok" }, patch })
+    controller.event({ _tag: "ToolStarted", toolUseId: "t2", toolName: "Write", input: { file_path: "/project/new.txt", content: "first\nsecond\n" } })
+    controller.event({ _tag: "ToolEnded", toolUseId: "t2", toolName: "Write", isError: false, result: { type: "tool_result", tool_use_id: "t2", content: "ok" }, patch: [] })
+    clock.advance(50)
+    const shown = terminal.all.join("\n")
+    expect(shown).toContain(
+      [
+        "● Edit(a.txt)",
+        "  ⎿   9   line 9",
+        "     10   line 10",
+        "     11   line 11",
+        "     12 - line 12",
+        "     12 + changed 12",
+        "     13   line 13",
+        "     14   line 14",
+        "     15   line 15",
+        "          ⋮",
+        "     22   line 22",
+        "     23   line 23",
+        "     24   line 24",
+        "     25 - line 25",
+        "     … +4 lines"
+      ].join("\n")
+    )
+    expect(shown).toContain("● Write(new.txt)\n  ⎿  1 + first\n     2 + second")
   })
 
   it("a running tool's last line of output shows on the streaming row until it ends", () => {
