@@ -33,6 +33,7 @@ import * as Output from "./Output.js"
 import { print } from "./Print.js"
 import * as SessionFlags from "./SessionFlags.js"
 import * as SessionServices from "./SessionServices.js"
+import { Sandbox } from "../sandbox/Sandbox.js"
 import * as Stdin from "./Stdin.js"
 import { version } from "./Version.js"
 
@@ -140,7 +141,8 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
       ...(permissionMode === undefined ? {} : { permissionMode }),
       credentials,
       settings,
-      mcpServers: mcpConfig.servers
+      mcpServers: mcpConfig.servers,
+      ...(options.sandbox ? { sandbox: true } : {})
     }, {
       ...(resuming === undefined ? {} : { sessionStore: Layer.succeed(SessionStore, resuming.store) }),
       // --no-session-persistence: the run is recorded nowhere.
@@ -151,12 +153,22 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
       for (const warning of (yield* Permissions).warnings) yield* Output.stderr(credentials.redact(`${warning}\n`)).pipe(Effect.ignore)
       const mcp = yield* McpClient
       const mcpServers = yield* mcp.servers
+      const sandbox = yield* Sandbox
+      for (const warning of sandbox.config.warnings) yield* Output.stderr(`${warning}\n`).pipe(Effect.ignore)
+      if (sandbox.state._tag === "Unavailable") {
+        yield* Output.stderr(
+          sandbox.state.refuse
+            ? `weft: the command sandbox cannot start (${sandbox.state.reason}): commands will be refused. Set sandbox.failIfUnavailable to false to run them unsandboxed.\n`
+            : `weft: the command sandbox cannot start (${sandbox.state.reason}): commands run UNSANDBOXED (sandbox.failIfUnavailable is false).\n`
+        ).pipe(Effect.ignore)
+      }
       // `/mcp__<server>__<prompt> args`: the MCP prompt's messages are the user turn.
       const userPrompt = (yield* McpPrompt.expand(mcp, prompt).pipe(Effect.mapError((error) => new UsageError({ message: error.message })))) ?? prompt
       const systemPrompt = SystemPrompt.build({
         environment: yield* Environment,
         memory: (yield* Memory).files,
         toolNames: registry.tools.map((tool) => tool.name),
+        ...(sandbox.note === undefined ? {} : { sandboxNote: sandbox.note }),
         ...(options.systemPrompt === undefined ? {} : { customSystemPrompt: options.systemPrompt }),
         ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt })
       })

@@ -1,7 +1,7 @@
 /**
  * The composition root of a session: every service a run needs, as one Layer (`layer`) of parts in order
- * (Credentials, Settings, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, ShellSession,
- * Permissions, Hooks, McpClient, ToolRegistry), each overridable by a Layer (a test's fake, an SDK host's own
+ * (Credentials, Settings, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, Sandbox,
+ * ShellSession, Permissions, Hooks, McpClient, ToolRegistry), each overridable by a Layer (a test's fake, an SDK host's own
  * permissions or model). The CLI runs the same Layer a library user composes. Resources are released in reverse
  * order when its scope closes: the transcript is flushed before the session store closes its files, and background
  * shells end.
@@ -30,6 +30,7 @@ import { Prompter } from "../permissions/Prompter.js"
 import { ChildEnvironment } from "../platform/ChildEnvironment.js"
 import * as CredentialsModule from "../platform/Credentials.js"
 import { Credentials } from "../platform/Credentials.js"
+import { Sandbox } from "../sandbox/Sandbox.js"
 import { SessionStore } from "../session/SessionStore.js"
 import * as Output from "./Output.js"
 import * as Builtin from "../tools/builtin/BuiltinRegistry.js"
@@ -58,6 +59,8 @@ export interface Options {
   readonly settings?: Settings["Service"]
   /** MCP servers to connect (McpConfig); their tools join the registry. None: the MCP client library is never loaded. */
   readonly mcpServers?: ReadonlyArray<McpServer>
+  /** `--sandbox`: run the model's commands in the OS sandbox whatever the settings say. */
+  readonly sandbox?: boolean
 }
 
 /** What the session's parts may need from outside: the platform. */
@@ -78,6 +81,8 @@ export interface Overrides<E = never> {
   readonly sessionStore?: Layer.Layer<SessionStore, E, Base>
   readonly transcript?: Layer.Layer<Transcript, E, Base>
   readonly apiClient?: Layer.Layer<ApiClient, E, Base>
+  /** The OS sandbox Bash's commands run in (default: as the settings and `sandbox` ask; `Sandbox.layerNone` for none). */
+  readonly sandbox?: Layer.Layer<Sandbox, E, Base>
   /**
    * Bash's shell (its working directory and background shells), which the default Permissions and tools use; it
    * may use the session's ChildEnvironment, as the default one does.
@@ -100,6 +105,7 @@ export type Services =
   | SessionStore
   | Transcript
   | ApiClient
+  | Sandbox
   | ShellSession
   | Permissions
   | Hooks
@@ -157,6 +163,18 @@ export const layer = <E = never>(
       overrideOr(overrides.transcript, Transcript.layer({ cwd: options.cwd, version: options.version }))
     ),
     add(overrideOr(overrides.apiClient, Layer.fresh(NodeApiClient.layer))),
+    // The sandbox every Bash command (background shells included) starts through; hooks' commands are not in it.
+    add(
+      overrideOr(
+        overrides.sandbox,
+        Sandbox.layer({
+          workspaces: [options.cwd, ...(options.additionalDirectories ?? []).map((dir) => nodePath.resolve(options.cwd, dir))],
+          ...(options.sandbox === undefined ? {} : { flag: options.sandbox }),
+          cliAllowed: options.allowedRules ?? [],
+          cliDenied: options.deniedRules ?? []
+        })
+      )
+    ),
     // Bash's shell: its current directory (after a `cd`) is where Permissions resolves a command's relative paths.
     add(overrideOr(overrides.shell, ShellSession.layer({ cwd: options.cwd }))),
     add(

@@ -56,6 +56,40 @@ const makeSchemas = () => {
     }),
     [unknownKeys]
   )
+  // The command sandbox (src/sandbox/SandboxConfig.ts reads it scope by scope: a project may tighten it only).
+  const SandboxSettings = Schema.StructWithRest(
+    Schema.Struct({
+      enabled: Schema.optional(Schema.Boolean),
+      failIfUnavailable: Schema.optional(Schema.Boolean),
+      autoAllowBashIfSandboxed: Schema.optional(Schema.Boolean),
+      allowUnsandboxedCommands: Schema.optional(Schema.Boolean),
+      excludedCommands: Schema.optional(Strings),
+      network: Schema.optional(
+        Schema.StructWithRest(
+          Schema.Struct({
+            allowedDomains: Schema.optional(Strings),
+            deniedDomains: Schema.optional(Strings),
+            strictAllowlist: Schema.optional(Schema.Boolean),
+            allowUnixSockets: Schema.optional(Strings),
+            allowAllUnixSockets: Schema.optional(Schema.Boolean)
+          }),
+          [unknownKeys]
+        )
+      ),
+      filesystem: Schema.optional(
+        Schema.StructWithRest(
+          Schema.Struct({
+            allowWrite: Schema.optional(Strings),
+            denyWrite: Schema.optional(Strings),
+            denyRead: Schema.optional(Strings),
+            allowRead: Schema.optional(Strings)
+          }),
+          [unknownKeys]
+        )
+      )
+    }),
+    [unknownKeys]
+  )
   const SettingsFile = Schema.StructWithRest(
     Schema.Struct({
       permissions: Schema.optional(PermissionsSettings),
@@ -71,7 +105,8 @@ const makeSchemas = () => {
       enabledMcpjsonServers: Schema.optional(Strings),
       disabledMcpjsonServers: Schema.optional(Strings),
       additionalDirectories: Schema.optional(Strings),
-      shellEnvironmentPolicy: Schema.optional(unknownKeys)
+      shellEnvironmentPolicy: Schema.optional(unknownKeys),
+      sandbox: Schema.optional(SandboxSettings)
     }),
     [unknownKeys]
   )
@@ -85,6 +120,7 @@ const getSchemas = () => (schemas ??= makeSchemas())
 /** One settings file as decoded: the keys weft knows, typed; every other key kept as it was. */
 export type SettingsValue = ReturnType<typeof makeSchemas>["SettingsFile"]["Type"]
 export type PermissionsSettings = NonNullable<SettingsValue["permissions"]>
+export type SandboxSettings = NonNullable<SettingsValue["sandbox"]>
 
 /** Decodes a value as a settings file's content is decoded (for library users who build one by hand). */
 export const decodeSettings = (value: unknown): { readonly value: SettingsValue } | { readonly error: string } => {

@@ -15,6 +15,8 @@ export interface BuildOptions {
   readonly memory: ReadonlyArray<MemoryFile>
   /** The tools offered this session: the instructions only mention tools that exist. */
   readonly toolNames: ReadonlyArray<string>
+  /** What the model should know about the command sandbox (Sandbox's `note`), if anything. */
+  readonly sandboxNote?: string
   readonly customSystemPrompt?: string
   readonly appendSystemPrompt?: string
 }
@@ -112,6 +114,7 @@ export const defaultPrompt = (options: Omit<BuildOptions, "customSystemPrompt" |
     style,
     doingTasks,
     ...(notes.length > 0 ? [`# Using the tools\n${notes.join("\n")}`] : []),
+    ...(options.sandboxNote === undefined ? [] : [`# Sandbox\n${options.sandboxNote}`]),
     environmentBlock(options.environment),
     ...Option.toArray(Option.fromNullishOr(memorySection(options.memory)))
   ]
