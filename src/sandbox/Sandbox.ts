@@ -188,6 +188,47 @@ const applySeccompPerl = (arch: Seccomp.Arch): ReadonlyArray<string> => [
   "--"
 ]
 
+/** A process's state letter from /proc (R, S, Z...); undefined when it is gone. */
+const procState = (pid: number): string | undefined => {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8")
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3)
+  } catch {
+    return undefined
+  }
+}
+
+const sleepLive = (ms: number): Effect.Effect<void> =>
+  Effect.callback<void>((resume) => {
+    const handle = setTimeout(() => resume(Effect.void), ms)
+    return Effect.sync(() => clearTimeout(handle))
+  })
+
+/**
+ * Waits (at most 2 s, polling) until the sandbox's init process, named in bwrap's info file, is gone or a zombie:
+ * the kernel ends every other process of the pid namespace before that, so nothing the command started is left.
+ */
+const awaitNamespaceEnd = (infoPath: string): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    let pid: number | undefined
+    try {
+      const parsed: unknown = JSON.parse(fs.readFileSync(infoPath, "utf8"))
+      if (typeof parsed === "object" && parsed !== null && "child-pid" in parsed && typeof parsed["child-pid"] === "number") {
+        pid = parsed["child-pid"]
+      }
+    } catch {
+      return Effect.void
+    }
+    if (pid === undefined) return Effect.void
+    const init = pid
+    const poll = (remaining: number): Effect.Effect<void> => {
+      const state = procState(init)
+      if (state === undefined || state === "Z" || remaining <= 0) return Effect.void
+      return Effect.andThen(sleepLive(5), Effect.suspend(() => poll(remaining - 5)))
+    }
+    return poll(2_000)
+  })
+
 /** Absolute paths in the lines of `output` that say "Read-only file system" (a refused write). */
 export const refusedWrites = (output: string): ReadonlyArray<string> => {
   const paths = new Set<string>()
@@ -272,7 +313,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Settings
     })
     yield* Effect.addFinalizer(() => removeMountPoints)
 
-    let socketCounter = 0
+    let commandCounter = 0
     const wrap: Interface["wrap"] = (spawn, wrapOptions) =>
       Effect.gen(function* () {
         if (wrapOptions?.unsandboxed === true) return asIs(spawn)
@@ -294,10 +335,20 @@ export const make = (options: Options): Effect.Effect<Interface, never, Settings
           Effect.sync(() => fs.openSync(filterPath, "r")),
           (fd) => Effect.sync(() => fs.closeSync(fd))
         )
+        // bwrap writes the host pid of the sandbox's init here: the command is over once that process is.
+        const infoPath = nodePath.join(root, `info-${++commandCounter}.json`)
+        const infoFd = yield* Effect.acquireRelease(
+          Effect.sync(() => fs.openSync(infoPath, "w", 0o600)),
+          (fd) =>
+            Effect.sync(() => {
+              fs.closeSync(fd)
+              fs.rmSync(infoPath, { force: true })
+            })
+        )
         const network =
           options.network === undefined
             ? undefined
-            : yield* options.network.listen(nodePath.join(root, `n${++socketCounter}`))
+            : yield* options.network.listen(nodePath.join(root, `n${commandCounter}`))
         yield* Effect.acquireRelease(
           Effect.sync(() => {
             running++
@@ -314,13 +365,15 @@ export const make = (options: Options): Effect.Effect<Interface, never, Settings
         const inner = network === undefined ? [] : [...network.prefix, ...applySeccompPerl(arch)]
         const wrapped: Spawn = {
           file: bwrap,
-          args: [...mounts.args, "--chdir", spawn.cwd, "--", ...inner, spawn.file, ...spawn.args],
+          args: [...mounts.args, "--info-fd", "4", "--chdir", spawn.cwd, "--", ...inner, spawn.file, ...spawn.args],
           env: { ...spawn.env, TMPDIR: tempDir, ...(network?.env ?? {}) },
           cwd: spawn.cwd,
-          fds: [filterFd, ...spawn.fds]
+          fds: [filterFd, infoFd, ...spawn.fds]
         }
         const report = (output: string) =>
           Effect.gen(function* () {
+            // bwrap may exit as soon as the command has, while its init still ends the rest: wait for that.
+            yield* awaitNamespaceEnd(infoPath)
             const lines: Array<string> = []
             if (network !== undefined) lines.push(...(yield* network.violations))
             for (const path of refusedWrites(output)) lines.push(`file: refused writing ${path} (read-only in the sandbox)`)
