@@ -27,6 +27,7 @@ import * as McpTools from "../mcp/McpTools.js"
 import * as NodeApiClient from "../model/NodeApiClient.js"
 import { type PermissionMode, Permissions } from "../permissions/Permissions.js"
 import { Prompter } from "../permissions/Prompter.js"
+import * as ShellCheck from "../permissions/ShellCheck.js"
 import { ChildEnvironment } from "../platform/ChildEnvironment.js"
 import * as CredentialsModule from "../platform/Credentials.js"
 import { Credentials } from "../platform/Credentials.js"
@@ -171,7 +172,10 @@ export const layer = <E = never>(
           workspaces: [options.cwd, ...(options.additionalDirectories ?? []).map((dir) => nodePath.resolve(options.cwd, dir))],
           ...(options.sandbox === undefined ? {} : { flag: options.sandbox }),
           cliAllowed: options.allowedRules ?? [],
-          cliDenied: options.deniedRules ?? []
+          cliDenied: options.deniedRules ?? [],
+          // `excludedCommands` are Bash rule patterns, matched as allow rules are: every command of the line.
+          matchesPatterns: (command, patterns) =>
+            Effect.map(ShellCheck.parsed.check(command, { allow: patterns, ask: [], deny: [] }), (verdict) => verdict._tag === "Allow")
         })
       )
     ),

@@ -26,6 +26,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { join, resolve } from "node:path"
 import { type PermissionMode, permissionModes, Settings } from "../context/Settings.js"
+import { Sandbox } from "../sandbox/Sandbox.js"
 import { ShellSession } from "../tools/ShellSession.js"
 import * as BashCheck from "./BashCheck.js"
 import { checkBashFiles } from "./BashFiles.js"
@@ -127,7 +128,11 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Set
     const shell = yield* Effect.serviceOption(ShellSession)
     const shellDirectory = shell._tag === "Some" ? shell.value.cwd : Effect.succeed(cwd)
 
-    const checkBash = Effect.fn("Permissions.checkBash")(function* (command: string) {
+    // The OS sandbox the session's commands run in, when there is one and it is on.
+    const sandbox = Option.getOrUndefined(yield* Effect.serviceOption(Sandbox))
+    const sandboxOn = sandbox !== undefined && sandbox.state._tag === "On" ? sandbox : undefined
+
+    const checkBash = Effect.fn("Permissions.checkBash")(function* (command: string, sandboxed: boolean) {
       const verdict = yield* bash.check(command, bashRules)
       switch (verdict._tag) {
         case "Deny":
@@ -139,7 +144,7 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Set
         case "Allow":
         case "NoRule": {
           const start = yield* shellDirectory
-          return yield* checkBashFiles(verdict, start, { home, mode, checkPath })
+          return yield* checkBashFiles(verdict, start, { home, mode, checkPath, sandboxed })
         }
       }
     })
@@ -152,7 +157,22 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Set
         // A bare deny of Bash denies without parsing.
         const bare = rulesFor("Bash", "deny").find((entry) => entry.rule.specifier === undefined)
         if (bare !== undefined) return deny(denyMessage("Bash", bare, ""))
-        return yield* checkBash(target.command)
+        const escape = sandboxOn !== undefined && asksToLeaveSandbox(request.input)
+        if (escape && sandboxOn?.config.allowUnsandboxedCommands === false) {
+          return deny(
+            "The command asks to run outside the sandbox (dangerouslyDisableSandbox), which the settings forbid (sandbox.allowUnsandboxedCommands is false). Run it inside the sandbox, or tell the user what the sandbox refused."
+          )
+        }
+        // autoAllowBashIfSandboxed: what runs inside the sandbox needs no rule beyond it.
+        const autoAllow =
+          sandboxOn !== undefined &&
+          sandboxOn.config.autoAllowBashIfSandboxed &&
+          !escape &&
+          !(yield* sandboxOn.excludes(target.command))
+        const decision = yield* checkBash(target.command, autoAllow)
+        if (!escape || mode === "bypassPermissions" || decision._tag === "Deny") return decision
+        const leaving = "The command asks to run outside the sandbox (dangerouslyDisableSandbox), with the user's full access."
+        return ask(decision._tag === "Ask" ? `${decision.reason} ${leaving}` : leaving)
       }
       if (target._tag === "Path") {
         return yield* checkPath(request.toolName, target.path, target.access, request.readOnly)
@@ -186,6 +206,10 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Set
 
     return { mode, check, prompt, warnings }
   })
+
+/** Does a Bash call's input ask to run outside the sandbox. */
+const asksToLeaveSandbox = (input: unknown): boolean =>
+  typeof input === "object" && input !== null && "dangerouslyDisableSandbox" in input && input.dangerouslyDisableSandbox === true
 
 // The entry points at the module's top level: `import { Permissions } from "weft"` reads `Permissions.layer...(...)`, and
 // `Permissions.Permissions` is the Tag (`yield* Permissions.Permissions`).

@@ -85,8 +85,14 @@ export interface Interface {
    */
   readonly wrap: (
     spawn: Spawn,
-    options?: { readonly unsandboxed?: boolean }
+    options?: {
+      readonly unsandboxed?: boolean
+      /** The command line the spawn runs: one `excludedCommands` covers runs outside the sandbox. */
+      readonly command?: string
+    }
   ) => Effect.Effect<Wrapped, SandboxRefused, Scope.Scope>
+  /** Whether `excludedCommands` covers every command of the line (it then runs outside the sandbox). */
+  readonly excludes: (command: string) => Effect.Effect<boolean>
   /** What the model should be told about the sandbox (for the system prompt), if anything. */
   readonly note: string | undefined
 }
@@ -99,6 +105,7 @@ export const none: Interface = {
   config: SandboxConfig.disabled,
   tempDir: undefined,
   wrap: (spawn) => Effect.succeed(asIs(spawn)),
+  excludes: () => Effect.succeed(false),
   note: undefined
 }
 
@@ -119,6 +126,7 @@ export const unavailable = (config: SandboxConfig.Config, reason: string): Inter
             })
           )
         : Effect.succeed(asIs(spawn)),
+    excludes: () => Effect.succeed(false),
     note: refuse
       ? `The command sandbox is enabled but cannot start (${reason}): Bash commands are refused until it can.`
       : `The command sandbox is enabled but cannot start (${reason}): Bash commands run UNSANDBOXED, with the user's full access.`
@@ -252,6 +260,11 @@ export interface Options {
   readonly cliDenied?: ReadonlyArray<string>
   /** The network proxy and its bridge; none: the commands have no network at all (loopback only). */
   readonly network?: Network
+  /**
+   * Whether a command line matches Bash rule patterns, every command of it (the permission layer's parser); without
+   * one, `excludedCommands` excludes nothing.
+   */
+  readonly matchesPatterns?: (command: string, patterns: ReadonlyArray<string>) => Effect.Effect<boolean>
   /** The bwrap to run; default `bwrap` from PATH. */
   readonly bwrap?: string
   /** Where the session's directory goes; default the system's temp dir. */
@@ -314,9 +327,14 @@ export const make = (options: Options): Effect.Effect<Interface, never, Settings
     yield* Effect.addFinalizer(() => removeMountPoints)
 
     let commandCounter = 0
+    const excludes = (command: string): Effect.Effect<boolean> =>
+      config.excludedCommands.length === 0 || options.matchesPatterns === undefined
+        ? Effect.succeed(false)
+        : options.matchesPatterns(command, config.excludedCommands)
     const wrap: Interface["wrap"] = (spawn, wrapOptions) =>
       Effect.gen(function* () {
         if (wrapOptions?.unsandboxed === true) return asIs(spawn)
+        if (wrapOptions?.command !== undefined && (yield* excludes(wrapOptions.command))) return asIs(spawn)
         const plan: Bwrap.Plan = {
           workspaces: options.workspaces,
           tempDir,
@@ -398,6 +416,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Settings
       config,
       tempDir,
       wrap,
+      excludes,
       note:
         `Bash commands run in a sandbox: they may write only in ${writable}; the agent's configuration ` +
         "(.claude/, .mcp.json, .git/hooks, .git/config) is read-only; credentials (~/.ssh, ~/.aws, ...) are hidden; " +

@@ -165,6 +165,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
     // Scratch files the shell writes (its final directory) go where a sandboxed command can write.
     const scratchDir = sandbox?.tempDir ?? os.tmpdir()
     const start = (
+      command: string,
       spawn: SandboxModule.Spawn,
       onOutput: (text: string) => void,
       sandboxOptions: SandboxOptions | undefined
@@ -174,7 +175,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
           sandbox === undefined
             ? undefined
             : yield* sandbox
-                .wrap(spawn, sandboxOptions?.unsandboxed === true ? { unsandboxed: true } : {})
+                .wrap(spawn, { unsandboxed: sandboxOptions?.unsandboxed === true, command })
                 .pipe(Effect.mapError((error) => new ToolFailed({ tool: "Bash", message: error.message })))
         const actual = wrapped?.spawn ?? spawn
         const child = yield* ProcessGroup.start({
@@ -216,6 +217,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
           const buffer = new OutputBuffer()
           if (moved !== "") buffer.append(moved)
           const { child, report } = yield* start(
+            command,
             {
               file: shell,
               args: ProcessGroup.shellArgs(shell, foregroundScript(cwdFile), [command]),
@@ -274,6 +276,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
         exitCode: undefined
       }
       const { child, report } = yield* start(
+        command,
         {
           file: shell,
           args: ProcessGroup.shellArgs(shell, backgroundScript, [command]),
