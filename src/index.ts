@@ -26,6 +26,8 @@ export * as Builtin from "./tools/builtin/index.js"
 export * as Permissions from "./permissions/Permissions.js"
 export * as Prompter from "./permissions/Prompter.js"
 export * as Hooks from "./hooks/Hooks.js"
+// The OS sandbox the model's commands run in.
+export * as Sandbox from "./sandbox/Sandbox.js"
 // Sessions.
 export * as SessionStore from "./session/SessionStore.js"
 // The context the model is given, and the configuration it comes from.

@@ -27,6 +27,7 @@ import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
 import * as Builtin from "../../src/tools/builtin/index.js"
 import { isRunning, sleepLive } from "../../src/tools/shell/ProcessGroup.js"
 import * as Tool from "../../src/tools/Tool.js"
+import { Sandbox } from "../../src/sandbox/Sandbox.js"
 import { ShellSession } from "../../src/tools/ShellSession.js"
 import { ToolRegistry } from "../../src/tools/ToolRegistry.js"
 import { tempDir, write } from "../support/TempFiles.js"
@@ -194,7 +195,7 @@ describe("SessionServices", () => {
     return Effect.gen(function* () {
       const context = yield* build(options)
       expect(serviceKeys(context)).toEqual(
-        [Credentials, Settings, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, ShellSession, Permissions, Hooks, McpClient, ToolRegistry].map((tag) => tag.key).sort()
+        [Credentials, Settings, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, Sandbox, ShellSession, Permissions, Hooks, McpClient, ToolRegistry].map((tag) => tag.key).sort()
       )
       expect(Context.get(context, ToolRegistry).tools.map((tool) => tool.name)).toEqual(
         Builtin.all.map((tool) => tool.name).filter((name) => name !== "Bash")
