@@ -41,6 +41,11 @@ export interface Wrapped {
   /** Whether the command runs inside the sandbox. */
   readonly sandboxed: boolean
   /**
+   * Once the process has exited: completes when everything it started inside the sandbox has ended too (bwrap can
+   * exit while its init still ends the rest of the pid namespace). Bounded (2 s).
+   */
+  readonly settled: Effect.Effect<void>
+  /**
    * Once the command is over: a note naming what the sandbox refused (`<sandbox_violations>` block), or "" when
    * nothing was. `output` is the command's output, in which refused writes show as "Read-only file system".
    */
@@ -97,7 +102,7 @@ export interface Interface {
   readonly note: string | undefined
 }
 
-const asIs = (spawn: Spawn): Wrapped => ({ spawn, sandboxed: false, report: () => Effect.succeed("") })
+const asIs = (spawn: Spawn): Wrapped => ({ spawn, sandboxed: false, settled: Effect.void, report: () => Effect.succeed("") })
 
 /** No sandbox: every command runs as it is. */
 export const none: Interface = {
@@ -232,7 +237,7 @@ const awaitNamespaceEnd = (infoPath: string): Effect.Effect<void> =>
     const poll = (remaining: number): Effect.Effect<void> => {
       const state = procState(init)
       if (state === undefined || state === "Z" || remaining <= 0) return Effect.void
-      return Effect.andThen(sleepLive(5), Effect.suspend(() => poll(remaining - 5)))
+      return Effect.andThen(sleepLive(1), Effect.suspend(() => poll(remaining - 1)))
     }
     return poll(2_000)
   })
@@ -403,7 +408,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Settings
             }
             return lines.length === 0 ? "" : `<sandbox_violations>\n${lines.join("\n")}\n</sandbox_violations>`
           })
-        return { spawn: wrapped, sandboxed: true, report } satisfies Wrapped
+        return { spawn: wrapped, sandboxed: true, settled: awaitNamespaceEnd(infoPath), report } satisfies Wrapped
       })
 
     const writable = ["the workspace", "$TMPDIR", ...config.filesystem.allowWrite].join(", ")

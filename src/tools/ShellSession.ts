@@ -187,7 +187,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
           graceMs,
           onOutput
         })
-        return { child, report: wrapped?.report ?? (() => Effect.succeed("")) }
+        return { child, settled: wrapped?.settled ?? Effect.void, report: wrapped?.report ?? (() => Effect.succeed("")) }
       })
     const graceMs = options.graceMs ?? 2_000
     const shell = options.shell ?? (yield* defaultShell)
@@ -216,7 +216,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
           const queue = yield* Effect.acquireRelease(Queue.sliding<string>(PROGRESS_QUEUE_CHUNKS), Queue.shutdown)
           const buffer = new OutputBuffer()
           if (moved !== "") buffer.append(moved)
-          const { child, report } = yield* start(
+          const { child, settled, report } = yield* start(
             command,
             {
               file: shell,
@@ -233,6 +233,8 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
           )
           const finish = Effect.gen(function* () {
             const exited = yield* Effect.timeoutOption(child.exit, timeoutMs)
+            // A sandbox ends what the command left behind by itself: let it, rather than signal it.
+            if (exited._tag === "Some") yield* settled
             yield* child.terminate
             const exit = yield* child.exit
             let next = cwd
