@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import * as net from "node:net"
@@ -179,6 +180,25 @@ describe.skipIf(sandboxSkip !== undefined)("Sandbox (bubblewrap)", () => {
         // /proc shows the sandbox's own pid namespace: weft's pid is someone else's or no one's.
         expect(done.output).toMatch(/mem E/)
         expect(done.output).toContain("ptrace=refused")
+      }).pipe(Effect.provide(sandboxedShell(world)))
+    })
+
+    it.live("a timeout and an interruption end everything the command started, one ignoring SIGTERM included", () => {
+      const world = makeWorld()
+      const marker = `weftstop${process.pid}x${Date.now()}`
+      const command = `(trap "" TERM; exec -a ${marker} sleep 300) & bash -c 'trap "" TERM; exec -a ${marker}b sleep 300' & echo started > started; wait`
+      return Effect.gen(function* () {
+        const timedOut = yield* run(command, { timeoutMs: 500 })
+        expect(timedOut.timedOut).toBe(true)
+        expect(processesWith(marker)).toEqual([])
+        fs.rmSync(nodePath.join(world.workspace, "started"))
+        const fiber = yield* Effect.forkChild(run(command))
+        for (let waited = 0; waited < 10_000 && !fs.existsSync(nodePath.join(world.workspace, "started")); waited += 10) {
+          yield* Effect.sleep(10)
+        }
+        expect(processesWith(marker).length).toBeGreaterThan(0)
+        yield* Fiber.interrupt(fiber)
+        expect(processesWith(marker)).toEqual([])
       }).pipe(Effect.provide(sandboxedShell(world)))
     })
 

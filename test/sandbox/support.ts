@@ -96,7 +96,7 @@ const gitEnvSet = (home: string): Record<string, string> => ({
 })
 
 /** Runs `command` in the session's shell: its final event. */
-export const run = (command: string, options: { readonly unsandboxed?: boolean } = {}) =>
+export const run = (command: string, options: { readonly unsandboxed?: boolean; readonly timeoutMs?: number } = {}) =>
   Effect.gen(function* () {
     const shell = yield* ShellSession
     const events = yield* Stream.runCollect(shell.run(command, { timeoutMs: 30_000, ...options }))
@@ -126,4 +126,21 @@ export const processesWith = (marker: string): Array<number> => {
     }
   }
   return found
+}
+
+/**
+ * `WEFT_TEST_SANDBOX=1`: the tool suites run their shells in the sandbox (the workspace their `cwd`), to show that
+ * ordinary tool work passes with it on: `WEFT_TEST_SANDBOX=1 vitest run test/tools`.
+ */
+export const sandboxForSuites = process.env["WEFT_TEST_SANDBOX"] === "1"
+
+/** A session shell in `cwd`: sandboxed when `sandboxForSuites`, else as is. */
+export const suiteShell = (cwd: string, graceMs = 300) => {
+  const shell = ShellSession.layer({ cwd, graceMs }).pipe(Layer.provide(ChildEnvironment.layerNode))
+  if (!sandboxForSuites) return shell
+  const settings = Settings.layerFromValue({ sandbox: { enabled: true } }, { projectDir: cwd })
+  return ShellSession.layer({ cwd, graceMs }).pipe(
+    Layer.provideMerge(Sandbox.layer({ workspaces: [cwd] }).pipe(Layer.provide(settings))),
+    Layer.provide(ChildEnvironment.layerNode)
+  )
 }
