@@ -147,6 +147,14 @@ const forwardedHeaders = (headers: http.IncomingHttpHeaders): http.OutgoingHttpH
 const plainResponse = (status: number, reason: string, body: string): string =>
   `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
 
+/** The HTTP status of a target that is not allowed: refused by the policy, malformed, or not resolved. */
+const statusOf = (decision: NetworkPolicy.Refused | { readonly _tag: "Unresolved" }): readonly [number, string] =>
+  decision._tag === "Unresolved"
+    ? [502, "Bad Gateway"]
+    : decision.reason === "invalid-request"
+      ? [400, "Bad Request"]
+      : [403, "Forbidden"]
+
 /** `host:port` of a CONNECT request (authority form; IPv6 in brackets), or undefined. */
 const parseAuthority = (authority: string): { readonly host: string; readonly port: number } | undefined => {
   const match = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(authority)
@@ -260,10 +268,10 @@ export const make = (options: Options): Effect.Effect<Interface> =>
           }
         })
 
-      /** Authorizes a target, recording a refusal. */
+      /** Authorizes a target, recording a refusal (a malformed target is the client's error, not a refusal). */
       const check = (rawHost: string, port: number) =>
         Effect.tap(authorize(rawHost, port), (decision) =>
-          decision._tag === "Refused" ? record(decision.host, port, decision) : Effect.void
+          decision._tag === "Refused" && decision.reason !== "invalid-request" ? record(decision.host, port, decision) : Effect.void
         )
 
       const tunnel = (client: net.Socket, authority: string, head: Buffer) =>
@@ -275,8 +283,8 @@ export const make = (options: Options): Effect.Effect<Interface> =>
           }
           const decision = yield* check(target.host, target.port)
           if (decision._tag !== "Allowed") {
-            const status = decision._tag === "Refused" ? ([403, "Forbidden"] as const) : ([502, "Bad Gateway"] as const)
-            client.end(plainResponse(status[0], status[1], `weft sandbox: ${decision.message}\n`))
+            const [status, reason] = statusOf(decision)
+            client.end(plainResponse(status, reason, `weft sandbox: ${decision.message}\n`))
             return
           }
           const upstream = yield* connectFirst(decision.addresses, target.port).pipe(
@@ -307,7 +315,7 @@ export const make = (options: Options): Effect.Effect<Interface> =>
           }
           const port = url.port === "" ? 80 : Number(url.port)
           const decision = yield* check(url.hostname, port)
-          if (decision._tag !== "Allowed") return yield* fail(decision._tag === "Refused" ? 403 : 502, decision.message)
+          if (decision._tag !== "Allowed") return yield* fail(statusOf(decision)[0], decision.message)
           const upstream = yield* connectFirst(decision.addresses, port).pipe(
             Effect.tapError((error) => fail(502, error.message))
           )
@@ -319,8 +327,8 @@ export const make = (options: Options): Effect.Effect<Interface> =>
               method: request.method,
               path: `${url.pathname}${url.search}`,
               headers,
-              createConnection: () => upstream,
-              agent: false
+              // No agent: the connection is the one made to the checked address, used for this request only.
+              createConnection: () => upstream
             })
             outgoing.on("response", (incoming) => {
               response.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, forwardedHeaders(incoming.headers))
@@ -365,7 +373,8 @@ export const make = (options: Options): Effect.Effect<Interface> =>
           }
           const decision = yield* check(host, port)
           if (decision._tag !== "Allowed") {
-            client.end(reply(decision._tag === "Refused" ? 2 : 4))
+            // 2: not allowed by ruleset; 4: host unreachable; 1: general failure (a malformed target)
+            client.end(reply(decision._tag === "Unresolved" ? 4 : decision.reason === "invalid-request" ? 1 : 2))
             return
           }
           const upstream = yield* connectFirst(decision.addresses, port).pipe(
