@@ -27,7 +27,8 @@ export interface Bridge {
   readonly kind: "socat" | "node"
   /**
    * The argv to put before the command's own (after `bwrap ... --`): it starts the bridge, waits until it listens,
-   * then runs the rest of the argv and exits with its status.
+   * then runs the rest of the argv and exits with its status. Descriptors 0-3 reach the rest of the argv as they
+   * were (fd 3: the sandbox's seccomp filter, for its helper).
    */
   readonly prefix: (options: PrefixOptions) => ReadonlyArray<string>
 }
@@ -38,7 +39,7 @@ export interface Bridge {
  * connection the proxy sees close without a byte, which it ignores.
  */
 const socatScript = [
-  `"$1" "TCP-LISTEN:$2,bind=127.0.0.1,fork,reuseaddr" "UNIX-CONNECT:$3" </dev/null >/dev/null 2>&1 &`,
+  `"$1" "TCP-LISTEN:$2,bind=127.0.0.1,fork,reuseaddr" "UNIX-CONNECT:$3" </dev/null >/dev/null 2>&1 3<&- &`,
   `__weft_bridge=$!`,
   `until { : <"/dev/tcp/127.0.0.1/$2"; } 2>/dev/null; do`,
   `  kill -0 "$__weft_bridge" 2>/dev/null || { echo "weft sandbox: the network bridge (socat) did not start" >&2; exit 125; }`,
@@ -60,12 +61,13 @@ export const socat = (options: { readonly socat: string; readonly bash: string }
 })
 
 /**
- * The Node.js bridge: binds, then runs the command as its child with the same stdio, relays the signals a parent
- * sends, and exits as the command did (128 + signal number for a signal, as shells report it). Written in plain
- * CommonJS for `node -e`: no file has to be visible inside the sandbox.
+ * The Node.js bridge: binds, then runs the command as its child with the same stdio and fd 3 (where the sandbox
+ * hands the seccomp filter to the helper that follows), relays the signals a parent sends, and exits as the command
+ * did (128 + signal number for a signal, as shells report it). Written in plain CommonJS for `node -e`: no file has
+ * to be visible inside the sandbox.
  */
 export const nodeScript = `"use strict";
-const net = require("node:net"), os = require("node:os"), { spawn } = require("node:child_process");
+const net = require("node:net"), os = require("node:os"), fs = require("node:fs"), { spawn } = require("node:child_process");
 const [port, socketPath, command, ...args] = process.argv.slice(1);
 const server = net.createServer((client) => {
   const upstream = net.connect(socketPath);
@@ -74,7 +76,9 @@ const server = net.createServer((client) => {
 });
 server.on("error", (error) => { process.stderr.write("weft sandbox: the network bridge did not start: " + error.message + "\\n"); process.exit(125); });
 server.listen(Number(port), "127.0.0.1", () => {
-  const child = spawn(command, args, { stdio: "inherit" });
+  let fd3 = [];
+  try { fs.fstatSync(3); fd3 = [3]; } catch {}
+  const child = spawn(command, args, { stdio: ["inherit", "inherit", "inherit", ...fd3] });
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => child.kill(signal));
   child.on("error", (error) => { process.stderr.write("weft sandbox: " + command + ": " + error.message + "\\n"); process.exit(127); });
   child.on("exit", (code, signal) => process.exit(code ?? 128 + (os.constants.signals[signal] ?? 0)));

@@ -245,6 +245,36 @@ describe.skipIf(!bwrapWorks && !underCi)("inside bwrap --unshare-net, through th
     )
   }
 
+  for (const [kind, bridge] of bridges) {
+    it.live.skipIf(bridge === undefined)(`${kind}: the command gets fd 3 as given and its exit status back`, () =>
+      Effect.gen(function* () {
+        if (bridge === undefined) return
+        const proxy = yield* make({ policy: policy([]) })
+        const listener = yield* proxy.listen(tempDir("weft-net-"))
+        const run = yield* Effect.callback<Run>((resume) => {
+          const child = spawn(
+            "bwrap",
+            [
+              ...["--unshare-user", "--unshare-net", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--"],
+              ...bridge.prefix({ port: DEFAULT_PORT, socketPath: listener.socketPath }),
+              bashPath,
+              "-c",
+              "cat <&3; exit 7"
+            ],
+            { stdio: ["ignore", "pipe", "pipe", "pipe"] }
+          )
+          let stdout = ""
+          child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+          const fd3 = child.stdio[3]
+          if (fd3 !== null && fd3 !== undefined && "end" in fd3) fd3.end("filter bytes\n")
+          child.on("close", (code) => resume(Effect.succeed({ code, stdout, stderr: "" })))
+          return Effect.sync(() => child.kill("SIGKILL"))
+        })
+        expect(run).toMatchObject({ code: 7, stdout: "filter bytes\n" })
+      })
+    )
+  }
+
   it.live.skipIf(curlPath === undefined)("an ordinary client (curl) with only the variables reaches a listed localhost", () =>
     Effect.gen(function* () {
       const allowed = yield* origin
