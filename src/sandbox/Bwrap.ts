@@ -92,6 +92,8 @@ export interface Plan {
   readonly disableUserns: boolean
   /** The fd bwrap reads the seccomp program from, if any. */
   readonly seccompFd: number | undefined
+  /** Hide /run (an empty tmpfs): the host's unix sockets live there. */
+  readonly hideRun?: boolean
   /** Extra binds (the network proxy's socket), after the writable ones. */
   readonly extraBinds?: ReadonlyArray<{ readonly source: string; readonly target: string }>
 }
@@ -135,7 +137,8 @@ export const mounts = (plan: Plan, probe: Probe = nodeProbe): Mounts => {
     "--dev",
     "/dev",
     "--proc",
-    "/proc"
+    "/proc",
+    ...(plan.hideRun === true ? ["--tmpfs", "/run"] : [])
   ]
   const real = (path: string): string | undefined => probe.real(path)
   const writable: Array<string> = []

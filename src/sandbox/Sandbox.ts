@@ -242,6 +242,9 @@ const awaitNamespaceEnd = (infoPath: string): Effect.Effect<void> =>
     return poll(2_000)
   })
 
+/** What a client says when it finds no network (no DNS, no route). */
+const noNetwork = /could not resolve host|ENOTFOUND|EAI_AGAIN|temporary failure in name resolution|network is unreachable|ENETUNREACH/i
+
 /** Absolute paths in the lines of `output` that say "Read-only file system" (a refused write). */
 export const refusedWrites = (output: string): ReadonlyArray<string> => {
   const paths = new Set<string>()
@@ -282,18 +285,28 @@ export interface Options {
 export const make = (options: Options): Effect.Effect<Interface, never, Settings | Scope.Scope> =>
   Effect.gen(function* () {
     const settings = yield* Settings
-    const config = SandboxConfig.fromSettings(settings, {
+    const configured = SandboxConfig.fromSettings(settings, {
       ...(options.flag === undefined ? {} : { flag: options.flag }),
       ...(options.cliAllowed === undefined ? {} : { cliAllowed: options.cliAllowed }),
       ...(options.cliDenied === undefined ? {} : { cliDenied: options.cliDenied })
     })
-    if (!config.enabled) return { ...none, config }
+    if (!configured.enabled) return { ...none, config: configured }
+    // The network: weft's proxy when some host is allowed (its modules loaded only then), else none at all.
+    let network = options.network
+    const networkWarnings: Array<string> = []
+    if (network === undefined && configured.network.allowedDomains.length > 0) {
+      const module = yield* Effect.promise(() => import("./SandboxNetwork.js"))
+      const made = yield* module.make({ allowedDomains: configured.network.allowedDomains, deniedDomains: configured.network.deniedDomains })
+      network = made.network
+      networkWarnings.push(...made.invalid)
+    }
+    const config: SandboxConfig.Config = { ...configured, warnings: [...configured.warnings, ...networkWarnings] }
     const bwrap = options.bwrap ?? "bwrap"
     const found = detect(bwrap)
     if ("reason" in found) return unavailable(config, found.reason)
     const arch = Seccomp.currentArch()
     if (arch === undefined) return unavailable(config, `no seccomp filter for ${process.arch}`)
-    if (options.network !== undefined && !onPath("perl", yield* Variables.value("PATH"))) {
+    if (network !== undefined && !onPath("perl", yield* Variables.value("PATH"))) {
       return unavailable(config, "the network proxy's bridge needs perl to apply the seccomp filter after it starts")
     }
     const home = settings.home
@@ -307,10 +320,10 @@ export const make = (options: Options): Effect.Effect<Interface, never, Settings
     const tempDir = nodePath.join(root, "tmp")
     const emptyDir = nodePath.join(root, "empty")
     const filterPath = nodePath.join(root, "seccomp.bpf")
+    const allowUnix = config.network.allowAllUnixSockets || config.network.allowUnixSockets.length > 0
     yield* Effect.sync(() => {
       fs.mkdirSync(tempDir)
       fs.mkdirSync(emptyDir, { mode: 0o555 })
-      const allowUnix = config.network.allowAllUnixSockets || config.network.allowUnixSockets.length > 0
       fs.writeFileSync(filterPath, Seccomp.program({ arch, allowUnixSockets: allowUnix }), { mode: 0o444 })
     })
 
@@ -351,7 +364,9 @@ export const make = (options: Options): Effect.Effect<Interface, never, Settings
           allowRead: config.filesystem.allowRead,
           emptyDir,
           disableUserns: atLeast(found.version, [0, 8, 0]),
-          seccompFd: options.network === undefined ? 3 : undefined
+          seccompFd: network === undefined ? 3 : undefined,
+          // The host's sockets under /run (docker, dbus, resolvers, the user's agents) hidden as well as refused.
+          hideRun: !allowUnix && !Bwrap.within(root, "/run")
         }
         const mounts = Bwrap.mounts(plan)
         const filterFd = yield* Effect.acquireRelease(
@@ -368,10 +383,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Settings
               fs.rmSync(infoPath, { force: true })
             })
         )
-        const network =
-          options.network === undefined
-            ? undefined
-            : yield* options.network.listen(nodePath.join(root, `n${commandCounter}`))
+        const listener = network === undefined ? undefined : yield* network.listen(root)
         yield* Effect.acquireRelease(
           Effect.sync(() => {
             running++
@@ -385,11 +397,11 @@ export const make = (options: Options): Effect.Effect<Interface, never, Settings
               removeMountPoints
             )
         )
-        const inner = network === undefined ? [] : [...network.prefix, ...applySeccompPerl(arch)]
+        const inner = listener === undefined ? [] : [...listener.prefix, ...applySeccompPerl(arch)]
         const wrapped: Spawn = {
           file: bwrap,
           args: [...mounts.args, "--info-fd", "4", "--chdir", spawn.cwd, "--", ...inner, spawn.file, ...spawn.args],
-          env: { ...spawn.env, TMPDIR: tempDir, ...(network?.env ?? {}) },
+          env: { ...spawn.env, TMPDIR: tempDir, ...(listener?.env ?? {}) },
           cwd: spawn.cwd,
           fds: [filterFd, infoFd, ...spawn.fds]
         }
@@ -398,7 +410,10 @@ export const make = (options: Options): Effect.Effect<Interface, never, Settings
             // bwrap may exit as soon as the command has, while its init still ends the rest: wait for that.
             yield* awaitNamespaceEnd(infoPath)
             const lines: Array<string> = []
-            if (network !== undefined) lines.push(...(yield* network.violations))
+            if (listener !== undefined) lines.push(...(yield* listener.violations))
+            else if (noNetwork.test(output)) {
+              lines.push("network: the sandbox has no network (sandbox.network.allowedDomains lists no host)")
+            }
             for (const path of refusedWrites(output)) lines.push(`file: refused writing ${path} (read-only in the sandbox)`)
             for (const path of mounts.missingProtected) {
               if (!fs.existsSync(path)) continue
@@ -413,7 +428,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Settings
 
     const writable = ["the workspace", "$TMPDIR", ...config.filesystem.allowWrite].join(", ")
     const networkNote =
-      options.network === undefined
+      network === undefined
         ? "no network (loopback only)"
         : `network only to ${config.network.allowedDomains.length === 0 ? "no host" : config.network.allowedDomains.join(", ")} (through a proxy set in HTTP_PROXY/HTTPS_PROXY)`
     const interface_: Interface = {

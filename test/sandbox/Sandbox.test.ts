@@ -242,6 +242,53 @@ describe.skipIf(sandboxSkip !== undefined)("Sandbox (bubblewrap)", () => {
     })
   })
 
+  describe("network through weft's proxy", () => {
+    /** An HTTP GET of `url` through the proxy the sandbox's variables name (any Node.js: no fetch proxy support needed). */
+    const get = (url: string) =>
+      `"${node}" -e 'const u = new URL(process.env.HTTP_PROXY); require("http").get({ host: u.hostname, port: u.port, path: process.argv[1] }, (r) => { let b = ""; r.on("data", (d) => b += d); r.on("end", () => console.log("status " + r.statusCode + " " + b.trim())) }).on("error", (e) => console.log("error " + e.code))' "${url}"`
+
+    it.live("an allowed host is reached by name; an unlisted one refused and named; no direct route, no DNS, no unix sockets", () => {
+      const world = makeWorld()
+      const server = net.createServer((socket) => socket.end("HTTP/1.1 200 OK\r\ncontent-length: 9\r\nconnection: close\r\n\r\nfrom host"))
+      servers.push(server)
+      return Effect.gen(function* () {
+        const port = yield* Effect.callback<number>((resume) => {
+          server.listen(0, "127.0.0.1", () => {
+            const address = server.address()
+            resume(Effect.succeed(typeof address === "object" && address !== null ? address.port : 0))
+          })
+        })
+        const done = yield* run(
+          [
+            get(`http://localhost:${port}/`),
+            get(`http://127.0.0.2:${port}/`),
+            get("http://unlisted.invalid/"),
+            `"${node}" -e 'require("net").connect(${port}, "127.0.0.1").on("connect", () => console.log("direct connected")).on("error", (e) => console.log("direct " + e.code))'`,
+            `"${node}" -e 'require("dns").lookup("localhost.invalid", (e) => console.log(e ? "dns " + e.code : "resolved"))'`,
+            `"${node}" -e 'try { require("net").connect(process.env.TMPDIR + "/x.sock").on("error", (e) => console.log("unix " + e.code)) } catch (e) { console.log("unix " + e.code) }'`
+          ].join("; ")
+        )
+        expect(done.output).toContain("status 200 from host")
+        expect(done.output).toMatch(/status 403/)
+        expect(done.output).toContain("direct ECONNREFUSED")
+        expect(done.output).not.toContain("resolved")
+        expect(done.output).toContain("unix EPERM")
+        expect(done.output).toContain("<sandbox_violations>")
+        expect(done.output).toContain("unlisted.invalid:80")
+        expect(done.output).toContain(`127.0.0.2:${port}`)
+      }).pipe(Effect.provide(sandboxedShell(world, { network: { allowedDomains: ["localhost"] } })))
+    })
+
+    it.live("without allowed hosts there is no proxy, and the model is told why the network failed", () => {
+      const world = makeWorld()
+      return Effect.gen(function* () {
+        const done = yield* run(`"${node}" -e 'require("dns").lookup("example.com", (e) => { console.log(e ? "dns " + e.code : "resolved"); process.exit(e ? 1 : 0) })'`)
+        expect(done.output).toMatch(/dns E/)
+        expect(done.output).toContain("network: the sandbox has no network")
+      }).pipe(Effect.provide(sandboxedShell(world)))
+    })
+  })
+
   describe("ordinary work", () => {
     it.live("node, a build writing in the workspace, temp files, git, a background shell", () => {
       const world = makeWorld()
