@@ -75,6 +75,32 @@ export const credentialsInHome: ReadonlyArray<string> = [
   ".pypirc"
 ]
 
+/**
+ * The git directories a workspace that is a linked worktree (`.git` a file: `gitdir: <dir>`) commits into: its own
+ * and the repository's common one (`commondir`). None for an ordinary repository (its `.git` is in the workspace).
+ */
+export const linkedGitDirs = (workspace: string): ReadonlyArray<string> => {
+  let text: string
+  try {
+    const dotGit = nodePath.join(workspace, ".git")
+    if (!fs.statSync(dotGit).isFile()) return []
+    text = fs.readFileSync(dotGit, "utf8")
+  } catch {
+    return []
+  }
+  const match = /^gitdir:\s*(.+)$/m.exec(text)
+  if (match?.[1] === undefined) return []
+  const gitDir = nodePath.resolve(workspace, match[1].trim())
+  const dirs = [gitDir]
+  try {
+    const common = fs.readFileSync(nodePath.join(gitDir, "commondir"), "utf8").trim()
+    if (common !== "") dirs.push(nodePath.resolve(gitDir, common))
+  } catch {
+    // no common directory: a gitdir of its own
+  }
+  return dirs
+}
+
 export interface Plan {
   /** Writable directories the commands work in (the session's cwd first, then `--add-dir` ones). */
   readonly workspaces: ReadonlyArray<string>
@@ -92,6 +118,11 @@ export interface Plan {
   readonly disableUserns: boolean
   /** The fd bwrap reads the seccomp program from, if any. */
   readonly seccompFd: number | undefined
+  /**
+   * Git directories outside the workspaces that its `git commit` writes (a linked worktree's, and the repository's
+   * common one): writable, with their hooks and config read-only.
+   */
+  readonly gitDirs?: ReadonlyArray<string>
   /** Hide /run (an empty tmpfs): the host's unix sockets live there. */
   readonly hideRun?: boolean
   /** Extra binds (the network proxy's socket), after the writable ones. */
@@ -142,7 +173,7 @@ export const mounts = (plan: Plan, probe: Probe = nodeProbe): Mounts => {
   ]
   const real = (path: string): string | undefined => probe.real(path)
   const writable: Array<string> = []
-  for (const path of [...plan.workspaces, plan.tempDir, ...plan.allowWrite]) {
+  for (const path of [...plan.workspaces, plan.tempDir, ...(plan.gitDirs ?? []), ...plan.allowWrite]) {
     const target = real(path)
     if (target === undefined || target === "/" || writable.includes(target)) continue
     writable.push(target)
@@ -181,6 +212,12 @@ export const mounts = (plan: Plan, probe: Probe = nodeProbe): Mounts => {
       }
       // A link out of the workspace points somewhere already read-only, unless that is writable too.
       if (writable.some((dir) => within(target, dir))) readOnly(target)
+    }
+  }
+  for (const gitDir of plan.gitDirs ?? []) {
+    for (const name of ["hooks", "config"]) {
+      const target = real(nodePath.join(gitDir, name))
+      if (target !== undefined && writable.some((dir) => within(target, dir))) readOnly(target)
     }
   }
   for (const path of plan.denyWrite) {

@@ -363,6 +363,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Settings
           denyRead: config.filesystem.denyRead,
           allowRead: config.filesystem.allowRead,
           emptyDir,
+          gitDirs: options.workspaces.flatMap(Bwrap.linkedGitDirs),
           disableUserns: atLeast(found.version, [0, 8, 0]),
           seccompFd: network === undefined ? 3 : undefined,
           // The host's sockets under /run (docker, dbus, resolvers, the user's agents) hidden as well as refused.

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as net from "node:net"
 import * as nodePath from "node:path"
@@ -14,7 +15,7 @@ import * as Sandbox from "../../src/sandbox/Sandbox.js"
 import * as SandboxConfig from "../../src/sandbox/SandboxConfig.js"
 import { ShellSession } from "../../src/tools/ShellSession.js"
 import { ChildEnvironment } from "../../src/platform/ChildEnvironment.js"
-import { makeWorld, processesWith, run, SECRET, sandboxedShell, sandboxSkip, script, type World } from "./support.js"
+import { gitEnv, makeWorld, processesWith, run, SECRET, sandboxedShell, sandboxSkip, script, type World } from "./support.js"
 
 const servers: Array<net.Server> = []
 afterEach(() => {
@@ -142,6 +143,30 @@ describe.skipIf(sandboxSkip !== undefined)("Sandbox (bubblewrap)", () => {
         expect(fs.existsSync(nodePath.join(world.workspace, ".mcp.json"))).toBe(false)
         expect(done.output).toContain(`file: removed ${world.workspace}/.mcp.json`)
       }).pipe(Effect.provide(sandboxedShell(world)))
+    })
+  })
+
+  describe("a linked worktree", () => {
+    it.live("commits into the repository's git directory, whose hooks and config stay read-only", () => {
+      const world = makeWorld()
+      const worktree = nodePath.join(world.root, "wt")
+      const git = (...args: Array<string>) => spawnSync("git", args, { cwd: world.workspace, env: gitEnv(world.home), encoding: "utf8" })
+      git("worktree", "add", "-q", "-b", "feature", worktree)
+      const common = nodePath.join(world.workspace, ".git")
+      return Effect.gen(function* () {
+        const done = yield* run(
+          [
+            `echo change > change.txt && git add change.txt && git commit -qm change && echo committed`,
+            `echo evil > "${common}/hooks/post-commit"; echo "hook=$?"`,
+            `echo evil >> "${common}/config"; echo "config=$?"`
+          ].join("; ")
+        )
+        expect(done.output).toContain("committed")
+        expect(done.output).toMatch(/hook=[1-9]/)
+        expect(done.output).toMatch(/config=[1-9]/)
+        expect(git("log", "--oneline", "feature").stdout).toContain("change")
+        expect(fs.existsSync(nodePath.join(common, "hooks", "post-commit"))).toBe(false)
+      }).pipe(Effect.provide(sandboxedShell({ ...world, workspace: worktree })))
     })
   })
 
