@@ -349,83 +349,85 @@ export const make = (options: Options): Effect.Effect<Interface, never, Settings
       config.excludedCommands.length === 0 || options.matchesPatterns === undefined
         ? Effect.succeed(false)
         : options.matchesPatterns(command, config.excludedCommands)
-    const wrap: Interface["wrap"] = (spawn, wrapOptions) =>
-      Effect.gen(function* () {
-        if (wrapOptions?.unsandboxed === true) return asIs(spawn)
-        if (wrapOptions?.command !== undefined && (yield* excludes(wrapOptions.command))) return asIs(spawn)
-        const plan: Bwrap.Plan = {
-          workspaces: options.workspaces,
-          tempDir,
-          home,
-          weftHome,
-          allowWrite: config.filesystem.allowWrite,
-          denyWrite: config.filesystem.denyWrite,
-          denyRead: config.filesystem.denyRead,
-          allowRead: config.filesystem.allowRead,
-          emptyDir,
-          gitDirs: options.workspaces.flatMap(Bwrap.linkedGitDirs),
-          disableUserns: atLeast(found.version, [0, 8, 0]),
-          seccompFd: network === undefined ? 3 : undefined,
-          // The host's sockets under /run (docker, dbus, resolvers, the user's agents) hidden as well as refused.
-          hideRun: !allowUnix && !Bwrap.within(root, "/run")
-        }
-        const mounts = Bwrap.mounts(plan)
-        const filterFd = yield* Effect.acquireRelease(
-          Effect.sync(() => fs.openSync(filterPath, "r")),
-          (fd) => Effect.sync(() => fs.closeSync(fd))
-        )
-        // bwrap writes the host pid of the sandbox's init here: the command is over once that process is.
-        const infoPath = nodePath.join(root, `info-${++commandCounter}.json`)
-        const infoFd = yield* Effect.acquireRelease(
-          Effect.sync(() => fs.openSync(infoPath, "w", 0o600)),
-          (fd) =>
-            Effect.sync(() => {
-              fs.closeSync(fd)
-              fs.rmSync(infoPath, { force: true })
-            })
-        )
-        const listener = network === undefined ? undefined : yield* network.listen(root)
-        yield* Effect.acquireRelease(
+    const wrap: Interface["wrap"] = Effect.fn("Sandbox.wrap")(function* (
+      spawn: Spawn,
+      wrapOptions?: { readonly unsandboxed?: boolean; readonly command?: string }
+    ) {
+      if (wrapOptions?.unsandboxed === true) return asIs(spawn)
+      if (wrapOptions?.command !== undefined && (yield* excludes(wrapOptions.command))) return asIs(spawn)
+      const plan: Bwrap.Plan = {
+        workspaces: options.workspaces,
+        tempDir,
+        home,
+        weftHome,
+        allowWrite: config.filesystem.allowWrite,
+        denyWrite: config.filesystem.denyWrite,
+        denyRead: config.filesystem.denyRead,
+        allowRead: config.filesystem.allowRead,
+        emptyDir,
+        gitDirs: options.workspaces.flatMap(Bwrap.linkedGitDirs),
+        disableUserns: atLeast(found.version, [0, 8, 0]),
+        seccompFd: network === undefined ? 3 : undefined,
+        // The host's sockets under /run (docker, dbus, resolvers, the user's agents) hidden as well as refused.
+        hideRun: !allowUnix && !Bwrap.within(root, "/run")
+      }
+      const mounts = Bwrap.mounts(plan)
+      const filterFd = yield* Effect.acquireRelease(
+        Effect.sync(() => fs.openSync(filterPath, "r")),
+        (fd) => Effect.sync(() => fs.closeSync(fd))
+      )
+      // bwrap writes the host pid of the sandbox's init here: the command is over once that process is.
+      const infoPath = nodePath.join(root, `info-${++commandCounter}.json`)
+      const infoFd = yield* Effect.acquireRelease(
+        Effect.sync(() => fs.openSync(infoPath, "w", 0o600)),
+        (fd) =>
           Effect.sync(() => {
-            running++
-            for (const path of mounts.mountPoints) mountPoints.add(path)
-          }),
-          () =>
-            Effect.andThen(
-              Effect.sync(() => {
-                running--
-              }),
-              removeMountPoints
-            )
-        )
-        const inner = listener === undefined ? [] : [...listener.prefix, ...applySeccompPerl(arch)]
-        const wrapped: Spawn = {
-          file: bwrap,
-          args: [...mounts.args, "--info-fd", "4", "--chdir", spawn.cwd, "--", ...inner, spawn.file, ...spawn.args],
-          env: { ...spawn.env, TMPDIR: tempDir, ...(listener?.env ?? {}) },
-          cwd: spawn.cwd,
-          fds: [filterFd, infoFd, ...spawn.fds]
-        }
-        const report = (output: string) =>
-          Effect.gen(function* () {
-            // bwrap may exit as soon as the command has, while its init still ends the rest: wait for that.
-            yield* awaitNamespaceEnd(infoPath)
-            const lines: Array<string> = []
-            if (listener !== undefined) lines.push(...(yield* listener.violations))
-            else if (noNetwork.test(output)) {
-              lines.push("network: the sandbox has no network (sandbox.network.allowedDomains lists no host)")
-            }
-            for (const path of refusedWrites(output)) lines.push(`file: refused writing ${path} (read-only in the sandbox)`)
-            for (const path of mounts.missingProtected) {
-              if (!fs.existsSync(path)) continue
-              // The command created a file the agent reads as its own configuration: not kept.
-              fs.rmSync(path, { recursive: true, force: true })
-              lines.push(`file: removed ${path}, which the command created (the agent's configuration is read-only in the sandbox)`)
-            }
-            return lines.length === 0 ? "" : `<sandbox_violations>\n${lines.join("\n")}\n</sandbox_violations>`
+            fs.closeSync(fd)
+            fs.rmSync(infoPath, { force: true })
           })
-        return { spawn: wrapped, sandboxed: true, settled: awaitNamespaceEnd(infoPath), report } satisfies Wrapped
-      })
+      )
+      const listener = network === undefined ? undefined : yield* network.listen(root)
+      yield* Effect.acquireRelease(
+        Effect.sync(() => {
+          running++
+          for (const path of mounts.mountPoints) mountPoints.add(path)
+        }),
+        () =>
+          Effect.andThen(
+            Effect.sync(() => {
+              running--
+            }),
+            removeMountPoints
+          )
+      )
+      const inner = listener === undefined ? [] : [...listener.prefix, ...applySeccompPerl(arch)]
+      const wrapped: Spawn = {
+        file: bwrap,
+        args: [...mounts.args, "--info-fd", "4", "--chdir", spawn.cwd, "--", ...inner, spawn.file, ...spawn.args],
+        env: { ...spawn.env, TMPDIR: tempDir, ...(listener?.env ?? {}) },
+        cwd: spawn.cwd,
+        fds: [filterFd, infoFd, ...spawn.fds]
+      }
+      const report = (output: string) =>
+        Effect.gen(function* () {
+          // bwrap may exit as soon as the command has, while its init still ends the rest: wait for that.
+          yield* awaitNamespaceEnd(infoPath)
+          const lines: Array<string> = []
+          if (listener !== undefined) lines.push(...(yield* listener.violations))
+          else if (noNetwork.test(output)) {
+            lines.push("network: the sandbox has no network (sandbox.network.allowedDomains lists no host)")
+          }
+          for (const path of refusedWrites(output)) lines.push(`file: refused writing ${path} (read-only in the sandbox)`)
+          for (const path of mounts.missingProtected) {
+            if (!fs.existsSync(path)) continue
+            // The command created a file the agent reads as its own configuration: not kept.
+            fs.rmSync(path, { recursive: true, force: true })
+            lines.push(`file: removed ${path}, which the command created (the agent's configuration is read-only in the sandbox)`)
+          }
+          return lines.length === 0 ? "" : `<sandbox_violations>\n${lines.join("\n")}\n</sandbox_violations>`
+        })
+      return { spawn: wrapped, sandboxed: true, settled: awaitNamespaceEnd(infoPath), report } satisfies Wrapped
+    })
 
     const writable = ["the workspace", "$TMPDIR", ...config.filesystem.allowWrite].join(", ")
     const networkNote =
