@@ -1,7 +1,8 @@
 // What the command sandbox costs, beside the same without it, in one run: weft -p sessions through the built binary
 // whose model runs N Bash commands (`true` x50, `ls` x50, a mixed 200-command session), with and without --sandbox
-// (bypassPermissions, so no question is asked in either), and the bare spawn of `bash -c true` beside the same under
-// bwrap with weft's options. Run after `npm run build`:
+// (bypassPermissions, so no question is asked in either), `true` x50 also with an allowed host (the network proxy
+// and its bridge start for every command: socat when installed, else node), and the bare spawn of `bash -c true`
+// beside the same under bwrap with weft's options. Run after `npm run build`:
 //   node scratchpad/bench/sandbox.mjs [runs=3]
 import { spawnSync } from "node:child_process"
 import { binary, makeProject, median, sessionEnv, timed, withoutExtraCerts } from "./session-common.mjs"
@@ -27,8 +28,13 @@ for (const [name, commands] of Object.entries(sessions)) {
     script: [...commands.map((command, i) => ScriptTurn.blocks([toolUse("Bash", { command }, `t${i}`)])), textTurn("Done.")]
   })
 }
-const run = (name, sandbox) =>
-  timed(["node", binary, "-p", "go", "--permission-mode", "bypassPermissions", ...(sandbox ? ["--sandbox"] : [])], {
+const modes = {
+  plain: [],
+  sandbox: ["--sandbox"],
+  proxy: ["--sandbox", "--settings", JSON.stringify({ sandbox: { network: { allowedDomains: ["localhost"] } } })]
+}
+const run = (name, mode) =>
+  timed(["node", binary, "-p", "go", "--permission-mode", "bypassPermissions", ...modes[mode]], {
     cwd: project.dir,
     env: withoutExtraCerts(sessionEnv(servers[name], project.dir))
   })
@@ -42,9 +48,8 @@ if (!check.stdout.includes("Done.")) throw new Error(`the sandboxed session did 
 const walls = {}
 for (let i = 0; i < runs; i++) {
   for (const name of Object.keys(sessions)) {
-    for (const sandbox of [false, true]) {
-      const key = `${name} ${sandbox ? "sandbox" : "plain"}`
-      ;(walls[key] ??= []).push((await run(name, sandbox)).wall)
+    for (const mode of name === "true x50" ? ["plain", "sandbox", "proxy"] : ["plain", "sandbox"]) {
+      ;(walls[`${name} ${mode}`] ??= []).push((await run(name, mode)).wall)
     }
   }
 }
@@ -73,5 +78,13 @@ for (const [name, commands] of Object.entries(sessions)) {
     `${name.padEnd(11)} plain ${plain.toFixed(0).padStart(6)} ms  sandbox ${sandboxed.toFixed(0).padStart(6)} ms  ratio ${(sandboxed / plain).toFixed(2)}  ` +
       `+${((sandboxed - plain) / commands.length).toFixed(1)} ms a command`
   )
+  const proxied = walls[`${name} proxy`]
+  if (proxied !== undefined) {
+    const withProxy = median(proxied)
+    console.log(
+      `${"".padEnd(11)} with an allowed host (proxy + bridge, ${spawnSync("sh", ["-c", "command -v socat"]).status === 0 ? "socat" : "node"}) ${withProxy.toFixed(0)} ms  ratio ${(withProxy / plain).toFixed(2)}  ` +
+        `+${((withProxy - plain) / commands.length).toFixed(1)} ms a command`
+    )
+  }
 }
 console.log(`bare spawn, mean of ${bareRuns}: bash -c true ${bare.plain.toFixed(2)} ms; under bwrap ${bare.bwrap.toFixed(2)} ms (ratio ${(bare.bwrap / bare.plain).toFixed(2)}, +${(bare.bwrap - bare.plain).toFixed(2)} ms); perl exec in front ${perl.toFixed(2)} ms (+${(perl - bare.plain).toFixed(2)} ms, the seccomp step when the proxy bridge runs)`)

@@ -178,6 +178,10 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
                 .wrap(spawn, { unsandboxed: sandboxOptions?.unsandboxed === true, command })
                 .pipe(Effect.mapError((error) => new ToolFailed({ tool: "Bash", message: error.message })))
         const actual = wrapped?.spawn ?? spawn
+        const settled = wrapped?.settled ?? Effect.void
+        // Registered before the process group, so it runs after the group is ended (on interruption, a kill, the
+        // session's end): the sandbox's pid namespace is gone, with all it held, before the scope is.
+        yield* Effect.addFinalizer(() => settled)
         const child = yield* ProcessGroup.start({
           file: actual.file,
           args: actual.args,
@@ -187,7 +191,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
           graceMs,
           onOutput
         })
-        return { child, settled: wrapped?.settled ?? Effect.void, report: wrapped?.report ?? (() => Effect.succeed("")) }
+        return { child, settled, report: wrapped?.report ?? (() => Effect.succeed("")) }
       })
     const graceMs = options.graceMs ?? 2_000
     const shell = options.shell ?? (yield* defaultShell)
@@ -236,6 +240,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
             // A sandbox ends what the command left behind by itself: let it, rather than signal it.
             if (exited._tag === "Some") yield* settled
             yield* child.terminate
+            yield* settled
             const exit = yield* child.exit
             let next = cwd
             try {
