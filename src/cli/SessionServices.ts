@@ -174,8 +174,7 @@ export const layer = <E = never>(
           cliAllowed: options.allowedRules ?? [],
           cliDenied: options.deniedRules ?? [],
           // `excludedCommands` are Bash rule patterns, matched as allow rules are: every command of the line.
-          matchesPatterns: (command, patterns) =>
-            Effect.map(ShellCheck.parsed.check(command, { allow: patterns, ask: [], deny: [] }), (verdict) => verdict._tag === "Allow")
+          matchesPatterns: ShellCheck.matchesPatterns
         })
       )
     ),

@@ -368,6 +368,18 @@ describe.skipIf(sandboxSkip !== undefined)("Sandbox (bubblewrap)", () => {
       })
     })
 
+    it.live("excludedCommands run outside the sandbox; a line with any other command stays inside", () => {
+      const world = makeWorld()
+      return Effect.gen(function* () {
+        const excluded = yield* run(`touch "${world.outside}/excluded.txt"`)
+        expect(excluded.exitCode).toBe(0)
+        expect(fs.existsSync(nodePath.join(world.outside, "excluded.txt"))).toBe(true)
+        const mixed = yield* run(`touch "${world.outside}/mixed.txt" && echo x > "${world.outside}/mixed2.txt"`)
+        expect(mixed.exitCode).not.toBe(0)
+        expect(fs.existsSync(nodePath.join(world.outside, "mixed.txt"))).toBe(false)
+      }).pipe(Effect.provide(sandboxedShell(world, { excludedCommands: ["touch:*"] })))
+    })
+
     it.live("dangerouslyDisableSandbox (granted) runs the command outside", () => {
       const world = makeWorld()
       return Effect.gen(function* () {

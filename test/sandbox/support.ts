@@ -12,6 +12,7 @@ import * as nodePath from "node:path"
 import { Settings, type SettingsValue } from "../../src/context/Settings.js"
 import { ChildEnvironment } from "../../src/platform/ChildEnvironment.js"
 import { Credentials } from "../../src/platform/Credentials.js"
+import * as ShellCheck from "../../src/permissions/ShellCheck.js"
 import * as Sandbox from "../../src/sandbox/Sandbox.js"
 import { type RunEvent, ShellSession } from "../../src/tools/ShellSession.js"
 import { tempDir, write } from "../support/TempFiles.js"
@@ -77,7 +78,9 @@ const stringEnv = (env: NodeJS.ProcessEnv): Record<string, string> => {
 /** The session's shell, sandboxed as `sandbox` settings say (enabled unless they say otherwise). */
 export const sandboxedShell = (world: World, sandbox: NonNullable<SettingsValue["sandbox"]> = {}, extra: SettingsValue = {}) => {
   const settings = Settings.layerFromValue({ ...extra, sandbox: { enabled: true, ...sandbox } }, { projectDir: world.workspace, home: world.home })
-  const sandboxLayer = Sandbox.layer({ workspaces: [world.workspace], weftHome: world.weftHome }).pipe(Layer.provide(settings))
+  const sandboxLayer = Sandbox.layer({ workspaces: [world.workspace], weftHome: world.weftHome, matchesPatterns: ShellCheck.matchesPatterns }).pipe(
+    Layer.provide(settings)
+  )
   const environment = ChildEnvironment.layerWith({ policy: { set: gitEnvSet(world.home) } }).pipe(Layer.provide(Credentials.layer))
   return ShellSession.layer({ cwd: world.workspace, graceMs: 300 }).pipe(
     Layer.provideMerge(sandboxLayer),
