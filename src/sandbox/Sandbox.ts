@@ -285,6 +285,7 @@ export interface Options {
 export const make = (options: Options): Effect.Effect<Interface, never, Settings | Scope.Scope> =>
   Effect.gen(function* () {
     const settings = yield* Settings
+    if (!SandboxConfig.isEnabled(settings, options.flag)) return none
     const configured = SandboxConfig.fromSettings(settings, {
       ...(options.flag === undefined ? {} : { flag: options.flag }),
       ...(options.cliAllowed === undefined ? {} : { cliAllowed: options.cliAllowed }),

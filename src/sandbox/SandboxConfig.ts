@@ -140,6 +140,22 @@ export interface Options {
 
 const unique = (items: ReadonlyArray<string>): Array<string> => [...new Set(items)]
 
+/** Whether the sandbox is on (what `fromSettings` answers in `enabled`), without reading the rest: every run asks. */
+export const isEnabled = (settings: SettingsInterface, flag: boolean | undefined): boolean => {
+  if (flag === true) return true
+  let enabled: boolean | undefined
+  for (const source of settings.sources) {
+    const value = source.settings.sandbox?.enabled
+    if (value === undefined) continue
+    if (!loosens(source.scope)) {
+      if (value) return true
+      continue
+    }
+    enabled ??= value
+  }
+  return enabled === true
+}
+
 /** The configuration the settings describe (see the module's comment). */
 export const fromSettings = (settings: SettingsInterface, options: Options = {}): Config => {
   const home = settings.home === "" ? homedir() : settings.home

@@ -64,6 +64,23 @@ describe("SandboxConfig", () => {
     expect(config.warnings.join("\n")).toContain("enabled: false")
   })
 
+  it("isEnabled answers what fromSettings does", () => {
+    const cases: ReadonlyArray<ReadonlyArray<Source>> = [
+      [],
+      [source("user", { sandbox: { enabled: true } })],
+      [source("project", { sandbox: { enabled: false } }), source("user", { sandbox: { enabled: true } })],
+      [source("local", { sandbox: { enabled: true } }), source("user", { sandbox: { enabled: false } })],
+      [source("flag", { sandbox: { enabled: false } }), source("user", { sandbox: { enabled: true } })],
+      [source("managed", { sandbox: {} }), source("user", { sandbox: { enabled: true } })]
+    ]
+    for (const sources of cases) {
+      for (const flag of [undefined, true]) {
+        expect(SandboxConfig.isEnabled(settings(sources), flag)).toBe(SandboxConfig.fromSettings(settings(sources), flag === undefined ? {} : { flag }).enabled)
+      }
+    }
+    expect(cases.map((sources) => SandboxConfig.isEnabled(settings(sources), undefined))).toEqual([false, true, true, true, false, true])
+  })
+
   it("a project's autoAllowBashIfSandboxed: false wins over a user's true", () => {
     const config = SandboxConfig.fromSettings(
       settings([source("project", { sandbox: { autoAllowBashIfSandboxed: false } }), source("user", { sandbox: { enabled: true, autoAllowBashIfSandboxed: true } })])
