@@ -125,8 +125,6 @@ export interface Plan {
   readonly gitDirs?: ReadonlyArray<string>
   /** Hide /run (an empty tmpfs): the host's unix sockets live there. */
   readonly hideRun?: boolean
-  /** Extra binds (the network proxy's socket), after the writable ones. */
-  readonly extraBinds?: ReadonlyArray<{ readonly source: string; readonly target: string }>
 }
 
 /** Is `path` equal to `dir` or inside it, by path components. */
@@ -179,7 +177,6 @@ export const mounts = (plan: Plan, probe: Probe = nodeProbe): Mounts => {
     writable.push(target)
     args.push("--bind", target, target)
   }
-  for (const bind of plan.extraBinds ?? []) args.push("--bind", bind.source, bind.target)
 
   const hide = (target: string): void => {
     if (probe.kind(target) === "directory") args.push("--ro-bind", plan.emptyDir, target)

@@ -85,6 +85,23 @@ describe("Bwrap.mounts", () => {
     expect(args).not.toContain("--disable-userns")
   })
 
+  it("hides /run when asked; a linked worktree's git directories are writable, their hooks and config not", () => {
+    const root = tempDir()
+    for (const dir of ["ws", "tmp", "empty", "repo/.git/hooks", "repo/.git/worktrees/ws"]) fs.mkdirSync(nodePath.join(root, dir), { recursive: true })
+    write(nodePath.join(root, "repo/.git/config"), "")
+    write(nodePath.join(root, "repo/.git/worktrees/ws/commondir"), "../..\n")
+    write(nodePath.join(root, "ws/.git"), `gitdir: ${nodePath.join(root, "repo/.git/worktrees/ws")}\n`)
+    const gitDirs = Bwrap.linkedGitDirs(nodePath.join(root, "ws"))
+    expect(gitDirs).toEqual([nodePath.join(root, "repo/.git/worktrees/ws"), nodePath.join(root, "repo/.git")])
+    const { args } = Bwrap.mounts(plan(root, { hideRun: true, gitDirs }))
+    expect(args.slice(args.indexOf("/proc") + 1, args.indexOf("/proc") + 3)).toEqual(["--tmpfs", "/run"])
+    expect(triples(args, "--bind")).toContainEqual([nodePath.join(root, "repo/.git"), nodePath.join(root, "repo/.git")])
+    expect(triples(args, "--ro-bind")).toContainEqual([nodePath.join(root, "repo/.git/hooks"), nodePath.join(root, "repo/.git/hooks")])
+    expect(triples(args, "--ro-bind")).toContainEqual([nodePath.join(root, "repo/.git/config"), nodePath.join(root, "repo/.git/config")])
+    expect(Bwrap.linkedGitDirs(nodePath.join(root, "repo"))).toEqual([])
+    expect(Bwrap.mounts(plan(root)).args).not.toContain("--tmpfs")
+  })
+
   it("within compares path components, not string prefixes", () => {
     expect(Bwrap.within("/a/bc", "/a/b")).toBe(false)
     expect(Bwrap.within("/a/b/c", "/a/b")).toBe(true)
