@@ -55,16 +55,19 @@ Output: Create directory 'foo'`
 export type BashInput = typeof BashInput.Type
 
 /** The Bash tool's input when the session's commands run in the sandbox: the model may ask to leave it. */
-export const BashSandboxedInput = Schema.Struct({
-  ...BashInput.fields,
-  dangerouslyDisableSandbox: Schema.optional(
-    Schema.Boolean.annotate({
-      description:
-        "Set this to true to dangerously override sandbox mode and run commands without sandboxing. Only when the sandbox refused what the command needs (see <sandbox_violations>) and the user agrees: it is a permission question."
-    })
-  )
-})
-export type BashSandboxedInput = typeof BashSandboxedInput.Type
+export type BashSandboxedInput = BashInput & { readonly dangerouslyDisableSandbox?: boolean | undefined }
+
+/** Its Schema, built when a sandboxed session first offers Bash (a run without the sandbox builds none). */
+const makeBashSandboxedInput = () =>
+  Schema.Struct({
+    ...BashInput.fields,
+    dangerouslyDisableSandbox: Schema.optional(
+      Schema.Boolean.annotate({
+        description:
+          "Set this to true to dangerously override sandbox mode and run commands without sandboxing. Only when the sandbox refused what the command needs (see <sandbox_violations>) and the user agrees: it is a permission question."
+      })
+    )
+  })
 
 const BASH_DESCRIPTION = `Executes a given bash command with an optional timeout, in a shell session whose working directory persists between calls.
 
@@ -140,15 +143,20 @@ export const BashTool = Tool.make({
   run: runBash
 })
 
-/** Bash as offered when the session's commands run in the sandbox (its input has `dangerouslyDisableSandbox`). */
-export const BashToolSandboxed = Tool.make({
-  name: "Bash",
-  description: `${BASH_DESCRIPTION}
+const makeBashToolSandboxed = () =>
+  Tool.make({
+    name: "Bash",
+    description: `${BASH_DESCRIPTION}
 - Commands run in a sandbox (see the system prompt). If one fails because the sandbox refused something (the result ends with <sandbox_violations>), say so; set \`dangerouslyDisableSandbox\` only when the user wants the command run outside it (they are asked).`,
-  input: BashSandboxedInput,
-  target: (input) => ({ _tag: "Command", command: input.command }),
-  run: runBash
-})
+    input: makeBashSandboxedInput(),
+    target: (input) => ({ _tag: "Command", command: input.command }),
+    run: runBash
+  })
+
+let sandboxedBash: ReturnType<typeof makeBashToolSandboxed> | undefined
+
+/** Bash as offered when the session's commands run in the sandbox (its input has `dangerouslyDisableSandbox`). */
+export const sandboxedBashTool = (): ReturnType<typeof makeBashToolSandboxed> => (sandboxedBash ??= makeBashToolSandboxed())
 
 export const BashOutputInput = Schema.Struct({
   bash_id: Schema.String.annotate({ description: "The ID of the background shell to retrieve output from" }),

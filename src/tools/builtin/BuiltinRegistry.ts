@@ -19,7 +19,7 @@ import { type Interface as ToolRegistryInterface, ToolRegistry } from "../ToolRe
 import * as Option from "effect/Option"
 import { Sandbox } from "../../sandbox/Sandbox.js"
 import { all } from "./all.js"
-import { BashToolSandboxed } from "./Bash.js"
+import { sandboxedBashTool } from "./Bash.js"
 
 export interface Options {
   /** The session's working directory (where Bash starts). */
@@ -69,7 +69,7 @@ export const make: Effect.Effect<ToolRegistryInterface, never, FileSystem.FileSy
     const [_bash, ...others] = all
     // Compaction makes the tools forget what they remember of the files they showed (FileState, in the context).
     return yield* Effect.provideContext(
-      sandboxed ? ToolRegistry.make(BashToolSandboxed, ...others) : ToolRegistry.make(...all),
+      sandboxed ? ToolRegistry.make(sandboxedBashTool(), ...others) : ToolRegistry.make(...all),
       context
     )
   })

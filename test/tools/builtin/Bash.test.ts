@@ -5,7 +5,7 @@ import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
-import { BashOutputTool, BashTool, KillShellTool } from "../../../src/tools/builtin/Bash.js"
+import { BashOutputTool, BashTool, KillShellTool, sandboxedBashTool } from "../../../src/tools/builtin/Bash.js"
 import { ChildEnvironment } from "../../../src/platform/ChildEnvironment.js"
 import { ShellSession } from "../../../src/tools/ShellSession.js"
 import { groupAlive, isRunning, sleepLive } from "../../../src/tools/shell/ProcessGroup.js"
@@ -61,6 +61,14 @@ describe("Bash", () => {
     expect(schema["required"]).toEqual(["command"])
     expect(propertyNames(jsonSchemaOf(BashOutputTool.input))).toEqual(["bash_id", "filter"])
     expect(propertyNames(jsonSchemaOf(KillShellTool.input))).toEqual(["shell_id"])
+    // With the sandbox on, the model may ask to leave it (a permission question).
+    expect(propertyNames(jsonSchemaOf(sandboxedBashTool().input))).toEqual([
+      "command",
+      "timeout",
+      "description",
+      "run_in_background",
+      "dangerouslyDisableSandbox"
+    ])
   })
 
   it.live("runs a command; stdout and stderr interleaved; progress emitted", () => {
