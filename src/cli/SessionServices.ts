@@ -32,6 +32,7 @@ import { ChildEnvironment } from "../platform/ChildEnvironment.js"
 import * as CredentialsModule from "../platform/Credentials.js"
 import { Credentials } from "../platform/Credentials.js"
 import { Sandbox } from "../sandbox/Sandbox.js"
+import * as SandboxConfig from "../sandbox/SandboxConfig.js"
 import { SessionStore } from "../session/SessionStore.js"
 import * as Output from "./Output.js"
 import * as Builtin from "../tools/builtin/BuiltinRegistry.js"
@@ -165,19 +166,7 @@ export const layer = <E = never>(
     ),
     add(overrideOr(overrides.apiClient, Layer.fresh(NodeApiClient.layer))),
     // The sandbox every Bash command (background shells included) starts through; hooks' commands are not in it.
-    add(
-      overrideOr(
-        overrides.sandbox,
-        Sandbox.layer({
-          workspaces: [options.cwd, ...(options.additionalDirectories ?? []).map((dir) => nodePath.resolve(options.cwd, dir))],
-          ...(options.sandbox === undefined ? {} : { flag: options.sandbox }),
-          cliAllowed: options.allowedRules ?? [],
-          cliDenied: options.deniedRules ?? [],
-          // `excludedCommands` are Bash rule patterns, matched as allow rules are: every command of the line.
-          matchesPatterns: ShellCheck.matchesPatterns
-        })
-      )
-    ),
+    add(overrideOr(overrides.sandbox, sandboxPart(options))),
     // Bash's shell: its current directory (after a `cd`) is where Permissions resolves a command's relative paths.
     add(overrideOr(overrides.shell, ShellSession.layer({ cwd: options.cwd }))),
     add(
@@ -222,6 +211,22 @@ export const layer = <E = never>(
     )
   )
 }
+
+/**
+ * The sandbox the settings and `--sandbox` ask for. When the settings are given as a value and leave it off, the
+ * part is the "none" sandbox, with nothing to build (measured: 2.8 M instructions of every run, 0.9%).
+ */
+const sandboxPart = (options: Options): Layer.Layer<Sandbox, never, Settings> =>
+  options.settings !== undefined && !SandboxConfig.isEnabled(options.settings, options.sandbox)
+    ? Layer.fresh(Sandbox.layerNone)
+    : Sandbox.layer({
+        workspaces: [options.cwd, ...(options.additionalDirectories ?? []).map((dir) => nodePath.resolve(options.cwd, dir))],
+        ...(options.sandbox === undefined ? {} : { flag: options.sandbox }),
+        cliAllowed: options.allowedRules ?? [],
+        cliDenied: options.deniedRules ?? [],
+        // `excludedCommands` are Bash rule patterns, matched as allow rules are: every command of the line.
+        matchesPatterns: ShellCheck.matchesPatterns
+      })
 
 /**
  * The MCP servers connected, offered the workspace as roots, with ChildEnvironment's environment (no credentials
