@@ -69,7 +69,8 @@ export const socat = (options: { readonly socat: string; readonly bash: string }
 export const nodeScript = `"use strict";
 const net = require("node:net"), os = require("node:os"), fs = require("node:fs"), { spawn } = require("node:child_process");
 const [port, socketPath, command, ...args] = process.argv.slice(1);
-const server = net.createServer((client) => {
+// No Nagle delay on the TCP side: a response written in pieces would otherwise wait for the client's delayed ACK.
+const server = net.createServer({ noDelay: true }, (client) => {
   const upstream = net.connect(socketPath);
   client.pipe(upstream); upstream.pipe(client);
   client.on("error", () => upstream.destroy()); upstream.on("error", () => client.destroy());

@@ -11,6 +11,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { spawn, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
 import * as http from "node:http"
 import { type Bridge, DEFAULT_PORT, detect, environment, node, socat } from "../../src/sandbox/NetworkBridge.js"
 import type { Policy } from "../../src/sandbox/NetworkPolicy.js"
@@ -154,6 +155,40 @@ const plainGet = (url) => new Promise((resolve) => http.get(url, (response) => {
 })();
 `
 
+/**
+ * The sandbox's shape as far as the network goes: its own user, network and pid namespaces (the pid namespace is
+ * what ends a socat bridge when the command returns). Resolvers reachable over unix sockets (nscd,
+ * systemd-resolved) are the sandbox's to hide (its seccomp filter refuses AF_UNIX): here a tmpfs over /run.
+ */
+const sandboxArgs = [
+  "--unshare-user",
+  "--unshare-net",
+  "--unshare-pid",
+  "--die-with-parent",
+  "--ro-bind",
+  "/",
+  "/",
+  "--dev",
+  "/dev",
+  "--proc",
+  "/proc",
+  "--tmpfs",
+  "/run",
+  "--"
+]
+
+/** Processes still running that name the listener's socket in their command line (a bridge left behind). */
+const leftRunning = (socketPath: string): Array<string> =>
+  fs.readdirSync("/proc").flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return []
+    try {
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8")
+      return cmdline.includes(socketPath) ? [cmdline.replace(/\0/g, " ")] : []
+    } catch {
+      return []
+    }
+  })
+
 interface Run {
   readonly code: number | null
   readonly stdout: string
@@ -194,21 +229,7 @@ describe.skipIf(!bwrapWorks && !underCi)("inside bwrap --unshare-net, through th
         const run = yield* runIn(
           [
             "bwrap",
-            "--unshare-user",
-            "--unshare-net",
-            "--unshare-pid",
-            "--die-with-parent",
-            "--ro-bind",
-            "/",
-            "/",
-            "--dev",
-            "/dev",
-            "--proc",
-            "/proc",
-            // Resolvers reachable over unix sockets (nscd, systemd-resolved) are the sandbox's to hide.
-            "--tmpfs",
-            "/run",
-            "--",
+            ...sandboxArgs,
             ...bridge.prefix({ port: DEFAULT_PORT, socketPath: listener.socketPath }),
             process.execPath,
             "-e",
@@ -237,6 +258,7 @@ describe.skipIf(!bwrapWorks && !underCi)("inside bwrap --unshare-net, through th
         }
         expect(unlisted.paths).toEqual([])
         expect(allowed.paths).toEqual(expect.arrayContaining(["/name", "/ip", "/connect"]))
+        expect(leftRunning(listener.socketPath)).toEqual([])
         expect(yield* listener.violations).toMatchObject([
           { host: "127.0.0.1", port: unlisted.port, reason: "unlisted" },
           { host: "localhost", port: unlisted.port, reason: "unlisted" }
@@ -255,7 +277,7 @@ describe.skipIf(!bwrapWorks && !underCi)("inside bwrap --unshare-net, through th
           const child = spawn(
             "bwrap",
             [
-              ...["--unshare-user", "--unshare-net", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--"],
+              ...sandboxArgs,
               ...bridge.prefix({ port: DEFAULT_PORT, socketPath: listener.socketPath }),
               bashPath,
               "-c",
@@ -271,6 +293,7 @@ describe.skipIf(!bwrapWorks && !underCi)("inside bwrap --unshare-net, through th
           return Effect.sync(() => child.kill("SIGKILL"))
         })
         expect(run).toMatchObject({ code: 7, stdout: "filter bytes\n" })
+        expect(leftRunning(listener.socketPath)).toEqual([])
       })
     )
   }
@@ -285,17 +308,7 @@ describe.skipIf(!bwrapWorks && !underCi)("inside bwrap --unshare-net, through th
       const run = yield* runIn(
         [
           "bwrap",
-          "--unshare-user",
-          "--unshare-net",
-          "--die-with-parent",
-          "--ro-bind",
-          "/",
-          "/",
-          "--dev",
-          "/dev",
-          "--proc",
-          "/proc",
-          "--",
+          ...sandboxArgs,
           ...bridge.prefix({ port: DEFAULT_PORT, socketPath: listener.socketPath }),
           bashPath,
           "-c",
