@@ -11,9 +11,10 @@
 //   proxy CONNECT   the same, as a CONNECT tunnel then a GET inside it (what HTTPS clients do)
 //   bridge (node)   client -> 127.0.0.1:port -> node bridge -> unix socket -> proxy -> origin (the path from inside
 //                   the sandbox; the bridge runs on the host here, without a network namespace)
+//   bridge (perl)   the same through the Perl bridge, when perl is installed
 //   bridge (socat)  the same through socat, when installed
-// Then the start cost of a command (`true`) under `bwrap --unshare-net --unshare-pid --ro-bind / /`, with no bridge,
-// with the node bridge and with the socat bridge (median of --starts runs each, interleaved). Needs bwrap for that part.
+// Then the start cost of a command (`true`) under `bwrap --unshare-net --unshare-pid --ro-bind / /`, with no bridge
+// and with each bridge (median of --starts runs each, interleaved). Needs bwrap for that part.
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as http from "node:http"
@@ -139,12 +140,14 @@ const startBridge = async (bridge) => {
 }
 const socatPath = which("socat")
 const bashPath = which("bash")
+const perlPath = which("perl")
 const cases = [
   ["direct", direct],
   ["proxy plain", viaSocket],
   ["proxy CONNECT", viaConnect],
   ["bridge (node)", viaTcp(await startBridge(NetworkBridge.node(process.execPath)))]
 ]
+if (perlPath !== undefined) cases.push(["bridge (perl)", viaTcp(await startBridge(NetworkBridge.perl(perlPath)))])
 if (socatPath !== undefined) cases.push(["bridge (socat)", viaTcp(await startBridge(NetworkBridge.socat({ socat: socatPath, bash: bashPath })))])
 
 const times = new Map(cases.map(([name]) => [name, []]))
@@ -175,6 +178,7 @@ if (bwrapOk) {
     ["bwrap, no bridge", []],
     ["bwrap + node bridge", prefixOf(NetworkBridge.node(process.execPath))]
   ]
+  if (perlPath !== undefined) startCases.push(["bwrap + perl bridge", prefixOf(NetworkBridge.perl(perlPath))])
   if (socatPath !== undefined) startCases.push(["bwrap + socat bridge", prefixOf(NetworkBridge.socat({ socat: socatPath, bash: bashPath }))])
   const startTimes = new Map(startCases.map(([name]) => [name, []]))
   const trueBin = which("true")

@@ -13,9 +13,10 @@ import * as Effect from "effect/Effect"
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as http from "node:http"
-import { type Bridge, DEFAULT_PORT, detect, environment, node, socat } from "../../src/sandbox/NetworkBridge.js"
+import { type Bridge, DEFAULT_PORT, detect, environment, node, perl, socat } from "../../src/sandbox/NetworkBridge.js"
 import type { Policy } from "../../src/sandbox/NetworkPolicy.js"
 import { lookupStatic, make } from "../../src/sandbox/NetworkProxy.js"
+import { sleepLive } from "../../src/tools/shell/ProcessGroup.js"
 import { tempDir } from "../support/TempFiles.js"
 
 const which = (name: string): string | undefined => {
@@ -33,6 +34,8 @@ if (!bwrapWorks && !underCi) {
 const socatPath = which("socat")
 const bashPath = which("bash") ?? "/bin/bash"
 if (socatPath === undefined) console.warn("SKIPPED: the socat bridge tests (socat is not installed; the node bridge is tested)")
+const perlPath = which("perl")
+if (perlPath === undefined) console.warn("SKIPPED: the perl bridge tests (perl is not installed; the node bridge is tested)")
 const curlPath = which("curl")
 
 const policy = (allowedDomains: ReadonlyArray<string>, deniedDomains: ReadonlyArray<string> = []): Policy => ({
@@ -62,10 +65,10 @@ describe("environment", () => {
 })
 
 describe("detect", () => {
-  it.effect("prefers socat with bash on PATH, else the Node.js running weft", () =>
+  it.effect("prefers perl, then socat with bash, then the Node.js running weft", () =>
     Effect.gen(function* () {
       const bridge = yield* detect
-      expect(bridge.kind).toBe(socatPath === undefined ? "node" : "socat")
+      expect(bridge.kind).toBe(perlPath !== undefined ? "perl" : socatPath !== undefined ? "socat" : "node")
     })
   )
 
@@ -177,8 +180,8 @@ const sandboxArgs = [
   "--"
 ]
 
-/** Processes still running that name the listener's socket in their command line (a bridge left behind). */
-const leftRunning = (socketPath: string): Array<string> =>
+/** Processes running that name the listener's socket in their command line (a bridge). */
+const running = (socketPath: string): Array<string> =>
   fs.readdirSync("/proc").flatMap((entry) => {
     if (!/^\d+$/.test(entry)) return []
     try {
@@ -187,6 +190,17 @@ const leftRunning = (socketPath: string): Array<string> =>
     } catch {
       return []
     }
+  })
+
+/**
+ * A bridge left behind once the sandbox is gone. bwrap returns as soon as the command has exited, and the kernel
+ * ends the rest of the pid namespace right after: allow that a moment (polling, bounded), then report what remains.
+ */
+const leftRunning = (socketPath: string): Effect.Effect<Array<string>> =>
+  Effect.suspend(function poll(remainingMs: number = 2_000): Effect.Effect<Array<string>> {
+    const left = running(socketPath)
+    if (left.length === 0 || remainingMs <= 0) return Effect.succeed(left)
+    return Effect.andThen(sleepLive(20), Effect.suspend(() => poll(remainingMs - 20)))
   })
 
 interface Run {
@@ -208,6 +222,7 @@ const runIn = (argv: ReadonlyArray<string>, env: Record<string, string>) =>
 
 const bridges: ReadonlyArray<readonly [string, Bridge | undefined]> = [
   ["node", node(process.execPath)],
+  ["perl", perlPath === undefined ? undefined : perl(perlPath)],
   ["socat", socatPath === undefined ? undefined : socat({ socat: socatPath, bash: bashPath })]
 ]
 
@@ -258,7 +273,7 @@ describe.skipIf(!bwrapWorks && !underCi)("inside bwrap --unshare-net, through th
         }
         expect(unlisted.paths).toEqual([])
         expect(allowed.paths).toEqual(expect.arrayContaining(["/name", "/ip", "/connect"]))
-        expect(leftRunning(listener.socketPath)).toEqual([])
+        expect(yield* leftRunning(listener.socketPath)).toEqual([])
         expect(yield* listener.violations).toMatchObject([
           { host: "127.0.0.1", port: unlisted.port, reason: "unlisted" },
           { host: "localhost", port: unlisted.port, reason: "unlisted" }
@@ -293,7 +308,7 @@ describe.skipIf(!bwrapWorks && !underCi)("inside bwrap --unshare-net, through th
           return Effect.sync(() => child.kill("SIGKILL"))
         })
         expect(run).toMatchObject({ code: 7, stdout: "filter bytes\n" })
-        expect(leftRunning(listener.socketPath)).toEqual([])
+        expect(yield* leftRunning(listener.socketPath)).toEqual([])
       })
     )
   }
