@@ -4,7 +4,7 @@
  * so the hosts it was refused are its own to report.
  *
  * On one socket it speaks HTTP CONNECT (any port: the policy decides), plain HTTP in absolute form
- * (`GET http://host/path`, one upstream connection per request) and SOCKS5 (no authentication, CONNECT; a first
+ * (`GET http://host/path`, one upstream connection per request; upgrades such as WebSocket relayed) and SOCKS5 (no authentication, CONNECT; a first
  * byte 0x05 tells it apart). Every target is checked by NetworkPolicy: the lists first, then the name is resolved
  * here, on the host side, with the `Lookup` given (tests give a table: no real DNS), and the proxy connects to an
  * address that passed, never to the name. A refusal is a `403 Forbidden` whose body names the reason (SOCKS5:
@@ -344,6 +344,41 @@ export const make = (options: Options): Effect.Effect<Interface> =>
           })
         }).pipe(Effect.scoped, Effect.ignore)
 
+      /** An HTTP upgrade (WebSocket over `ws://`) in absolute form: checked, then the head is sent on and the bytes relayed. */
+      const upgrade = (request: http.IncomingMessage, client: net.Socket, head: Buffer) =>
+        Effect.gen(function* () {
+          let url: URL | undefined
+          try {
+            url = new URL(request.url ?? "")
+          } catch {
+            url = undefined
+          }
+          if (url === undefined || (url.protocol !== "http:" && url.protocol !== "ws:")) {
+            client.end(plainResponse(400, "Bad Request", "weft sandbox: send upgrades in absolute form (http://host/path)\n"))
+            return
+          }
+          const port = url.port === "" ? 80 : Number(url.port)
+          const decision = yield* check(url.hostname, port)
+          if (decision._tag !== "Allowed") {
+            const [status, reason] = statusOf(decision)
+            client.end(plainResponse(status, reason, `weft sandbox: ${decision.message}\n`))
+            return
+          }
+          const upstream = yield* connectFirst(decision.addresses, port).pipe(
+            Effect.tapError((error) =>
+              Effect.sync(() => client.end(plainResponse(502, "Bad Gateway", `weft sandbox: ${error.message}\n`)))
+            )
+          )
+          const lines = [`${request.method ?? "GET"} ${url.pathname}${url.search} HTTP/1.1`]
+          for (let i = 0; i + 1 < request.rawHeaders.length; i += 2) {
+            const name = request.rawHeaders[i] ?? ""
+            if (!/^proxy-/i.test(name)) lines.push(`${name}: ${request.rawHeaders[i + 1] ?? ""}`)
+          }
+          upstream.write(`${lines.join("\r\n")}\r\n\r\n`)
+          if (head.length > 0) upstream.write(head)
+          yield* relay(client, upstream)
+        }).pipe(Effect.scoped, Effect.ignore)
+
       const socks = (client: net.Socket) =>
         Effect.gen(function* () {
           const reader = bufferedReader(client)
@@ -393,6 +428,9 @@ export const make = (options: Options): Effect.Effect<Interface> =>
       })
       parser.on("connect", (request: http.IncomingMessage, client: net.Socket, head: Buffer) => {
         runFork(tunnel(client, request.url ?? "", head))
+      })
+      parser.on("upgrade", (request: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+        runFork(upgrade(request, client, head))
       })
       parser.on("clientError", (_error, socket: net.Socket) => {
         socket.end(plainResponse(400, "Bad Request", "weft sandbox: malformed request\n"))

@@ -11,6 +11,7 @@ import * as Scope from "effect/Scope"
 import * as fs from "node:fs"
 import * as http from "node:http"
 import * as net from "node:net"
+import * as os from "node:os"
 import type { Policy } from "../../src/sandbox/NetworkPolicy.js"
 import {
   formatViolations,
@@ -20,6 +21,11 @@ import {
   MAX_VIOLATIONS
 } from "../../src/sandbox/NetworkProxy.js"
 import { tempDir } from "../support/TempFiles.js"
+
+const hasIpv6Loopback = Object.values(os.networkInterfaces()).some((addresses) =>
+  (addresses ?? []).some((address) => address.address === "::1")
+)
+if (!hasIpv6Loopback) console.warn("SKIPPED: the IPv6 loopback case (this machine has no ::1)")
 
 interface Origin {
   readonly port: number
@@ -261,6 +267,58 @@ describe("NetworkProxy", () => {
       expect(refused).toMatch(/^HTTP\/1\.1 502 Bad Gateway/)
       expect(refused).toContain("ECONNREFUSED")
       expect(yield* listener.violations).toEqual([])
+    })
+  )
+
+  it.live("an upgrade (WebSocket over ws://) is checked, then relayed both ways", () =>
+    Effect.gen(function* () {
+      const server = yield* origin()
+      server.server.on("upgrade", (request: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+        server.requests.push(`UPGRADE ${request.url} ${request.headers["upgrade"]} proxy-authorization=${request.headers["proxy-authorization"]}`)
+        socket.write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n")
+        socket.write(head)
+        socket.pipe(socket)
+      })
+      const { listener } = yield* proxyWith(policy([`127.0.0.1:${server.port}`]))
+      const ask = (port: number) =>
+        Effect.map(
+          raw(
+            listener.socketPath,
+            `GET http://127.0.0.1:${port}/ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: echo\r\n` +
+              `Proxy-Authorization: Basic eA==\r\n\r\nping`
+          ),
+          (bytes) => bytes.toString()
+        )
+      const upgraded = yield* Effect.callback<string>((resume) => {
+        const socket = net.connect(listener.socketPath)
+        let received = ""
+        socket.on("data", (chunk: Buffer) => {
+          received += chunk.toString()
+          if (received.endsWith("ping")) socket.write("pong")
+          if (received.endsWith("pingpong")) socket.end()
+        })
+        socket.on("close", () => resume(Effect.succeed(received)))
+        socket.write(
+          `GET http://127.0.0.1:${server.port}/ws HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: Upgrade\r\nUpgrade: echo\r\n` +
+            `Proxy-Authorization: Basic eA==\r\n\r\nping`
+        )
+      })
+      expect(upgraded).toMatch(/^HTTP\/1\.1 101 Switching Protocols\r\n[\s\S]*\r\n\r\npingpong$/)
+      expect(server.requests).toEqual(["UPGRADE /ws echo proxy-authorization=undefined"])
+      const refused = yield* ask(server.port + 1 > 65535 ? 1 : server.port + 1)
+      expect(refused).toMatch(/^HTTP\/1\.1 403 Forbidden/)
+      expect(yield* listener.violations).toMatchObject([{ host: "127.0.0.1", reason: "unlisted" }])
+    })
+  )
+
+  it.live.skipIf(!hasIpv6Loopback)("IPv6 loopback: by IP literal, and localhost falls back to ::1", () =>
+    Effect.gen(function* () {
+      const server = yield* origin("::1")
+      const { listener } = yield* proxyWith(policy(["[::1]", "localhost"]))
+      expect(yield* viaHttp(listener.socketPath, `http://[::1]:${server.port}/six`)).toEqual({ status: 200, body: "origin GET /six" })
+      expect(yield* viaConnect(listener.socketPath, `[::1]:${server.port}`)).toContain("origin GET /tunnelled")
+      // Nothing on 127.0.0.1 at that port: the proxy tries localhost's next address.
+      expect(yield* viaHttp(listener.socketPath, `http://localhost:${server.port}/name`)).toEqual({ status: 200, body: "origin GET /name" })
     })
   )
 
