@@ -206,7 +206,9 @@ export const make = (options: Options): Effect.Effect<Interface> =>
                 }, connectTimeoutMs)
                 socket.once("connect", () => {
                   clearTimeout(timer)
+                  // From here an error shows as 'close' to whoever relays the socket; never as an uncaught error.
                   socket.removeAllListeners("error")
+                  socket.on("error", () => socket.destroy())
                   resume(Effect.succeed(socket))
                 })
                 socket.once("error", (error: NodeJS.ErrnoException) => {
@@ -320,7 +322,9 @@ export const make = (options: Options): Effect.Effect<Interface> =>
             Effect.tapError((error) => fail(502, error.message))
           )
           const headers = forwardedHeaders(request.headers)
-          headers["host"] = request.headers.host ?? url.host
+          // The host that was checked, not the client's Host header: a different one would reach whatever else the
+          // checked address serves (a CDN's other sites, a virtual host that is not listed).
+          headers["host"] = url.host
           headers["connection"] = "close"
           yield* Effect.callback<void>((resume) => {
             const outgoing = http.request({
@@ -372,8 +376,9 @@ export const make = (options: Options): Effect.Effect<Interface> =>
           const lines = [`${request.method ?? "GET"} ${url.pathname}${url.search} HTTP/1.1`]
           for (let i = 0; i + 1 < request.rawHeaders.length; i += 2) {
             const name = request.rawHeaders[i] ?? ""
-            if (!/^proxy-/i.test(name)) lines.push(`${name}: ${request.rawHeaders[i + 1] ?? ""}`)
+            if (!/^(proxy-|host$)/i.test(name)) lines.push(`${name}: ${request.rawHeaders[i + 1] ?? ""}`)
           }
+          lines.splice(1, 0, `Host: ${url.host}`)
           upstream.write(`${lines.join("\r\n")}\r\n\r\n`)
           if (head.length > 0) upstream.write(head)
           yield* relay(client, upstream)
@@ -478,7 +483,9 @@ export const make = (options: Options): Effect.Effect<Interface> =>
     return {
       listen,
       policy: Effect.map(Ref.get(state), (current) => current.policy),
-      setPolicy: (policy) => Ref.set(state, { policy, compiled: NetworkPolicy.compile(policy) })
+      setPolicy: Effect.fn("NetworkProxy.setPolicy")(function* (policy: NetworkPolicy.Policy) {
+        yield* Ref.set(state, { policy, compiled: NetworkPolicy.compile(policy) })
+      })
     } satisfies Interface
   })
 

@@ -270,11 +270,26 @@ describe("NetworkProxy", () => {
     })
   )
 
+  it.live("plain HTTP goes to the checked host: a Host header naming another one is replaced", () =>
+    Effect.gen(function* () {
+      const server = yield* origin()
+      const { listener } = yield* proxyWith(policy(["127.0.0.1"]))
+      const reply = yield* raw(
+        listener.socketPath,
+        `GET http://127.0.0.1:${server.port}/fronted HTTP/1.1\r\nHost: unlisted.example\r\nConnection: close\r\n\r\n`
+      )
+      expect(reply.toString()).toContain("origin GET /fronted")
+      expect(server.requests).toEqual([`GET /fronted host=127.0.0.1:${server.port}`])
+    })
+  )
+
   it.live("an upgrade (WebSocket over ws://) is checked, then relayed both ways", () =>
     Effect.gen(function* () {
       const server = yield* origin()
       server.server.on("upgrade", (request: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
-        server.requests.push(`UPGRADE ${request.url} ${request.headers["upgrade"]} proxy-authorization=${request.headers["proxy-authorization"]}`)
+        server.requests.push(
+          `UPGRADE ${request.url} ${request.headers["upgrade"]} host=${request.headers.host} proxy-authorization=${request.headers["proxy-authorization"]}`
+        )
         socket.write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n")
         socket.write(head)
         socket.pipe(socket)
@@ -299,12 +314,12 @@ describe("NetworkProxy", () => {
         })
         socket.on("close", () => resume(Effect.succeed(received)))
         socket.write(
-          `GET http://127.0.0.1:${server.port}/ws HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: Upgrade\r\nUpgrade: echo\r\n` +
+          `GET http://127.0.0.1:${server.port}/ws HTTP/1.1\r\nHost: unlisted.example\r\nConnection: Upgrade\r\nUpgrade: echo\r\n` +
             `Proxy-Authorization: Basic eA==\r\n\r\nping`
         )
       })
       expect(upgraded).toMatch(/^HTTP\/1\.1 101 Switching Protocols\r\n[\s\S]*\r\n\r\npingpong$/)
-      expect(server.requests).toEqual(["UPGRADE /ws echo proxy-authorization=undefined"])
+      expect(server.requests).toEqual([`UPGRADE /ws echo host=127.0.0.1:${server.port} proxy-authorization=undefined`])
       const refused = yield* ask(server.port + 1 > 65535 ? 1 : server.port + 1)
       expect(refused).toMatch(/^HTTP\/1\.1 403 Forbidden/)
       expect(yield* listener.violations).toMatchObject([{ host: "127.0.0.1", reason: "unlisted" }])
