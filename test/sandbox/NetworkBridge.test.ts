@@ -313,7 +313,7 @@ describe.skipIf(!bwrapWorks && !underCi)("inside bwrap --unshare-net, through th
     )
   }
 
-  it.live.skipIf(curlPath === undefined)("an ordinary client (curl) with only the variables reaches a listed localhost", () =>
+  it.live.skipIf(curlPath === undefined)("an ordinary client (curl) with only the variables reaches a listed localhost, over HTTP and SOCKS5", () =>
     Effect.gen(function* () {
       const allowed = yield* origin
       const rules = policy(["localhost"])
@@ -328,12 +328,13 @@ describe.skipIf(!bwrapWorks && !underCi)("inside bwrap --unshare-net, through th
           bashPath,
           "-c",
           `curl -sS http://localhost:${allowed.port}/plain; echo; curl -sS -p http://localhost:${allowed.port}/tunnel; echo; ` +
-            `curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:${allowed.port}/ip; echo; getent hosts example.com; echo "getent=$?"`
+            `curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:${allowed.port}/ip; echo; getent hosts example.com; echo "getent=$?"; ` +
+            `curl -sS --proxy "$ALL_PROXY" http://localhost:${allowed.port}/socks; echo`
         ],
         { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...environment(rules, DEFAULT_PORT) }
       )
       // 127.0.0.1 is not listed, so it is in NO_PROXY: curl goes direct, to the sandbox's own (empty) loopback.
-      expect(run.stdout.split("\n")).toEqual(["origin /plain", "origin /tunnel", "000", "getent=2", ""])
+      expect(run.stdout.split("\n")).toEqual(["origin /plain", "origin /tunnel", "000", "getent=2", "origin /socks", ""])
     })
   )
 })
