@@ -80,8 +80,11 @@ export interface Interface {
 
 /** Distinct refusals kept per listener; more are counted in the last line of the note only. */
 export const MAX_VIOLATIONS = 50
-/** Bound on a SOCKS5 greeting or request (the longest is 4 + 1 + 255 + 2 bytes). */
-const SOCKS_MAX_BYTES = 262
+/**
+ * Bound on what a SOCKS5 client may send before its tunnel is open: the handshake (at most 2 + 255 + 4 + 1 + 255 +
+ * 2 bytes) and whatever it sends early (a TLS ClientHello), kept and relayed once the tunnel opens.
+ */
+const SOCKS_MAX_BYTES = 64 * 1024
 
 /** The system resolver: every address, in the resolver's order. */
 export const lookupSystem: Lookup = (host) =>
@@ -200,6 +203,7 @@ export const make = (options: Options): Effect.Effect<Interface> =>
             const attempt = yield* Effect.result(
               Effect.callback<net.Socket, ConnectFailed>((resume) => {
                 const socket = net.connect({ host: address, port })
+                // The real clock, as ProcessGroup's deadlines: a connection attempt must end under a test clock too.
                 const timer = setTimeout(() => {
                   socket.destroy()
                   resume(Effect.fail(new ConnectFailed({ message: `${address}:${port}: timed out` })))

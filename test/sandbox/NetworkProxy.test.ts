@@ -227,6 +227,19 @@ describe("NetworkProxy", () => {
       expect(allowed.slice(0, 4)).toBe("\x05\x00\x05\x00")
       expect(allowed).toContain("origin GET /socks")
 
+      // Everything in one write, the request inside the tunnel included: what arrives early is relayed once it opens.
+      const name = Buffer.from("localhost")
+      const early = yield* raw(
+        listener.socketPath,
+        Buffer.concat([
+          Buffer.from([5, 1, 0, 5, 1, 0, 3, name.length]),
+          name,
+          Buffer.from([server.port >> 8, server.port & 255]),
+          Buffer.from("GET /early HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        ])
+      )
+      expect(early.toString("latin1")).toContain("origin GET /early")
+
       const refused = yield* viaSocks(listener.socketPath, "unlisted.test", 443)
       expect([...refused]).toEqual([5, 0, 5, 2, 0, 1, 0, 0, 0, 0, 0, 0])
       expect(yield* listener.violations).toMatchObject([{ host: "unlisted.test", port: 443, reason: "unlisted" }])
