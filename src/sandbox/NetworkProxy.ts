@@ -246,6 +246,12 @@ export const make = (options: Options): Effect.Effect<Interface> =>
           [client, upstream],
           [upstream, client]
         ] as const) {
+          // A side that went away while the upstream connection was being made has no 'close' left to wait for.
+          if (from.destroyed) {
+            to.destroy()
+            closed()
+            continue
+          }
           from.on("error", () => to.destroy())
           from.once("close", () => {
             to.end()

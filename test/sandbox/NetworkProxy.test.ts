@@ -5,6 +5,7 @@
  * listener; closing the listener ends its connections and removes its socket.
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
@@ -380,6 +381,40 @@ describe("NetworkProxy", () => {
       })
       expect(closed).toBe("closed")
       expect(fs.existsSync(listener.socketPath)).toBe(false)
+    })
+  )
+
+  it.live("a client that leaves while its tunnel is being made does not leave the upstream connection open", () =>
+    Effect.gen(function* () {
+      // An origin that reports when a connection to it closes.
+      const upstreamClosed = yield* Deferred.make<void>()
+      const originPort = yield* Effect.acquireRelease(
+        Effect.callback<{ readonly server: net.Server; readonly port: number }>((resume) => {
+          const server = net.createServer((socket) => {
+            socket.on("error", () => socket.destroy())
+            socket.on("close", () => Deferred.doneUnsafe(upstreamClosed, Effect.void))
+          })
+          server.listen(0, "127.0.0.1", () => {
+            const address = server.address()
+            resume(Effect.succeed({ server, port: typeof address === "object" && address !== null ? address.port : 0 }))
+          })
+        }),
+        ({ server }) => Effect.callback<void>((resume) => void server.close(() => resume(Effect.void)))
+      )
+      // The name resolves only once the client has gone.
+      const clientGone = yield* Deferred.make<void>()
+      const lookup: Lookup = () => Effect.as(Deferred.await(clientGone), ["127.0.0.1"])
+      const { listener } = yield* proxyWith(policy(["slow.test", "127.0.0.1"]), lookup)
+      yield* Effect.callback<void>((resume) => {
+        const socket = net.connect(listener.socketPath, () => {
+          socket.write(`CONNECT slow.test:${originPort.port} HTTP/1.1\r\n\r\n`)
+          // Give the proxy the request, then leave.
+          setImmediate(() => socket.destroy())
+        })
+        socket.on("close", () => resume(Effect.void))
+      })
+      yield* Deferred.succeed(clientGone, undefined)
+      yield* Deferred.await(upstreamClosed)
     })
   )
 
