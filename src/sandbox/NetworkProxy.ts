@@ -4,8 +4,8 @@
  * so the hosts it was refused are its own to report.
  *
  * On one socket it speaks HTTP CONNECT (any port: the policy decides), plain HTTP in absolute form
- * (`GET http://host/path`, one upstream connection per request; upgrades such as WebSocket relayed) and SOCKS5 (no authentication, CONNECT; a first
- * byte 0x05 tells it apart). Every target is checked by NetworkPolicy: the lists first, then the name is resolved
+ * (`GET http://host/path`, one upstream connection per request, the checked host as `Host`; upgrades such as
+ * WebSocket relayed) and SOCKS5 (no authentication, CONNECT; a first byte 0x05 tells it apart). Every target is checked by NetworkPolicy: the lists first, then the name is resolved
  * here, on the host side, with the `Lookup` given (tests give a table: no real DNS), and the proxy connects to an
  * address that passed, never to the name. A refusal is a `403 Forbidden` whose body names the reason (SOCKS5:
  * "not allowed by ruleset") and a `Violation` on the listener; an upstream that cannot be reached is a 502 and no
