@@ -4,9 +4,10 @@
  * bound into the sandbox (NetworkProxy). The proxy variables point the command's clients at it.
  *
  * The bridge starts once per command, so its start-up is paid by every command (scratchpad/bench/sandbox-proxy.mjs,
- * docs/sandbox-network.md): socat when it is installed (a few ms), else the Node.js that runs weft (tens of ms), which
- * is always there. Either way the bridge is listening before the command starts, and it runs OUTSIDE the command's
- * seccomp filter (it needs `socket(AF_UNIX)` to reach the proxy): its argv goes before the filter's helper.
+ * docs/sandbox-network.md): a Perl script where perl is installed (Debian's perl-base is essential), else socat,
+ * else the Node.js that runs weft (always there, but tens of ms to start). Either way the bridge is listening before
+ * the command starts, and it runs OUTSIDE the command's seccomp filter (it needs `socket(AF_UNIX)` to reach the
+ * proxy): its argv goes before the filter's helper.
  */
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
@@ -24,7 +25,7 @@ export interface PrefixOptions {
 }
 
 export interface Bridge {
-  readonly kind: "socat" | "node"
+  readonly kind: "perl" | "socat" | "node"
   /**
    * The argv to put before the command's own (after `bwrap ... --`): it starts the bridge, waits until it listens,
    * then runs the rest of the argv and exits with its status. Descriptors 0-3 reach the rest of the argv as they
@@ -69,7 +70,8 @@ export const socat = (options: { readonly socat: string; readonly bash: string }
 export const nodeScript = `"use strict";
 const net = require("node:net"), os = require("node:os"), fs = require("node:fs"), { spawn } = require("node:child_process");
 const [port, socketPath, command, ...args] = process.argv.slice(1);
-const server = net.createServer((client) => {
+// No Nagle delay on the TCP side: a response written in pieces would otherwise wait for the client's delayed ACK.
+const server = net.createServer({ noDelay: true }, (client) => {
   const upstream = net.connect(socketPath);
   client.pipe(upstream); upstream.pipe(client);
   client.on("error", () => upstream.destroy()); upstream.on("error", () => client.destroy());
@@ -84,6 +86,48 @@ server.listen(Number(port), "127.0.0.1", () => {
   child.on("exit", (code, signal) => process.exit(code ?? 128 + (os.constants.signals[signal] ?? 0)));
 });
 `
+
+/**
+ * The Perl bridge (Perl alone, no module: Debian's essential perl-base is enough, and the Linux constants are
+ * written out because loading Socket.pm doubles the start-up): binds, then forks the bridge and execs the command
+ * in the parent, so the command is the sandbox's own child and the bridge is listening before it starts. One
+ * process per connection (and per direction); the sandbox's pid namespace ends them with the command.
+ */
+export const perlScript = String.raw`# Linux constants and sockaddr layouts written out: loading the Socket module would double the start-up.
+my ($port, $path) = splice(@ARGV, 0, 2);
+socket(my $server, 2, 1, 0) or die "weft sandbox: the network bridge: socket: $!\n";
+setsockopt($server, 1, 2, 1);
+bind($server, pack("S n C4 x8", 2, $port, 127, 0, 0, 1)) && listen($server, 128)
+  or die "weft sandbox: the network bridge cannot listen on 127.0.0.1:$port: $!\n";
+my $bridge = fork();
+die "weft sandbox: the network bridge: fork: $!\n" unless defined $bridge;
+if ($bridge) { close($server); exec { $ARGV[0] } @ARGV or do { print STDERR "weft sandbox: $ARGV[0]: $!\n"; exit 127 }; }
+open(STDIN, "<", "/dev/null"); open(STDOUT, ">", "/dev/null"); open(STDERR, ">", "/dev/null");
+$SIG{CHLD} = "IGNORE";
+sub copy { my ($from, $to) = @_; my $buffer;
+  while (1) { my $n = sysread($from, $buffer, 65536); last unless $n;
+    for (my $off = 0; $off < $n;) { my $w = syswrite($to, $buffer, $n - $off, $off); exit 0 unless defined $w; $off += $w; } }
+  shutdown($to, 1); }
+while (1) {
+  accept(my $client, $server) or next;
+  my $relay = fork();
+  if (defined $relay && $relay == 0) {
+    close($server);
+    my $upstream;
+    socket($upstream, 1, 1, 0) && connect($upstream, pack("S Z108", 1, $path)) or exit 1;
+    setsockopt($client, 6, 1, 1);
+    my $half = fork();
+    if (defined $half && $half == 0) { copy($client, $upstream); exit 0; }
+    copy($upstream, $client); exit 0;
+  }
+  close($client);
+}
+`
+
+export const perl = (perlPath: string): Bridge => ({
+  kind: "perl",
+  prefix: ({ port, socketPath }) => [perlPath, "-e", perlScript, String(port), socketPath]
+})
 
 export const node = (execPath: string): Bridge => ({
   kind: "node",
@@ -104,14 +148,17 @@ const onPath = (name: string, path: string | undefined): string | undefined => {
   return undefined
 }
 
-/** socat (with bash) when both are on PATH, else the Node.js running weft. */
+/**
+ * The cheapest bridge this machine has, by start-up per command (docs/sandbox-network.md has the figures): perl,
+ * else socat with bash, else the Node.js running weft (always there, several times slower to start).
+ */
 export const detect: Effect.Effect<Bridge> = Effect.sync(() => {
   const path = process.env["PATH"]
+  const perlPath = onPath("perl", path)
+  if (perlPath !== undefined) return perl(perlPath)
   const socatPath = onPath("socat", path)
   const bashPath = onPath("bash", path)
-  return socatPath !== undefined && bashPath !== undefined
-    ? socat({ socat: socatPath, bash: bashPath })
-    : node(process.execPath)
+  return socatPath !== undefined && bashPath !== undefined ? socat({ socat: socatPath, bash: bashPath }) : node(process.execPath)
 })
 
 /**

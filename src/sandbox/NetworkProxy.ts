@@ -4,8 +4,8 @@
  * so the hosts it was refused are its own to report.
  *
  * On one socket it speaks HTTP CONNECT (any port: the policy decides), plain HTTP in absolute form
- * (`GET http://host/path`, one upstream connection per request) and SOCKS5 (no authentication, CONNECT; a first
- * byte 0x05 tells it apart). Every target is checked by NetworkPolicy: the lists first, then the name is resolved
+ * (`GET http://host/path`, one upstream connection per request, the checked host as `Host`; upgrades such as
+ * WebSocket relayed) and SOCKS5 (no authentication, CONNECT; a first byte 0x05 tells it apart). Every target is checked by NetworkPolicy: the lists first, then the name is resolved
  * here, on the host side, with the `Lookup` given (tests give a table: no real DNS), and the proxy connects to an
  * address that passed, never to the name. A refusal is a `403 Forbidden` whose body names the reason (SOCKS5:
  * "not allowed by ruleset") and a `Violation` on the listener; an upstream that cannot be reached is a 502 and no
@@ -80,8 +80,11 @@ export interface Interface {
 
 /** Distinct refusals kept per listener; more are counted in the last line of the note only. */
 export const MAX_VIOLATIONS = 50
-/** Bound on a SOCKS5 greeting or request (the longest is 4 + 1 + 255 + 2 bytes). */
-const SOCKS_MAX_BYTES = 262
+/**
+ * Bound on what a SOCKS5 client may send before its tunnel is open: the handshake (at most 2 + 255 + 4 + 1 + 255 +
+ * 2 bytes) and whatever it sends early (a TLS ClientHello), kept and relayed once the tunnel opens.
+ */
+const SOCKS_MAX_BYTES = 64 * 1024
 
 /** The system resolver: every address, in the resolver's order. */
 export const lookupSystem: Lookup = (host) =>
@@ -200,13 +203,16 @@ export const make = (options: Options): Effect.Effect<Interface> =>
             const attempt = yield* Effect.result(
               Effect.callback<net.Socket, ConnectFailed>((resume) => {
                 const socket = net.connect({ host: address, port })
+                // The real clock, as ProcessGroup's deadlines: a connection attempt must end under a test clock too.
                 const timer = setTimeout(() => {
                   socket.destroy()
                   resume(Effect.fail(new ConnectFailed({ message: `${address}:${port}: timed out` })))
                 }, connectTimeoutMs)
                 socket.once("connect", () => {
                   clearTimeout(timer)
+                  // From here an error shows as 'close' to whoever relays the socket; never as an uncaught error.
                   socket.removeAllListeners("error")
+                  socket.on("error", () => socket.destroy())
                   resume(Effect.succeed(socket))
                 })
                 socket.once("error", (error: NodeJS.ErrnoException) => {
@@ -240,6 +246,12 @@ export const make = (options: Options): Effect.Effect<Interface> =>
           [client, upstream],
           [upstream, client]
         ] as const) {
+          // A side that went away while the upstream connection was being made has no 'close' left to wait for.
+          if (from.destroyed) {
+            to.destroy()
+            closed()
+            continue
+          }
           from.on("error", () => to.destroy())
           from.once("close", () => {
             to.end()
@@ -320,7 +332,9 @@ export const make = (options: Options): Effect.Effect<Interface> =>
             Effect.tapError((error) => fail(502, error.message))
           )
           const headers = forwardedHeaders(request.headers)
-          headers["host"] = request.headers.host ?? url.host
+          // The host that was checked, not the client's Host header: a different one would reach whatever else the
+          // checked address serves (a CDN's other sites, a virtual host that is not listed).
+          headers["host"] = url.host
           headers["connection"] = "close"
           yield* Effect.callback<void>((resume) => {
             const outgoing = http.request({
@@ -342,6 +356,42 @@ export const make = (options: Options): Effect.Effect<Interface> =>
             response.once("close", () => resume(Effect.void))
             request.pipe(outgoing)
           })
+        }).pipe(Effect.scoped, Effect.ignore)
+
+      /** An HTTP upgrade (WebSocket over `ws://`) in absolute form: checked, then the head is sent on and the bytes relayed. */
+      const upgrade = (request: http.IncomingMessage, client: net.Socket, head: Buffer) =>
+        Effect.gen(function* () {
+          let url: URL | undefined
+          try {
+            url = new URL(request.url ?? "")
+          } catch {
+            url = undefined
+          }
+          if (url === undefined || (url.protocol !== "http:" && url.protocol !== "ws:")) {
+            client.end(plainResponse(400, "Bad Request", "weft sandbox: send upgrades in absolute form (http://host/path)\n"))
+            return
+          }
+          const port = url.port === "" ? 80 : Number(url.port)
+          const decision = yield* check(url.hostname, port)
+          if (decision._tag !== "Allowed") {
+            const [status, reason] = statusOf(decision)
+            client.end(plainResponse(status, reason, `weft sandbox: ${decision.message}\n`))
+            return
+          }
+          const upstream = yield* connectFirst(decision.addresses, port).pipe(
+            Effect.tapError((error) =>
+              Effect.sync(() => client.end(plainResponse(502, "Bad Gateway", `weft sandbox: ${error.message}\n`)))
+            )
+          )
+          const lines = [`${request.method ?? "GET"} ${url.pathname}${url.search} HTTP/1.1`]
+          for (let i = 0; i + 1 < request.rawHeaders.length; i += 2) {
+            const name = request.rawHeaders[i] ?? ""
+            if (!/^(proxy-|host$)/i.test(name)) lines.push(`${name}: ${request.rawHeaders[i + 1] ?? ""}`)
+          }
+          lines.splice(1, 0, `Host: ${url.host}`)
+          upstream.write(`${lines.join("\r\n")}\r\n\r\n`)
+          if (head.length > 0) upstream.write(head)
+          yield* relay(client, upstream)
         }).pipe(Effect.scoped, Effect.ignore)
 
       const socks = (client: net.Socket) =>
@@ -394,6 +444,9 @@ export const make = (options: Options): Effect.Effect<Interface> =>
       parser.on("connect", (request: http.IncomingMessage, client: net.Socket, head: Buffer) => {
         runFork(tunnel(client, request.url ?? "", head))
       })
+      parser.on("upgrade", (request: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+        runFork(upgrade(request, client, head))
+      })
       parser.on("clientError", (_error, socket: net.Socket) => {
         socket.end(plainResponse(400, "Bad Request", "weft sandbox: malformed request\n"))
       })
@@ -440,7 +493,9 @@ export const make = (options: Options): Effect.Effect<Interface> =>
     return {
       listen,
       policy: Effect.map(Ref.get(state), (current) => current.policy),
-      setPolicy: (policy) => Ref.set(state, { policy, compiled: NetworkPolicy.compile(policy) })
+      setPolicy: Effect.fn("NetworkProxy.setPolicy")(function* (policy: NetworkPolicy.Policy) {
+        yield* Ref.set(state, { policy, compiled: NetworkPolicy.compile(policy) })
+      })
     } satisfies Interface
   })
 

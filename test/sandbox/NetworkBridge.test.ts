@@ -11,10 +11,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { spawn, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
 import * as http from "node:http"
-import { type Bridge, DEFAULT_PORT, detect, environment, node, socat } from "../../src/sandbox/NetworkBridge.js"
+import { type Bridge, DEFAULT_PORT, detect, environment, node, perl, socat } from "../../src/sandbox/NetworkBridge.js"
 import type { Policy } from "../../src/sandbox/NetworkPolicy.js"
 import { lookupStatic, make } from "../../src/sandbox/NetworkProxy.js"
+import { sleepLive } from "../../src/tools/shell/ProcessGroup.js"
 import { tempDir } from "../support/TempFiles.js"
 
 const which = (name: string): string | undefined => {
@@ -32,6 +34,8 @@ if (!bwrapWorks && !underCi) {
 const socatPath = which("socat")
 const bashPath = which("bash") ?? "/bin/bash"
 if (socatPath === undefined) console.warn("SKIPPED: the socat bridge tests (socat is not installed; the node bridge is tested)")
+const perlPath = which("perl")
+if (perlPath === undefined) console.warn("SKIPPED: the perl bridge tests (perl is not installed; the node bridge is tested)")
 const curlPath = which("curl")
 
 const policy = (allowedDomains: ReadonlyArray<string>, deniedDomains: ReadonlyArray<string> = []): Policy => ({
@@ -61,10 +65,10 @@ describe("environment", () => {
 })
 
 describe("detect", () => {
-  it.effect("prefers socat with bash on PATH, else the Node.js running weft", () =>
+  it.effect("prefers perl, then socat with bash, then the Node.js running weft", () =>
     Effect.gen(function* () {
       const bridge = yield* detect
-      expect(bridge.kind).toBe(socatPath === undefined ? "node" : "socat")
+      expect(bridge.kind).toBe(perlPath !== undefined ? "perl" : socatPath !== undefined ? "socat" : "node")
     })
   )
 
@@ -154,6 +158,51 @@ const plainGet = (url) => new Promise((resolve) => http.get(url, (response) => {
 })();
 `
 
+/**
+ * The sandbox's shape as far as the network goes: its own user, network and pid namespaces (the pid namespace is
+ * what ends a socat bridge when the command returns). Resolvers reachable over unix sockets (nscd,
+ * systemd-resolved) are the sandbox's to hide (its seccomp filter refuses AF_UNIX): here a tmpfs over /run.
+ */
+const sandboxArgs = [
+  "--unshare-user",
+  "--unshare-net",
+  "--unshare-pid",
+  "--die-with-parent",
+  "--ro-bind",
+  "/",
+  "/",
+  "--dev",
+  "/dev",
+  "--proc",
+  "/proc",
+  "--tmpfs",
+  "/run",
+  "--"
+]
+
+/** Processes running that name the listener's socket in their command line (a bridge). */
+const running = (socketPath: string): Array<string> =>
+  fs.readdirSync("/proc").flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return []
+    try {
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8")
+      return cmdline.includes(socketPath) ? [cmdline.replace(/\0/g, " ")] : []
+    } catch {
+      return []
+    }
+  })
+
+/**
+ * A bridge left behind once the sandbox is gone. bwrap returns as soon as the command has exited, and the kernel
+ * ends the rest of the pid namespace right after: allow that a moment (polling, bounded), then report what remains.
+ */
+const leftRunning = (socketPath: string): Effect.Effect<Array<string>> =>
+  Effect.suspend(function poll(remainingMs: number = 2_000): Effect.Effect<Array<string>> {
+    const left = running(socketPath)
+    if (left.length === 0 || remainingMs <= 0) return Effect.succeed(left)
+    return Effect.andThen(sleepLive(20), Effect.suspend(() => poll(remainingMs - 20)))
+  })
+
 interface Run {
   readonly code: number | null
   readonly stdout: string
@@ -173,6 +222,7 @@ const runIn = (argv: ReadonlyArray<string>, env: Record<string, string>) =>
 
 const bridges: ReadonlyArray<readonly [string, Bridge | undefined]> = [
   ["node", node(process.execPath)],
+  ["perl", perlPath === undefined ? undefined : perl(perlPath)],
   ["socat", socatPath === undefined ? undefined : socat({ socat: socatPath, bash: bashPath })]
 ]
 
@@ -194,21 +244,7 @@ describe.skipIf(!bwrapWorks && !underCi)("inside bwrap --unshare-net, through th
         const run = yield* runIn(
           [
             "bwrap",
-            "--unshare-user",
-            "--unshare-net",
-            "--unshare-pid",
-            "--die-with-parent",
-            "--ro-bind",
-            "/",
-            "/",
-            "--dev",
-            "/dev",
-            "--proc",
-            "/proc",
-            // Resolvers reachable over unix sockets (nscd, systemd-resolved) are the sandbox's to hide.
-            "--tmpfs",
-            "/run",
-            "--",
+            ...sandboxArgs,
             ...bridge.prefix({ port: DEFAULT_PORT, socketPath: listener.socketPath }),
             process.execPath,
             "-e",
@@ -237,6 +273,7 @@ describe.skipIf(!bwrapWorks && !underCi)("inside bwrap --unshare-net, through th
         }
         expect(unlisted.paths).toEqual([])
         expect(allowed.paths).toEqual(expect.arrayContaining(["/name", "/ip", "/connect"]))
+        expect(yield* leftRunning(listener.socketPath)).toEqual([])
         expect(yield* listener.violations).toMatchObject([
           { host: "127.0.0.1", port: unlisted.port, reason: "unlisted" },
           { host: "localhost", port: unlisted.port, reason: "unlisted" }
@@ -255,7 +292,7 @@ describe.skipIf(!bwrapWorks && !underCi)("inside bwrap --unshare-net, through th
           const child = spawn(
             "bwrap",
             [
-              ...["--unshare-user", "--unshare-net", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--"],
+              ...sandboxArgs,
               ...bridge.prefix({ port: DEFAULT_PORT, socketPath: listener.socketPath }),
               bashPath,
               "-c",
@@ -271,11 +308,12 @@ describe.skipIf(!bwrapWorks && !underCi)("inside bwrap --unshare-net, through th
           return Effect.sync(() => child.kill("SIGKILL"))
         })
         expect(run).toMatchObject({ code: 7, stdout: "filter bytes\n" })
+        expect(yield* leftRunning(listener.socketPath)).toEqual([])
       })
     )
   }
 
-  it.live.skipIf(curlPath === undefined)("an ordinary client (curl) with only the variables reaches a listed localhost", () =>
+  it.live.skipIf(curlPath === undefined)("an ordinary client (curl) with only the variables reaches a listed localhost, over HTTP and SOCKS5", () =>
     Effect.gen(function* () {
       const allowed = yield* origin
       const rules = policy(["localhost"])
@@ -285,27 +323,18 @@ describe.skipIf(!bwrapWorks && !underCi)("inside bwrap --unshare-net, through th
       const run = yield* runIn(
         [
           "bwrap",
-          "--unshare-user",
-          "--unshare-net",
-          "--die-with-parent",
-          "--ro-bind",
-          "/",
-          "/",
-          "--dev",
-          "/dev",
-          "--proc",
-          "/proc",
-          "--",
+          ...sandboxArgs,
           ...bridge.prefix({ port: DEFAULT_PORT, socketPath: listener.socketPath }),
           bashPath,
           "-c",
           `curl -sS http://localhost:${allowed.port}/plain; echo; curl -sS -p http://localhost:${allowed.port}/tunnel; echo; ` +
-            `curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:${allowed.port}/ip; echo; getent hosts example.com; echo "getent=$?"`
+            `curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:${allowed.port}/ip; echo; getent hosts example.com; echo "getent=$?"; ` +
+            `curl -sS --proxy "$ALL_PROXY" http://localhost:${allowed.port}/socks; echo`
         ],
         { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...environment(rules, DEFAULT_PORT) }
       )
       // 127.0.0.1 is not listed, so it is in NO_PROXY: curl goes direct, to the sandbox's own (empty) loopback.
-      expect(run.stdout.split("\n")).toEqual(["origin /plain", "origin /tunnel", "000", "getent=2", ""])
+      expect(run.stdout.split("\n")).toEqual(["origin /plain", "origin /tunnel", "000", "getent=2", "origin /socks", ""])
     })
   )
 })

@@ -193,6 +193,14 @@ describe("IP literals and localhost", () => {
     expect(tagOf(policy(["example.com"]), "93.184.215.14", 80)).toBe("unlisted")
   })
 
+  it("IPv6 networks, bracketed or not, with or without a port", () => {
+    const allowed = policy(["fd00::/8", "[2001:db8::]/32:443"])
+    expect(tagOf(allowed, "fd12::1", 80)).toBe("allowed")
+    expect(tagOf(allowed, "[2001:db8::5]", 443)).toBe("allowed")
+    expect(tagOf(allowed, "2001:db8::5", 80)).toBe("unlisted")
+    expect(tagOf(allowed, "fe80::1", 80)).toBe("unlisted")
+  })
+
   it("a listed IP literal connects to itself, private or not", () => {
     expect(decide(policy(["10.0.0.5"]), "10.0.0.5", 80)).toEqual({ _tag: "Allowed", addresses: ["10.0.0.5"] })
     expect(decide(policy(["[::1]"]), "[::1]", 80)).toEqual({ _tag: "Allowed", addresses: ["::1"] })

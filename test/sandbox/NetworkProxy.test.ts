@@ -5,12 +5,14 @@
  * listener; closing the listener ends its connections and removes its socket.
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
 import * as fs from "node:fs"
 import * as http from "node:http"
 import * as net from "node:net"
+import * as os from "node:os"
 import type { Policy } from "../../src/sandbox/NetworkPolicy.js"
 import {
   formatViolations,
@@ -20,6 +22,11 @@ import {
   MAX_VIOLATIONS
 } from "../../src/sandbox/NetworkProxy.js"
 import { tempDir } from "../support/TempFiles.js"
+
+const hasIpv6Loopback = Object.values(os.networkInterfaces()).some((addresses) =>
+  (addresses ?? []).some((address) => address.address === "::1")
+)
+if (!hasIpv6Loopback) console.warn("SKIPPED: the IPv6 loopback case (this machine has no ::1)")
 
 interface Origin {
   readonly port: number
@@ -221,6 +228,19 @@ describe("NetworkProxy", () => {
       expect(allowed.slice(0, 4)).toBe("\x05\x00\x05\x00")
       expect(allowed).toContain("origin GET /socks")
 
+      // Everything in one write, the request inside the tunnel included: what arrives early is relayed once it opens.
+      const name = Buffer.from("localhost")
+      const early = yield* raw(
+        listener.socketPath,
+        Buffer.concat([
+          Buffer.from([5, 1, 0, 5, 1, 0, 3, name.length]),
+          name,
+          Buffer.from([server.port >> 8, server.port & 255]),
+          Buffer.from("GET /early HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        ])
+      )
+      expect(early.toString("latin1")).toContain("origin GET /early")
+
       const refused = yield* viaSocks(listener.socketPath, "unlisted.test", 443)
       expect([...refused]).toEqual([5, 0, 5, 2, 0, 1, 0, 0, 0, 0, 0, 0])
       expect(yield* listener.violations).toMatchObject([{ host: "unlisted.test", port: 443, reason: "unlisted" }])
@@ -264,6 +284,73 @@ describe("NetworkProxy", () => {
     })
   )
 
+  it.live("plain HTTP goes to the checked host: a Host header naming another one is replaced", () =>
+    Effect.gen(function* () {
+      const server = yield* origin()
+      const { listener } = yield* proxyWith(policy(["127.0.0.1"]))
+      const reply = yield* raw(
+        listener.socketPath,
+        `GET http://127.0.0.1:${server.port}/fronted HTTP/1.1\r\nHost: unlisted.example\r\nConnection: close\r\n\r\n`
+      )
+      expect(reply.toString()).toContain("origin GET /fronted")
+      expect(server.requests).toEqual([`GET /fronted host=127.0.0.1:${server.port}`])
+    })
+  )
+
+  it.live("an upgrade (WebSocket over ws://) is checked, then relayed both ways", () =>
+    Effect.gen(function* () {
+      const server = yield* origin()
+      server.server.on("upgrade", (request: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+        server.requests.push(
+          `UPGRADE ${request.url} ${request.headers["upgrade"]} host=${request.headers.host} proxy-authorization=${request.headers["proxy-authorization"]}`
+        )
+        socket.write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n")
+        socket.write(head)
+        socket.pipe(socket)
+      })
+      const { listener } = yield* proxyWith(policy([`127.0.0.1:${server.port}`]))
+      const ask = (port: number) =>
+        Effect.map(
+          raw(
+            listener.socketPath,
+            `GET http://127.0.0.1:${port}/ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: echo\r\n` +
+              `Proxy-Authorization: Basic eA==\r\n\r\nping`
+          ),
+          (bytes) => bytes.toString()
+        )
+      const upgraded = yield* Effect.callback<string>((resume) => {
+        const socket = net.connect(listener.socketPath)
+        let received = ""
+        socket.on("data", (chunk: Buffer) => {
+          received += chunk.toString()
+          if (received.endsWith("ping")) socket.write("pong")
+          if (received.endsWith("pingpong")) socket.end()
+        })
+        socket.on("close", () => resume(Effect.succeed(received)))
+        socket.write(
+          `GET http://127.0.0.1:${server.port}/ws HTTP/1.1\r\nHost: unlisted.example\r\nConnection: Upgrade\r\nUpgrade: echo\r\n` +
+            `Proxy-Authorization: Basic eA==\r\n\r\nping`
+        )
+      })
+      expect(upgraded).toMatch(/^HTTP\/1\.1 101 Switching Protocols\r\n[\s\S]*\r\n\r\npingpong$/)
+      expect(server.requests).toEqual([`UPGRADE /ws echo host=127.0.0.1:${server.port} proxy-authorization=undefined`])
+      const refused = yield* ask(server.port + 1 > 65535 ? 1 : server.port + 1)
+      expect(refused).toMatch(/^HTTP\/1\.1 403 Forbidden/)
+      expect(yield* listener.violations).toMatchObject([{ host: "127.0.0.1", reason: "unlisted" }])
+    })
+  )
+
+  it.live.skipIf(!hasIpv6Loopback)("IPv6 loopback: by IP literal, and localhost falls back to ::1", () =>
+    Effect.gen(function* () {
+      const server = yield* origin("::1")
+      const { listener } = yield* proxyWith(policy(["[::1]", "localhost"]))
+      expect(yield* viaHttp(listener.socketPath, `http://[::1]:${server.port}/six`)).toEqual({ status: 200, body: "origin GET /six" })
+      expect(yield* viaConnect(listener.socketPath, `[::1]:${server.port}`)).toContain("origin GET /tunnelled")
+      // Nothing on 127.0.0.1 at that port: the proxy tries localhost's next address.
+      expect(yield* viaHttp(listener.socketPath, `http://localhost:${server.port}/name`)).toEqual({ status: 200, body: "origin GET /name" })
+    })
+  )
+
   it.live("requests that are not proxy requests get 400", () =>
     Effect.gen(function* () {
       const { listener } = yield* proxyWith(policy(["localhost"]))
@@ -294,6 +381,40 @@ describe("NetworkProxy", () => {
       })
       expect(closed).toBe("closed")
       expect(fs.existsSync(listener.socketPath)).toBe(false)
+    })
+  )
+
+  it.live("a client that leaves while its tunnel is being made does not leave the upstream connection open", () =>
+    Effect.gen(function* () {
+      // An origin that reports when a connection to it closes.
+      const upstreamClosed = yield* Deferred.make<void>()
+      const originPort = yield* Effect.acquireRelease(
+        Effect.callback<{ readonly server: net.Server; readonly port: number }>((resume) => {
+          const server = net.createServer((socket) => {
+            socket.on("error", () => socket.destroy())
+            socket.on("close", () => Deferred.doneUnsafe(upstreamClosed, Effect.void))
+          })
+          server.listen(0, "127.0.0.1", () => {
+            const address = server.address()
+            resume(Effect.succeed({ server, port: typeof address === "object" && address !== null ? address.port : 0 }))
+          })
+        }),
+        ({ server }) => Effect.callback<void>((resume) => void server.close(() => resume(Effect.void)))
+      )
+      // The name resolves only once the client has gone.
+      const clientGone = yield* Deferred.make<void>()
+      const lookup: Lookup = () => Effect.as(Deferred.await(clientGone), ["127.0.0.1"])
+      const { listener } = yield* proxyWith(policy(["slow.test", "127.0.0.1"]), lookup)
+      yield* Effect.callback<void>((resume) => {
+        const socket = net.connect(listener.socketPath, () => {
+          socket.write(`CONNECT slow.test:${originPort.port} HTTP/1.1\r\n\r\n`)
+          // Give the proxy the request, then leave.
+          setImmediate(() => socket.destroy())
+        })
+        socket.on("close", () => resume(Effect.void))
+      })
+      yield* Deferred.succeed(clientGone, undefined)
+      yield* Deferred.await(upstreamClosed)
     })
   )
 
