@@ -31,8 +31,8 @@ export const fromProxy = (
 })
 
 /**
- * The network part the settings ask for: weft's proxy with their allowlist, and the bridge found here (socat, else
- * the Node.js running weft); with the entries of the lists that are not valid, for warnings.
+ * The network part the settings ask for: weft's proxy with their allowlist, and the bridge found here (perl, else
+ * socat, else the Node.js running weft); with the entries of the lists that are not valid, for warnings.
  */
 export const make = (policy: NetworkPolicy.Policy): Effect.Effect<{ readonly network: Network; readonly invalid: ReadonlyArray<string> }> =>
   Effect.gen(function* () {
