@@ -1,7 +1,7 @@
 // What the command sandbox costs, beside the same without it, in one run: weft -p sessions through the built binary
 // whose model runs N Bash commands (`true` x50, `ls` x50, a mixed 200-command session), with and without --sandbox
 // (bypassPermissions, so no question is asked in either), `true` x50 also with an allowed host (the network proxy
-// and its bridge start for every command: socat when installed, else node), and the bare spawn of `bash -c true`
+// and its bridge start for every command: perl, else socat, else node), and the bare spawn of `bash -c true`
 // beside the same under bwrap with weft's options. Run after `npm run build`:
 //   node scratchpad/bench/sandbox.mjs [runs=3]
 import { spawnSync } from "node:child_process"
@@ -45,6 +45,9 @@ const check = await timed(["node", binary, "-p", "go", "--sandbox", "--permissio
 })
 if (!check.stdout.includes("Done.")) throw new Error(`the sandboxed session did not finish: ${check.stdout}`)
 
+// The bridge NetworkBridge.detect picks: perl, else socat, else node.
+const has = (tool) => spawnSync("sh", ["-c", `command -v ${tool}`]).status === 0
+const bridgeKind = has("perl") ? "perl" : has("socat") ? "socat" : "node"
 const walls = {}
 for (let i = 0; i < runs; i++) {
   for (const name of Object.keys(sessions)) {
@@ -82,7 +85,7 @@ for (const [name, commands] of Object.entries(sessions)) {
   if (proxied !== undefined) {
     const withProxy = median(proxied)
     console.log(
-      `${"".padEnd(11)} with an allowed host (proxy + bridge, ${spawnSync("sh", ["-c", "command -v socat"]).status === 0 ? "socat" : "node"}) ${withProxy.toFixed(0)} ms  ratio ${(withProxy / plain).toFixed(2)}  ` +
+      `${"".padEnd(11)} with an allowed host (proxy + bridge, ${bridgeKind}) ${withProxy.toFixed(0)} ms  ratio ${(withProxy / plain).toFixed(2)}  ` +
         `+${((withProxy - plain) / commands.length).toFixed(1)} ms a command`
     )
   }
