@@ -103,6 +103,9 @@ my $bridge = fork();
 die "weft sandbox: the network bridge: fork: $!\n" unless defined $bridge;
 if ($bridge) { close($server); exec { $ARGV[0] } @ARGV or do { print STDERR "weft sandbox: $ARGV[0]: $!\n"; exit 127 }; }
 open(STDIN, "<", "/dev/null"); open(STDOUT, ">", "/dev/null"); open(STDERR, ">", "/dev/null");
+# Not dumpable (prctl PR_SET_DUMPABLE 0, inherited by the relays): the command, which the seccomp filter holds and
+# this bridge does not, cannot write its memory through /proc/<pid>/mem to open unix sockets from it.
+syscall($prctl, 4, 0, 0, 0, 0) if defined $prctl;
 $SIG{CHLD} = "IGNORE";
 sub copy { my ($from, $to) = @_; my $buffer;
   while (1) { my $n = sysread($from, $buffer, 65536); last unless $n;
@@ -124,9 +127,18 @@ while (1) {
 }
 `
 
+/** prctl's system call number here (x86_64 157, aarch64 167), for the bridge to make itself not dumpable. */
+const prctlNumber = process.arch === "arm64" ? 167 : process.arch === "x64" ? 157 : undefined
+
 export const perl = (perlPath: string): Bridge => ({
   kind: "perl",
-  prefix: ({ port, socketPath }) => [perlPath, "-e", perlScript, String(port), socketPath]
+  prefix: ({ port, socketPath }) => [
+    perlPath,
+    "-e",
+    prctlNumber === undefined ? perlScript : `$prctl = ${prctlNumber};\n${perlScript}`,
+    String(port),
+    socketPath
+  ]
 })
 
 export const node = (execPath: string): Bridge => ({

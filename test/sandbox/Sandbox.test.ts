@@ -290,7 +290,9 @@ describe.skipIf(sandboxSkip !== undefined)("Sandbox (bubblewrap)", () => {
             get("http://unlisted.invalid/"),
             `"${node}" -e 'require("net").connect(${port}, "127.0.0.1").on("connect", () => console.log("direct connected")).on("error", (e) => console.log("direct " + e.code))'`,
             `"${node}" -e 'require("dns").lookup("localhost.invalid", (e) => console.log(e ? "dns " + e.code : "resolved"))'`,
-            `"${node}" -e 'try { require("net").connect(process.env.TMPDIR + "/x.sock").on("error", (e) => console.log("unix " + e.code)) } catch (e) { console.log("unix " + e.code) }'`
+            `"${node}" -e 'try { require("net").connect(process.env.TMPDIR + "/x.sock").on("error", (e) => console.log("unix " + e.code)) } catch (e) { console.log("unix " + e.code) }'`,
+            // The bridge, outside the filter, cannot be driven through its memory.
+            `for p in /proc/[0-9]*; do if [ "$(cat "$p/comm" 2>/dev/null)" = perl ]; then if (exec 5<>"$p/mem") 2>/dev/null; then echo "bridge mem opened"; else echo "bridge mem refused"; fi; fi; done`
           ].join("; ")
         )
         expect(done.output).toContain("status 200 from host")
@@ -298,6 +300,8 @@ describe.skipIf(sandboxSkip !== undefined)("Sandbox (bubblewrap)", () => {
         expect(done.output).toContain("direct ECONNREFUSED")
         expect(done.output).not.toContain("resolved")
         expect(done.output).toContain("unix EPERM")
+        expect(done.output).toContain("bridge mem refused")
+        expect(done.output).not.toContain("bridge mem opened")
         expect(done.output).toContain("<sandbox_violations>")
         expect(done.output).toContain("unlisted.invalid:80")
         expect(done.output).toContain(`127.0.0.2:${port}`)
