@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Settings, type Source } from "../../src/context/Settings.js"
+import * as Sandbox from "../../src/sandbox/Sandbox.js"
 import * as SandboxConfig from "../../src/sandbox/SandboxConfig.js"
 
 const settings = (sources: ReadonlyArray<Source>) => ({ ...Settings.empty("/p"), home: "/h", sources })
@@ -112,5 +113,21 @@ describe("SandboxConfig", () => {
     expect(SandboxConfig.rulePath("//**", "/p", "/h")).toBeUndefined()
     expect(SandboxConfig.rulePath("**/x", "/p", "/h")).toBeUndefined()
     expect(SandboxConfig.rulePath("/src/*.ts", "/p", "/h")).toBe("/p/src")
+  })
+})
+
+describe("Sandbox.refusedWrites", () => {
+  it("names the paths of the common 'Read-only file system' messages, once each, and nothing else", () => {
+    const output = [
+      "bash: /home/u/.bashrc: Read-only file system",
+      "touch: cannot touch '/tmp/x': Read-only file system",
+      "OSError: [Errno 30] Read-only file system: '/etc/hosts'",
+      "Error: EROFS: read-only file system, open '/home/u/.npmrc'",
+      "bash: /home/u/.bashrc: Read-only file system",
+      "cat: /home/u/.ssh/id: No such file or directory",
+      "all good"
+    ].join("\n")
+    expect(Sandbox.refusedWrites(output)).toEqual(["/home/u/.bashrc", "/tmp/x", "/etc/hosts", "/home/u/.npmrc"])
+    expect(Sandbox.refusedWrites("no refusal here\n")).toEqual([])
   })
 })
