@@ -130,7 +130,15 @@ export const unavailable = (config: SandboxConfig.Config, reason: string): Inter
                 "Install bubblewrap, or set sandbox.failIfUnavailable to false in your settings to run commands unsandboxed."
             })
           )
-        : Effect.succeed(asIs(spawn)),
+        : Effect.succeed(
+            options?.unsandboxed === true
+              ? asIs(spawn)
+              : {
+                  ...asIs(spawn),
+                  // Told with every result, whatever system prompt the session has.
+                  report: () => Effect.succeed(`(weft: the command sandbox cannot start (${reason}); this command ran unsandboxed.)`)
+                }
+          ),
     excludes: () => Effect.succeed(false),
     note: refuse
       ? `The command sandbox is enabled but cannot start (${reason}): Bash commands are refused until it can.`

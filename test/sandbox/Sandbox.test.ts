@@ -425,7 +425,7 @@ describe("Sandbox unavailable", () => {
       expect(sandbox.state).toMatchObject({ _tag: "Unavailable", refuse: false })
       expect(sandbox.note).toContain("UNSANDBOXED")
       const done = yield* run("echo ran")
-      expect(done.output).toContain("ran")
+      expect(done.output).toMatch(/^ran\n\(weft: the command sandbox cannot start \(.+\); this command ran unsandboxed\.\)$/)
     }).pipe(Effect.provide(shellWith(w, { failIfUnavailable: false })))
   })
 
