@@ -165,7 +165,8 @@ export const layer = <E = never>(
       overrideOr(overrides.transcript, Transcript.layer({ cwd: options.cwd, version: options.version }))
     ),
     add(overrideOr(overrides.apiClient, Layer.fresh(NodeApiClient.layer))),
-    // The sandbox every Bash command (background shells included) starts through; hooks' commands are not in it.
+    // The sandbox every Bash command (background shells included) starts through; hooks' commands only with
+    // `sandbox.hooks`.
     add(overrideOr(overrides.sandbox, sandboxPart(options))),
     // Bash's shell: its current directory (after a `cd`) is where Permissions resolves a command's relative paths.
     add(overrideOr(overrides.shell, ShellSession.layer({ cwd: options.cwd }))),

@@ -64,6 +64,8 @@ const makeSchemas = () => {
       autoAllowBashIfSandboxed: Schema.optional(Schema.Boolean),
       allowUnsandboxedCommands: Schema.optional(Schema.Boolean),
       excludedCommands: Schema.optional(Strings),
+      // weft's own: hooks' commands run in the sandbox too.
+      hooks: Schema.optional(Schema.Boolean),
       network: Schema.optional(
         Schema.StructWithRest(
           Schema.Struct({

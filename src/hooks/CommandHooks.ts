@@ -205,7 +205,14 @@ export const make = (options: Options): Effect.Effect<Interface> =>
           hooks,
           (hook) =>
             Effect.map(
-              HookProcess.run({ command: hook.command, cwd: projectDir, env, stdin, timeoutMs: hook.timeoutSeconds * 1000 }),
+              HookProcess.run({
+                command: hook.command,
+                cwd: projectDir,
+                env,
+                stdin,
+                timeoutMs: hook.timeoutSeconds * 1000,
+                ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox })
+              }),
               (result) => judge(hook.command, result, hook.timeoutSeconds)
             ),
           { concurrency: "unbounded" }

@@ -15,14 +15,17 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { join, resolve } from "node:path"
 import { Settings } from "../context/Settings.js"
 import * as Variables from "../platform/Variables.js"
 import type { HookActivity } from "../domain/AgentEvent.js"
 import type { ToolFailureKind } from "../domain/ToolFailure.js"
 import { ChildEnvironment } from "../platform/ChildEnvironment.js"
+import { Sandbox, type Spawn } from "../sandbox/Sandbox.js"
 import { cwdSlug } from "../session/SessionStore.js"
 import type { HookConfig } from "./HookConfig.js"
+import type * as HookProcess from "./HookProcess.js"
 import type { CompactTrigger, PermissionRequestDecision, SessionStartSource } from "./HookEvent.js"
 
 export type { HookActivity } from "../domain/AgentEvent.js"
@@ -176,6 +179,8 @@ export interface WithOptions {
   readonly transcriptPath?: (sessionId: string, cwd: string) => string
   /** Told about each entry of `settings.hooks` that was left out (default: a warning on the log). */
   readonly onWarning?: (warning: string) => Effect.Effect<void>
+  /** The command sandbox to run command hooks in (`sandbox.hooks`); none: they run as they are. */
+  readonly sandbox?: HookProcess.RunOptions["sandbox"]
 }
 
 const isHookConfig = (settings: HookSettings | HookConfig): settings is HookConfig => "events" in settings && "warnings" in settings
@@ -345,8 +350,12 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Set
     const settings = yield* Settings
     const children = yield* ChildEnvironment
     const weftHome = yield* Variables.weftHomeOf(settings.home)
+    // Command hooks run outside the sandbox (they are the user's configuration) unless `sandbox.hooks` asks.
+    const sandbox = Option.getOrUndefined(yield* Effect.serviceOption(Sandbox))
+    const sandboxHooks = sandbox !== undefined && sandbox.state._tag !== "Off" && sandbox.config.hooks
     return yield* makeWith({
       ...options,
+      ...(sandboxHooks ? { sandbox: (spawn: Spawn) => sandbox.wrap(spawn) } : {}),
       settings: settings.value,
       projectDir: settings.projectDir,
       environment: children.process(),

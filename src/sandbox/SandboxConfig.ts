@@ -3,10 +3,11 @@
  *
  * Scopes: managed, `--settings` and the user's own file set anything. A project's own files (`.claude/settings.json`
  * and `settings.local.json`, which a repository can ship) may only tighten: turn the sandbox on, make an unavailable
- * sandbox fatal, forbid unsandboxed commands, ask for a strict allowlist, and add to `deniedDomains`, `denyWrite` and
- * `denyRead`. Whatever else a project sets here (`enabled: false`, `allowWrite`, `allowRead`, `allowedDomains`,
- * `excludedCommands`, unix sockets, `autoAllowBashIfSandboxed`, `allowUnsandboxedCommands: true`,
- * `failIfUnavailable: false`) is ignored with a warning, trusted project or not.
+ * sandbox fatal, forbid unsandboxed commands, ask for a strict allowlist, put hooks in the sandbox, and add to
+ * `deniedDomains`, `denyWrite` and `denyRead`. Whatever else a project sets here (`enabled: false`, `allowWrite`,
+ * `allowRead`, `allowedDomains`, `excludedCommands`, unix sockets, `autoAllowBashIfSandboxed`,
+ * `allowUnsandboxedCommands: true`, `failIfUnavailable: false`, `hooks: false`) is ignored with a warning, trusted
+ * project or not.
  *
  * Permission rules feed the lists (Claude Code's behaviour): `Edit(path)` allow rules add to `allowWrite`, `Edit`
  * deny rules to `denyWrite`, `Read(path)` deny rules to `denyRead`, `WebFetch(domain:host)` allow rules to
@@ -44,6 +45,8 @@ export interface Config {
   readonly allowUnsandboxedCommands: boolean
   /** Bash-rule patterns of commands that run outside the sandbox (still under the permission rules). */
   readonly excludedCommands: ReadonlyArray<string>
+  /** weft's `sandbox.hooks`: hooks' commands run in the sandbox too (default: outside it, as in Claude Code). */
+  readonly hooks: boolean
   readonly network: Network
   readonly filesystem: Filesystem
   /** Settings that were not applied, and why. */
@@ -56,6 +59,7 @@ export const disabled: Config = {
   autoAllowBashIfSandboxed: false,
   allowUnsandboxedCommands: true,
   excludedCommands: [],
+  hooks: false,
   network: { allowedDomains: [], deniedDomains: [], strictAllowlist: false, allowUnixSockets: [], allowAllUnixSockets: false },
   filesystem: { allowWrite: [], denyWrite: [], denyRead: [], allowRead: [] },
   warnings: []
@@ -68,6 +72,7 @@ const loosens = (scope: Scope | "cli"): boolean => scope !== "project" && scope 
 const looseningKeys = (settings: SandboxSettings): Array<string> => {
   const keys: Array<string> = []
   if (settings.enabled === false) keys.push("enabled: false")
+  if (settings.hooks === false) keys.push("hooks: false")
   if (settings.failIfUnavailable === false) keys.push("failIfUnavailable: false")
   if (settings.autoAllowBashIfSandboxed === true) keys.push("autoAllowBashIfSandboxed")
   if (settings.allowUnsandboxedCommands === true) keys.push("allowUnsandboxedCommands")
@@ -167,7 +172,8 @@ export const fromSettings = (settings: SettingsInterface, options: Options = {})
   let allowUnsandboxed: boolean | undefined
   let strict: boolean | undefined
   let allowAllUnix: boolean | undefined
-  let tighten = { enabled: false, failIfUnavailable: false, autoAllowOff: false, allowUnsandboxedOff: false, strict: false }
+  let hooks: boolean | undefined
+  let tighten = { enabled: false, failIfUnavailable: false, autoAllowOff: false, allowUnsandboxedOff: false, strict: false, hooks: false }
   const lists = {
     excludedCommands: [] as Array<string>,
     allowedDomains: [] as Array<string>,
@@ -199,7 +205,8 @@ export const fromSettings = (settings: SettingsInterface, options: Options = {})
         failIfUnavailable: tighten.failIfUnavailable || sandbox.failIfUnavailable === true,
         autoAllowOff: tighten.autoAllowOff || sandbox.autoAllowBashIfSandboxed === false,
         allowUnsandboxedOff: tighten.allowUnsandboxedOff || sandbox.allowUnsandboxedCommands === false,
-        strict: tighten.strict || sandbox.network?.strictAllowlist === true
+        strict: tighten.strict || sandbox.network?.strictAllowlist === true,
+        hooks: tighten.hooks || sandbox.hooks === true
       }
       continue
     }
@@ -209,6 +216,7 @@ export const fromSettings = (settings: SettingsInterface, options: Options = {})
     allowUnsandboxed ??= sandbox.allowUnsandboxedCommands
     strict ??= sandbox.network?.strictAllowlist
     allowAllUnix ??= sandbox.network?.allowAllUnixSockets
+    hooks ??= sandbox.hooks
     lists.excludedCommands.push(...(sandbox.excludedCommands ?? []))
     lists.allowedDomains.push(...(sandbox.network?.allowedDomains ?? []))
     lists.allowUnixSockets.push(...(sandbox.network?.allowUnixSockets ?? []))
@@ -239,6 +247,7 @@ export const fromSettings = (settings: SettingsInterface, options: Options = {})
     autoAllowBashIfSandboxed: !tighten.autoAllowOff && autoAllow === true,
     allowUnsandboxedCommands: !tighten.allowUnsandboxedOff && allowUnsandboxed !== false,
     excludedCommands: unique(lists.excludedCommands),
+    hooks: tighten.hooks || hooks === true,
     network: {
       allowedDomains: unique(lists.allowedDomains),
       deniedDomains: unique(lists.deniedDomains),

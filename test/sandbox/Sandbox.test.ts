@@ -11,6 +11,7 @@ import * as fs from "node:fs"
 import * as net from "node:net"
 import * as nodePath from "node:path"
 import { Settings } from "../../src/context/Settings.js"
+import * as Hooks from "../../src/hooks/Hooks.js"
 import * as Sandbox from "../../src/sandbox/Sandbox.js"
 import * as SandboxConfig from "../../src/sandbox/SandboxConfig.js"
 import { ShellSession } from "../../src/tools/ShellSession.js"
@@ -392,6 +393,42 @@ describe.skipIf(sandboxSkip !== undefined)("Sandbox (bubblewrap)", () => {
         expect(fs.readFileSync(nodePath.join(world.outside, "granted.txt"), "utf8")).toBe("out\n")
       }).pipe(Effect.provide(sandboxedShell(world)))
     })
+  })
+})
+
+describe.skipIf(sandboxSkip !== undefined)("Hooks and the sandbox", () => {
+  const hooksWith = (world: World, sandbox: Record<string, unknown>) => {
+    const settings = Settings.layerFromValue(
+      {
+        hooks: { SessionStart: [{ hooks: [{ type: "command", command: `echo hooked > "${world.outside}/hook.txt"; echo "rc=$?" > hook-rc` }] }] },
+        sandbox: { enabled: true, ...sandbox }
+      },
+      { projectDir: world.workspace, home: world.home }
+    )
+    return Hooks.layer().pipe(
+      Layer.provide(Sandbox.layer({ workspaces: [world.workspace], weftHome: world.weftHome }).pipe(Layer.provide(settings))),
+      Layer.provide(ChildEnvironment.layerNode),
+      Layer.provide(settings)
+    )
+  }
+
+  it.live("hooks' commands run outside the sandbox by default", () => {
+    const world = makeWorld()
+    return Effect.gen(function* () {
+      const hooks = yield* Hooks.Hooks
+      yield* hooks.sessionStart({ sessionId: "s-1", cwd: world.workspace, source: "startup" })
+      expect(fs.readFileSync(nodePath.join(world.outside, "hook.txt"), "utf8")).toBe("hooked\n")
+    }).pipe(Effect.provide(hooksWith(world, {})))
+  })
+
+  it.live("with sandbox.hooks, in it: their writes outside the workspace are refused", () => {
+    const world = makeWorld()
+    return Effect.gen(function* () {
+      const hooks = yield* Hooks.Hooks
+      yield* hooks.sessionStart({ sessionId: "s-1", cwd: world.workspace, source: "startup" })
+      expect(fs.existsSync(nodePath.join(world.outside, "hook.txt"))).toBe(false)
+      expect(fs.readFileSync(nodePath.join(world.workspace, "hook-rc"), "utf8")).toMatch(/rc=[1-9]/)
+    }).pipe(Effect.provide(hooksWith(world, { hooks: true })))
   })
 })
 

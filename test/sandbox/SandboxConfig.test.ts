@@ -82,6 +82,14 @@ describe("SandboxConfig", () => {
     expect(cases.map((sources) => SandboxConfig.isEnabled(settings(sources), undefined))).toEqual([false, true, true, true, false, true])
   })
 
+  it("sandbox.hooks: a project may turn it on, not off", () => {
+    expect(SandboxConfig.fromSettings(settings([source("project", { sandbox: { enabled: true, hooks: true } })])).hooks).toBe(true)
+    const off = SandboxConfig.fromSettings(settings([source("project", { sandbox: { hooks: false } }), source("user", { sandbox: { enabled: true, hooks: true } })]))
+    expect(off.hooks).toBe(true)
+    expect(off.warnings.join("\n")).toContain("hooks: false")
+    expect(SandboxConfig.fromSettings(settings([source("user", { sandbox: { enabled: true } })])).hooks).toBe(false)
+  })
+
   it("a project's autoAllowBashIfSandboxed: false wins over a user's true", () => {
     const config = SandboxConfig.fromSettings(
       settings([source("project", { sandbox: { autoAllowBashIfSandboxed: false } }), source("user", { sandbox: { enabled: true, autoAllowBashIfSandboxed: true } })])
