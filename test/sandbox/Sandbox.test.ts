@@ -19,8 +19,11 @@ import { ChildEnvironment } from "../../src/platform/ChildEnvironment.js"
 import { gitEnv, makeWorld, processesWith, run, SECRET, sandboxedShell, sandboxSkip, script, type World } from "./support.js"
 
 const servers: Array<net.Server> = []
+/** Files a broken sandbox would leave outside the test's temp dir. */
+const strays: Array<string> = []
 afterEach(() => {
   for (const server of servers.splice(0)) server.close()
+  for (const path of strays.splice(0)) fs.rmSync(path, { force: true })
 })
 
 const node = process.execPath
@@ -30,6 +33,7 @@ describe.skipIf(sandboxSkip !== undefined)("Sandbox (bubblewrap)", () => {
     it.live("home, the parent directory, /tmp, through a symlink and a hard link; the model is told which path", () => {
       const world = makeWorld()
       const tmpTarget = nodePath.join(nodePath.dirname(world.root), `weft-sbx-escape-${nodePath.basename(world.root)}`)
+      strays.push(tmpTarget)
       fs.symlinkSync(world.outside, nodePath.join(world.workspace, "link"))
       const command = script(
         world,
