@@ -167,7 +167,7 @@ export const layer = <E = never>(
     add(overrideOr(overrides.apiClient, Layer.fresh(NodeApiClient.layer))),
     // The sandbox every Bash command (background shells included) starts through; hooks' commands only with
     // `sandbox.hooks`.
-    add(overrideOr(overrides.sandbox, sandboxPart(options))),
+    add(overrideOr(overrides.sandbox, sandboxPart(options, overrides.settings === undefined))),
     // Bash's shell: its current directory (after a `cd`) is where Permissions resolves a command's relative paths.
     add(overrideOr(overrides.shell, ShellSession.layer({ cwd: options.cwd }))),
     add(
@@ -214,11 +214,12 @@ export const layer = <E = never>(
 }
 
 /**
- * The sandbox the settings and `--sandbox` ask for. When the settings are given as a value and leave it off, the
- * part is the "none" sandbox, with nothing to build (measured: 2.8 M instructions of every run, 0.9%).
+ * The sandbox the settings and `--sandbox` ask for. When the session's settings are the value given (`settingsApply`:
+ * no Layer overrides them) and leave it off, the part is the "none" sandbox, with nothing to build (measured: 2.8 M
+ * instructions of every run, 0.9%).
  */
-const sandboxPart = (options: Options): Layer.Layer<Sandbox, never, Settings> =>
-  options.settings !== undefined && !SandboxConfig.isEnabled(options.settings, options.sandbox)
+const sandboxPart = (options: Options, settingsApply: boolean): Layer.Layer<Sandbox, never, Settings> =>
+  settingsApply && options.settings !== undefined && !SandboxConfig.isEnabled(options.settings, options.sandbox)
     ? Layer.fresh(Sandbox.layerNone)
     : Sandbox.layer({
         workspaces: [options.cwd, ...(options.additionalDirectories ?? []).map((dir) => nodePath.resolve(options.cwd, dir))],

@@ -203,6 +203,22 @@ describe("SessionServices", () => {
     }).pipe(Effect.scoped, Effect.provide(platform), Effect.provideService(ConfigProvider.ConfigProvider, environment(home)))
   })
 
+  it.live("the sandbox part follows the settings in force (a value given, or a Layer overriding it) and --sandbox", () => {
+    const home = tempDir()
+    const cwd = tempDir()
+    const stateOf = <E>(options: SessionServices.Options, overrides?: SessionServices.Overrides<E>) =>
+      Effect.map(build(options, overrides), (context) => Context.get(context, Sandbox).state._tag)
+    const off = Settings.fromValue({}, { projectDir: cwd, home })
+    const on = Settings.fromValue({ sandbox: { enabled: true } }, { projectDir: cwd, home })
+    return Effect.gen(function* () {
+      expect(yield* stateOf({ cwd, version: "test", settings: off })).toBe("Off")
+      expect(yield* stateOf({ cwd, version: "test", settings: on })).not.toBe("Off")
+      expect(yield* stateOf({ cwd, version: "test", settings: off, sandbox: true })).not.toBe("Off")
+      // The Layer's settings are the ones in force, whatever value is also given.
+      expect(yield* stateOf({ cwd, version: "test", settings: off }, { settings: Layer.succeed(Settings, on) })).not.toBe("Off")
+    }).pipe(Effect.scoped, Effect.provide(platform), Effect.provideService(ConfigProvider.ConfigProvider, environment(home)))
+  })
+
   // Where a Bash command's relative paths land: the session's shell's directory (after a `cd`), which Permissions
   // reads from the ShellSession part, the one the Bash tool runs in.
   it.live("Permissions resolves a Bash command's paths in the session shell's current directory", () => {
