@@ -12,6 +12,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Ref from "effect/Ref"
 import * as Scope from "effect/Scope"
@@ -19,7 +20,6 @@ import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
-import * as Option from "effect/Option"
 import { ChildEnvironment } from "../platform/ChildEnvironment.js"
 import { Sandbox } from "../sandbox/Sandbox.js"
 import type * as SandboxModule from "../sandbox/Sandbox.js"
@@ -160,6 +160,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
   Effect.gen(function* () {
     // Commands run without weft's credentials, in the environment the settings' policy shapes.
     const childEnvironment = yield* ChildEnvironment
+    const graceMs = options.graceMs ?? 2_000
     // The sandbox every command is started through; a session without one runs them as they are.
     const sandbox = Option.getOrUndefined(yield* Effect.serviceOption(Sandbox))
     // Scratch files the shell writes (its final directory) go where a sandboxed command can write.
@@ -193,7 +194,6 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
         })
         return { child, settled, report: wrapped?.report ?? (() => Effect.succeed("")) }
       })
-    const graceMs = options.graceMs ?? 2_000
     const shell = options.shell ?? (yield* defaultShell)
     const cwdRef = yield* Ref.make(options.cwd)
     const shells = new Map<string, BackgroundEntry>()
