@@ -31,6 +31,8 @@ export * as Prompter from "./permissions/Prompter.js"
 export * as Hooks from "./hooks/Hooks.js"
 // Custom commands and skills (`.claude/commands`, `.claude/skills`).
 export * as Extensions from "./extensions/Extensions.js"
+// The OS sandbox the model's commands run in.
+export * as Sandbox from "./sandbox/Sandbox.js"
 // Sessions.
 export * as SessionStore from "./session/SessionStore.js"
 // The context the model is given, and the configuration it comes from.

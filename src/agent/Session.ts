@@ -54,6 +54,7 @@ import * as Agent from "./Agent.js"
 import * as PlanMode from "./PlanMode.js"
 import * as Subagents from "./Subagents.js"
 import * as ToolExecution from "./ToolExecution.js"
+import { Sandbox } from "../sandbox/Sandbox.js"
 import { Transcript } from "./Transcript.js"
 
 export type Prompt = string | ReadonlyArray<ContentBlock>
@@ -262,6 +263,8 @@ export const make = (options: Options): Effect.Effect<
     const mcp = Option.getOrElse(yield* Effect.serviceOption(McpClient), () => McpClient.none)
     const environment = yield* Effect.serviceOption(Environment)
     const memory = yield* Effect.serviceOption(Memory)
+    // What the model should know about the command sandbox, when the session has one.
+    const sandboxNote = Option.getOrUndefined(yield* Effect.serviceOption(Sandbox))?.note
     const live = yield* makeLive(yield* Hooks)
     const transcript = yield* Transcript
     const sessionId = options.sessionId ?? (yield* Uuid.v4)
@@ -326,6 +329,7 @@ export const make = (options: Options): Effect.Effect<
             memory: memory._tag === "Some" ? memory.value.files : [],
             toolNames: sessionRegistry.tools.map((tool) => tool.name),
             mcpInstructions: mcp.instructions(),
+            ...(sandboxNote === undefined ? {} : { sandboxNote }),
             ...(options.systemPrompt === undefined ? {} : { customSystemPrompt: options.systemPrompt }),
             ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt })
           })

@@ -393,6 +393,11 @@ export const printOptions = {
     name: "no-session-persistence",
     description: "Record nothing of this run: it cannot be resumed."
   }),
+  sandbox: flag({
+    name: "sandbox",
+    description:
+      "Run the model's commands in the OS sandbox for this run (as `sandbox.enabled` in settings): writes only in the workspace, credentials hidden, no network but the allowed hosts. See docs/sandbox.md."
+  }),
   trustProject: flag({
     name: "trust-project",
     description: "Trust this project's own settings for this run (hooks, env, MCP servers, allow rules). `weft trust` records it."

@@ -72,6 +72,7 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
       const mcp = yield* McpClient
       const mcpServers = yield* mcp.servers
       if (options.verbose) yield* SessionSetup.reportFailedServers(mcpServers)
+      yield* SessionSetup.reportSandbox
       // `/mcp__<server>__<prompt> args`: the MCP prompt's messages are the user turn.
       const userPrompt = (yield* McpPrompt.expand(mcp, prompt).pipe(Effect.mapError((error) => new UsageError({ message: error.message })))) ?? prompt
       const conversation = yield* Session.Session

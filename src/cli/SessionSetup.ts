@@ -15,6 +15,7 @@ import { Transcript } from "../agent/Transcript.js"
 import { type FileScope, fileScopes, Settings } from "../context/Settings.js"
 import * as AgentDefinitions from "../extensions/AgentDefinitions.js"
 import * as McpConfig from "../mcp/McpConfig.js"
+import { Sandbox } from "../sandbox/Sandbox.js"
 import { cwdSlug } from "../session/SessionIds.js"
 import { ApiClient } from "../model/ApiClient.js"
 import { withFallbackModel } from "../model/FallbackModel.js"
@@ -49,6 +50,21 @@ export const consoleToStderr = Effect.acquireRelease(
   Effect.sync(() => Output.consoleToStderr((text) => Output.stderrSync(credentials.redact(text)))),
   (restore) => Effect.sync(restore)
 )
+
+/**
+ * The command sandbox's warnings (keys a project may not loosen), and, when it is on but cannot start, what that
+ * means for the run's commands: refused, or run unsandboxed when `failIfUnavailable` is false.
+ */
+export const reportSandbox = Effect.gen(function* () {
+  const sandbox = yield* Sandbox
+  for (const warning of sandbox.config.warnings) yield* warn(`${warning}\n`)
+  if (sandbox.state._tag !== "Unavailable") return
+  yield* warn(
+    sandbox.state.refuse
+      ? `weft: the command sandbox cannot start (${sandbox.state.reason}): commands will be refused. Set sandbox.failIfUnavailable to false to run them unsandboxed.\n`
+      : `weft: the command sandbox cannot start (${sandbox.state.reason}): commands run UNSANDBOXED (sandbox.failIfUnavailable is false).\n`
+  )
+})
 
 /** With --verbose, each MCP server that failed to connect is one stderr line with its reason. */
 export const reportFailedServers = (servers: ReadonlyArray<{ readonly name: string; readonly status: string; readonly error?: string | undefined }>) =>
@@ -208,6 +224,7 @@ export const layer = (
       allowedRules: options.allowedTools,
       ...(permissionMode === undefined ? {} : { permissionMode }),
       ...(options.allowDangerouslySkipPermissions ? { allowBypassPermissions: true } : {}),
+      ...(options.sandbox ? { sandbox: true } : {}),
       credentials,
       settings: loaded.settings,
       mcpServers: [...loaded.mcpServers, ...extraServers],

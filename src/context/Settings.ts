@@ -62,6 +62,42 @@ const makeSchemas = () => {
     }),
     [unknownKeys]
   )
+  // The command sandbox (src/sandbox/SandboxConfig.ts reads it scope by scope: a project may tighten it only).
+  const SandboxSettings = Schema.StructWithRest(
+    Schema.Struct({
+      enabled: Schema.optional(Schema.Boolean),
+      failIfUnavailable: Schema.optional(Schema.Boolean),
+      autoAllowBashIfSandboxed: Schema.optional(Schema.Boolean),
+      allowUnsandboxedCommands: Schema.optional(Schema.Boolean),
+      excludedCommands: Schema.optional(Strings),
+      // weft's own: hooks' commands run in the sandbox too.
+      hooks: Schema.optional(Schema.Boolean),
+      network: Schema.optional(
+        Schema.StructWithRest(
+          Schema.Struct({
+            allowedDomains: Schema.optional(Strings),
+            deniedDomains: Schema.optional(Strings),
+            strictAllowlist: Schema.optional(Schema.Boolean),
+            allowUnixSockets: Schema.optional(Strings),
+            allowAllUnixSockets: Schema.optional(Schema.Boolean)
+          }),
+          [unknownKeys]
+        )
+      ),
+      filesystem: Schema.optional(
+        Schema.StructWithRest(
+          Schema.Struct({
+            allowWrite: Schema.optional(Strings),
+            denyWrite: Schema.optional(Strings),
+            denyRead: Schema.optional(Strings),
+            allowRead: Schema.optional(Strings)
+          }),
+          [unknownKeys]
+        )
+      )
+    }),
+    [unknownKeys]
+  )
   const SettingsFile = Schema.StructWithRest(
     Schema.Struct({
       permissions: Schema.optional(PermissionsSettings),
@@ -77,7 +113,8 @@ const makeSchemas = () => {
       enabledMcpjsonServers: Schema.optional(Strings),
       disabledMcpjsonServers: Schema.optional(Strings),
       additionalDirectories: Schema.optional(Strings),
-      shellEnvironmentPolicy: Schema.optional(unknownKeys)
+      shellEnvironmentPolicy: Schema.optional(unknownKeys),
+      sandbox: Schema.optional(SandboxSettings)
     }),
     [unknownKeys]
   )
@@ -91,6 +128,7 @@ const getSchemas = () => (schemas ??= makeSchemas())
 /** One settings file as decoded: the keys weft knows, typed; every other key kept as it was. */
 export type SettingsValue = ReturnType<typeof makeSchemas>["SettingsFile"]["Type"]
 export type PermissionsSettings = NonNullable<SettingsValue["permissions"]>
+export type SandboxSettings = NonNullable<SettingsValue["sandbox"]>
 
 /**
  * Decodes a value as a settings file's content is decoded, key by key (for library users who build one by hand):
@@ -379,9 +417,15 @@ const stringEntries = (value: unknown): Array<string> | undefined =>
  * (the one schema, no schema per key), `permissions` one inner key at a time. What does not decode is ignored with
  * a warning, but what narrows keeps what it can (see the module's comment).
  */
-const decodeByKey = (json: Readonly<Record<string, unknown>>, origin: string): { value: SettingsValue; warnings: Array<string> } => {
+const decodeByKey = (
+  json: Readonly<Record<string, unknown>>,
+  origin: string
+): { value: SettingsValue; warnings: Array<string>; invalid?: string } => {
   const { decode } = getSchemas()
   const warnings: Array<string> = []
+  // A `sandbox` that does not decode is not ignored: what it asks of the command sandbox is unknown, and running
+  // without it could widen what a command reaches. The file is then one that cannot be read as settings.
+  let invalid: string | undefined
   /** The value to keep for a key that did not decode, if any. */
   const salvage = (name: string, value: unknown, issues: string): unknown => {
     const entries = narrowingLists.has(name) ? stringEntries(value) : undefined
@@ -409,12 +453,16 @@ const decodeByKey = (json: Readonly<Record<string, unknown>>, origin: string): {
       continue
     }
     const one = decode({ [key]: value })
+    if (key === "sandbox" && !Result.isSuccess(one)) {
+      invalid = `${formatIssues(one.failure)} (what it asks of the command sandbox is unknown)`
+      continue
+    }
     const saved = Result.isSuccess(one) ? value : salvage(key, value, formatIssues(one.failure))
     if (saved !== undefined) kept[key] = saved
   }
   // Every key kept decoded on its own (or is a salvaged list of strings), so the whole decodes: this proves the type.
   const decoded = decode(kept)
-  return { value: Result.isSuccess(decoded) ? decoded.success : {}, warnings }
+  return { value: Result.isSuccess(decoded) ? decoded.success : {}, warnings, ...(invalid === undefined ? {} : { invalid }) }
 }
 
 /** Decodes the text of a settings file; `origin` names it in a warning. */
@@ -430,7 +478,9 @@ export const parseSettingsText = (text: string, origin: string): Parsed => {
   if (!isPlainObject(json)) return { _tag: "Invalid", reason: "expected a JSON object at the top level" }
   // The whole file at once first: one decode for the common case of a valid file.
   const decoded = getSchemas().decode(json)
-  return Result.isSuccess(decoded) ? { _tag: "Valid", value: decoded.success, warnings: [] } : { _tag: "Valid", ...decodeByKey(json, origin) }
+  if (Result.isSuccess(decoded)) return { _tag: "Valid", value: decoded.success, warnings: [] }
+  const byKey = decodeByKey(json, origin)
+  return byKey.invalid === undefined ? { _tag: "Valid", value: byKey.value, warnings: byKey.warnings } : { _tag: "Invalid", reason: byKey.invalid }
 }
 
 const readSettingsFile = (path: string): Effect.Effect<Parsed> =>

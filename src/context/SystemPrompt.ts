@@ -17,6 +17,8 @@ export interface BuildOptions {
   readonly toolNames: ReadonlyArray<string>
   /** The `instructions` connected MCP servers gave, each under its server's name. */
   readonly mcpInstructions?: ReadonlyArray<{ readonly server: string; readonly instructions: string }>
+  /** What the model should know about the command sandbox (Sandbox's `note`), if anything. */
+  readonly sandboxNote?: string
   readonly customSystemPrompt?: string
   readonly appendSystemPrompt?: string
 }
@@ -123,6 +125,7 @@ export const defaultPrompt = (options: Omit<BuildOptions, "customSystemPrompt" |
     style,
     doingTasks,
     ...(notes.length > 0 ? [`# Using the tools\n${notes.join("\n")}`] : []),
+    ...(options.sandboxNote === undefined ? [] : [`# Sandbox\n${options.sandboxNote}`]),
     environmentBlock(options.environment),
     ...Option.toArray(Option.fromNullishOr(mcpInstructionsSection(options.mcpInstructions ?? []))),
     ...Option.toArray(Option.fromNullishOr(memorySection(options.memory)))

@@ -212,7 +212,15 @@ export const make = (options: Options): Effect.Effect<Interface> =>
           options.runner ??
           (yield* Effect.map(environment, (environment): Runner => {
             const env = { ...environment, CLAUDE_PROJECT_DIR: projectDir, WEFT_PROJECT_DIR: projectDir }
-            return (hook) => HookProcess.run({ command: hook.command, cwd: projectDir, env, stdin, timeoutMs: hook.timeoutSeconds * 1000 })
+            return (hook) =>
+              HookProcess.run({
+                command: hook.command,
+                cwd: projectDir,
+                env,
+                stdin,
+                timeoutMs: hook.timeoutSeconds * 1000,
+                ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox })
+              })
           }))
         // Events without a matcher (UserPromptSubmit, Stop, SubagentStop) have no target.
         const hookName = target !== undefined ? `${event}:${target}` : event

@@ -17,6 +17,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as os from "node:os"
+import type * as Scope from "effect/Scope"
+import type { Spawn, SandboxRefused, Wrapped } from "../sandbox/Sandbox.js"
 import { sleepLive, terminateTree } from "../tools/shell/ProcessGroup.js"
 
 /** Bytes of stdout, and as many of stderr, kept from one hook; past either the hook is ended as flooding. */
@@ -35,6 +37,8 @@ export interface RunOptions {
   readonly maxOutputBytes?: number
   /** The shell; `/bin/sh` as in Claude Code. */
   readonly shell?: string
+  /** The command sandbox to start the hook in (`sandbox.hooks`); none: it runs as it is. */
+  readonly sandbox?: (spawn: Spawn) => Effect.Effect<Wrapped, SandboxRefused, Scope.Scope>
 }
 
 export type Ending =
@@ -94,7 +98,7 @@ interface Started {
   readonly stderr: Capture
 }
 
-const start = (options: RunOptions) =>
+const start = (options: RunOptions, spawned: Spawn) =>
   Effect.callback<Started, string>((resume) => {
     const exited = Deferred.makeUnsafe<number>()
     const closed = Deferred.makeUnsafe<void>()
@@ -105,12 +109,12 @@ const start = (options: RunOptions) =>
     const stderr = new Capture(limit, overflow)
     let child: ChildProcess
     try {
-      child = spawn(options.shell ?? "/bin/sh", ["-c", options.command], {
-        cwd: options.cwd,
-        env: options.env,
+      child = spawn(spawned.file, spawned.args, {
+        cwd: spawned.cwd,
+        env: spawned.env,
         // Its own process group, so the hook and everything it starts can be ended together.
         detached: true,
-        stdio: ["pipe", "pipe", "pipe"]
+        stdio: ["pipe", "pipe", "pipe", ...spawned.fds]
       })
     } catch (error) {
       resume(Effect.fail(error instanceof Error ? error.message : String(error)))
@@ -155,8 +159,24 @@ export const run = (options: RunOptions): Effect.Effect<RunResult> =>
     Effect.gen(function* () {
       const graceMs = options.graceMs ?? defaultGraceMs
       const startedAt = yield* Clock.currentTimeMillis
+      const shell = options.shell ?? "/bin/sh"
+      const plain: Spawn = { file: shell, args: ["-c", options.command], cwd: options.cwd, env: options.env, fds: [] }
+      const wrapped = options.sandbox === undefined ? undefined : yield* Effect.result(options.sandbox(plain))
+      if (wrapped?._tag === "Failure") {
+        return {
+          ending: "notStarted",
+          exitCode: undefined,
+          stdout: "",
+          stderr: "",
+          error: wrapped.failure.message,
+          durationMs: (yield* Clock.currentTimeMillis) - startedAt
+        } satisfies RunResult
+      }
+      const sandboxed = wrapped?.success
+      // Runs after the group is ended (registered before it): the sandbox's pid namespace is gone with the hook.
+      if (sandboxed !== undefined) yield* Effect.addFinalizer(() => sandboxed.settled)
       const started = yield* Effect.result(
-        Effect.acquireRelease(start(options), (started) => endAndDrain(started, graceMs))
+        Effect.acquireRelease(start(options, sandboxed?.spawn ?? plain), (started) => endAndDrain(started, graceMs))
       )
       if (started._tag === "Failure") {
         return {
@@ -175,6 +195,7 @@ export const run = (options: RunOptions): Effect.Effect<RunResult> =>
         Effect.as(sleepLive(options.timeoutMs), "timedOut" as const)
       ])
       // Ends the shell on timeout or flood, and on a normal exit whatever it left behind; then reads to the end.
+      if (ending === "exited" && sandboxed !== undefined) yield* sandboxed.settled
       yield* endAndDrain(hook, graceMs)
       const exitCode = ending === "exited" ? yield* Deferred.await(hook.exited) : undefined
       return {

@@ -16,6 +16,7 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
 import { join, resolve } from "node:path"
@@ -24,8 +25,10 @@ import * as Variables from "../platform/Variables.js"
 import type { HookActivity } from "../domain/AgentEvent.js"
 import type { ToolFailureKind } from "../domain/ToolFailure.js"
 import { ChildEnvironment } from "../platform/ChildEnvironment.js"
+import { Sandbox, type Spawn } from "../sandbox/Sandbox.js"
 import { cwdSlug } from "../session/SessionStore.js"
 import type { HookConfig } from "./HookConfig.js"
+import type * as HookProcess from "./HookProcess.js"
 import type { CompactTrigger, PermissionRequestDecision, SessionStartSource } from "./HookEvent.js"
 
 export type { HookActivity } from "../domain/AgentEvent.js"
@@ -190,6 +193,8 @@ export interface WithOptions {
   readonly transcriptPath?: (sessionId: string, cwd: string) => string
   /** Told about each entry of `settings.hooks` that was left out (default: a warning on the log). */
   readonly onWarning?: (warning: string) => Effect.Effect<void>
+  /** The command sandbox to run command hooks in (`sandbox.hooks`); none: they run as they are. */
+  readonly sandbox?: HookProcess.RunOptions["sandbox"]
 }
 
 const isHookConfig = (settings: HookSettings | HookConfig): settings is HookConfig => "events" in settings && "warnings" in settings
@@ -361,8 +366,12 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Set
     const settings = yield* Settings
     const children = yield* ChildEnvironment
     const weftHome = yield* Variables.weftHomeOf(settings.home)
+    // Command hooks run outside the sandbox (they are the user's configuration) unless `sandbox.hooks` asks.
+    const sandbox = Option.getOrUndefined(yield* Effect.serviceOption(Sandbox))
+    const sandboxHooks = sandbox !== undefined && sandbox.state._tag !== "Off" && sandbox.config.hooks
     return yield* makeWith({
       ...options,
+      ...(sandboxHooks ? { sandbox: (spawn: Spawn) => sandbox.wrap(spawn) } : {}),
       settings: settings.value,
       projectDir: settings.projectDir,
       environment: children.process(),

@@ -20,6 +20,11 @@ export interface BashFilesOptions {
   readonly home: string
   readonly mode: PermissionMode
   readonly checkPath: CheckPath
+  /**
+   * The command runs in the OS sandbox with `autoAllowBashIfSandboxed`: a command no rule covers needs no
+   * approval for what it runs (the sandbox holds it); the files it names are still checked (protected paths ask).
+   */
+  readonly sandboxed?: boolean
 }
 
 type Analysed = Extract<BashCheck.BashVerdict, { readonly _tag: "Allow" | "NoRule" }>
@@ -91,6 +96,7 @@ export const checkBashFiles = (
       for (const command of verdict.uncovered) {
         if (command.readOnly._tag === "NotReadOnly") {
           if (mode === "bypassPermissions") continue
+          if (options.sandboxed === true && mode !== "plan") continue
           if (mode === "plan") return deny(`\`${command.source}\` is not read-only (${command.readOnly.reason}), and in plan mode only read-only commands run.`)
           pending ??= ask(`\`${command.source}\` needs approval: ${command.readOnly.reason}.`)
           continue

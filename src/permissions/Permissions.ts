@@ -31,6 +31,7 @@ import * as Semaphore from "effect/Semaphore"
 import type { PermissionUpdate, PermissionUpdateDestination } from "../domain/AgentEvent.js"
 import { join, resolve } from "node:path"
 import { type PermissionMode, permissionModes, Settings } from "../context/Settings.js"
+import { Sandbox } from "../sandbox/Sandbox.js"
 import { ShellSession } from "../tools/ShellSession.js"
 import * as BashCheck from "./BashCheck.js"
 import { checkBashFiles } from "./BashFiles.js"
@@ -156,6 +157,11 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Set
     const shell = yield* Effect.serviceOption(ShellSession)
     const shellDirectory = shell._tag === "Some" ? shell.value.cwd : Effect.succeed(cwd)
 
+    // The OS sandbox the session's commands run in, when there is one and it is on.
+    const sandbox = Option.getOrUndefined(yield* Effect.serviceOption(Sandbox))
+    const sandboxOn = sandbox !== undefined && sandbox.state._tag === "On" ? sandbox : undefined
+
+
     /** The checks for one mode and one rule set, compiled; `check` reads the set in force when it starts. */
     const compile = (mode: PermissionMode, added: ReadonlyArray<AddedRule>, into: Array<string>) =>
       Effect.gen(function* () {
@@ -169,7 +175,7 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Set
 
         // Plan mode: an allow rule does not make a command run; only read-only commands do.
         const planRules: BashCheck.BashRuleSet = { ...bashRules, allow: [] }
-        const checkBash = Effect.fn("Permissions.checkBash")(function* (command: string) {
+        const checkBash = Effect.fn("Permissions.checkBash")(function* (command: string, sandboxed: boolean) {
           const verdict = yield* bash.check(command, mode === "plan" ? planRules : bashRules)
           switch (verdict._tag) {
             case "Deny":
@@ -181,7 +187,7 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Set
             case "Allow":
             case "NoRule": {
               const start = yield* shellDirectory
-              return yield* checkBashFiles(verdict, start, { command, home, mode, checkPath })
+              return yield* checkBashFiles(verdict, start, { command, home, mode, checkPath, sandboxed })
             }
           }
         })
@@ -194,7 +200,22 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Set
             // A bare deny of Bash denies without parsing.
             const bare = rulesFor("Bash", "deny").find((entry) => entry.rule.specifier === undefined)
             if (bare !== undefined) return deny(denyMessage("Bash", bare, ""))
-            return yield* checkBash(target.command)
+            const escape = sandboxOn !== undefined && asksToLeaveSandbox(request.input)
+            if (escape && sandboxOn?.config.allowUnsandboxedCommands === false) {
+              return deny(
+                "The command asks to run outside the sandbox (dangerouslyDisableSandbox), which the settings forbid (sandbox.allowUnsandboxedCommands is false). Run it inside the sandbox, or tell the user what the sandbox refused."
+              )
+            }
+            // autoAllowBashIfSandboxed: what runs inside the sandbox needs no rule beyond it.
+            const autoAllow =
+              sandboxOn !== undefined &&
+              sandboxOn.config.autoAllowBashIfSandboxed &&
+              !escape &&
+              !(yield* sandboxOn.excludes(target.command))
+            const decision = yield* checkBash(target.command, autoAllow)
+            if (!escape || mode === "bypassPermissions" || decision._tag === "Deny") return decision
+            const leaving = "The command asks to run outside the sandbox (dangerouslyDisableSandbox), with the user's full access."
+            return ask(decision._tag === "Ask" ? `${decision.reason} ${leaving}` : leaving)
           }
           if (target._tag === "Path") {
             return yield* checkPath(request.toolName, target.path, target.access, request.readOnly)
@@ -371,6 +392,10 @@ export const suggestionsFor = (request: CheckRequest): ReadonlyArray<PermissionU
       : { toolName: request.toolName }
   return [{ type: "addRules", rules: [rule], behavior: "allow", destination: "localSettings" }]
 }
+
+/** Does a Bash call's input ask to run outside the sandbox. */
+const asksToLeaveSandbox = (input: unknown): boolean =>
+  typeof input === "object" && input !== null && "dangerouslyDisableSandbox" in input && input.dangerouslyDisableSandbox === true
 
 // The entry points at the module's top level: `import { Permissions } from "weft"` reads `Permissions.layer...(...)`, and
 // `Permissions.Permissions` is the Tag (`yield* Permissions.Permissions`).

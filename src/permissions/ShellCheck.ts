@@ -101,3 +101,10 @@ export const validate = (specifier: string): string | undefined => {
 
 /** BashCheck backed by the tree-sitter parse. */
 export const parsed: BashCheck.Interface = { validate, check }
+
+/**
+ * Whether Bash rule patterns cover every command of a line, as allow rules must (the sandbox's `excludedCommands`):
+ * a line that cannot be analysed is covered by none.
+ */
+export const matchesPatterns = (command: string, patterns: ReadonlyArray<string>): Effect.Effect<boolean> =>
+  Effect.map(check(command, { allow: patterns, ask: [], deny: [] }), (verdict) => verdict._tag === "Allow")

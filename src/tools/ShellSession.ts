@@ -4,13 +4,15 @@
  * closing it ends every background process group (TERM, then KILL after the grace period).
  *
  * Commands run with `$SHELL -c` when $SHELL is bash or zsh, else `bash -c`; stderr is merged into stdout so the
- * model sees them interleaved as they happened.
+ * model sees them interleaved as they happened. When the session has a Sandbox, every command (background shells
+ * included) is started through it, and its note on what it refused ends the output.
  */
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Ref from "effect/Ref"
 import * as Scope from "effect/Scope"
@@ -19,9 +21,11 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import { ChildEnvironment } from "../platform/ChildEnvironment.js"
+import { Sandbox } from "../sandbox/Sandbox.js"
+import type * as SandboxModule from "../sandbox/Sandbox.js"
 import * as Uuid from "../platform/Uuid.js"
 import * as Variables from "../platform/Variables.js"
-import type { ToolFailed } from "./Tool.js"
+import { ToolFailed } from "./Tool.js"
 import { OutputBuffer } from "./shell/OutputBuffer.js"
 import * as ProcessGroup from "./shell/ProcessGroup.js"
 
@@ -58,6 +62,15 @@ export interface BackgroundShell {
   readonly exitCode: number | undefined
 }
 
+export interface SandboxOptions {
+  /** Run outside the session's sandbox (granted by the permission layer: `dangerouslyDisableSandbox`). */
+  readonly unsandboxed?: boolean
+}
+
+export interface RunOptions extends SandboxOptions {
+  readonly timeoutMs: number
+}
+
 /** No background shell has that id. */
 export class ShellNotFound extends Data.TaggedError("ShellNotFound")<{ readonly id: string; readonly message: string }> {}
 
@@ -70,9 +83,9 @@ export interface Interface {
    * stream is interrupted, the whole process group is ended. Any process the command left behind in its group
    * is ended when it exits (long-lived processes belong in the background).
    */
-  readonly run: (command: string, options: { readonly timeoutMs: number }) => Stream.Stream<RunEvent, ToolFailed>
+  readonly run: (command: string, options: RunOptions) => Stream.Stream<RunEvent, ToolFailed>
   /** Starts a command in the background; it lives until it exits, is killed, or the session ends. */
-  readonly startBackground: (command: string) => Effect.Effect<BackgroundShell, ToolFailed>
+  readonly startBackground: (command: string, options?: SandboxOptions) => Effect.Effect<BackgroundShell, ToolFailed>
   /** The output a background shell printed since the last read, and its status. */
   readonly readBackground: (
     id: string
@@ -148,6 +161,39 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
     // Commands run without weft's credentials, in the environment the settings' policy shapes.
     const childEnvironment = yield* ChildEnvironment
     const graceMs = options.graceMs ?? 2_000
+    // The sandbox every command is started through; a session without one runs them as they are.
+    const sandbox = Option.getOrUndefined(yield* Effect.serviceOption(Sandbox))
+    // Scratch files the shell writes (its final directory) go where a sandboxed command can write.
+    const scratchDir = sandbox?.tempDir ?? os.tmpdir()
+    const start = (
+      command: string,
+      spawn: SandboxModule.Spawn,
+      onOutput: (text: string) => void,
+      sandboxOptions: SandboxOptions | undefined
+    ) =>
+      Effect.gen(function* () {
+        const wrapped =
+          sandbox === undefined
+            ? undefined
+            : yield* sandbox
+                .wrap(spawn, { unsandboxed: sandboxOptions?.unsandboxed === true, command })
+                .pipe(Effect.mapError((error) => new ToolFailed({ tool: "Bash", message: error.message })))
+        const actual = wrapped?.spawn ?? spawn
+        const settled = wrapped?.settled ?? Effect.void
+        // Registered before the process group, so it runs after the group is ended (on interruption, a kill, the
+        // session's end): the sandbox's pid namespace is gone, with all it held, before the scope is.
+        yield* Effect.addFinalizer(() => settled)
+        const child = yield* ProcessGroup.start({
+          file: actual.file,
+          args: actual.args,
+          fds: actual.fds,
+          env: actual.env,
+          cwd: actual.cwd,
+          graceMs,
+          onOutput
+        })
+        return { child, settled, report: wrapped?.report ?? (() => Effect.succeed("")) }
+      })
     const shell = options.shell ?? (yield* defaultShell)
     const cwdRef = yield* Ref.make(options.cwd)
     const shells = new Map<string, BackgroundEntry>()
@@ -162,33 +208,39 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
       })
     )
 
-    const run: Interface["run"] = (command, { timeoutMs }) =>
+    const run: Interface["run"] = (command, { timeoutMs, ...sandboxOptions }) =>
       Stream.unwrap(
         Effect.gen(function* () {
           const current = yield* Ref.get(cwdRef)
           // The directory a command left the session in may have been removed since: say so, and start over.
           const cwd = isDirectory(current) ? current : options.cwd
-          const cwdFile = nodePath.join(os.tmpdir(), `weft-cwd-${yield* Uuid.v4}`)
+          const cwdFile = nodePath.join(scratchDir, `weft-cwd-${yield* Uuid.v4}`)
           const moved = cwd === current ? "" : `(The working directory ${current} no longer exists; this command ran in ${cwd}.)\n`
           yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(cwdFile, { force: true })))
           const queue = yield* Effect.acquireRelease(Queue.sliding<string>(PROGRESS_QUEUE_CHUNKS), Queue.shutdown)
           const buffer = new OutputBuffer()
           if (moved !== "") buffer.append(moved)
-          const child = yield* ProcessGroup.start({
-            shell,
-            env: yield* childEnvironment.shell,
-            script: foregroundScript(cwdFile),
-            args: [command],
-            cwd,
-            graceMs,
-            onOutput: (text) => {
+          const { child, settled, report } = yield* start(
+            command,
+            {
+              file: shell,
+              args: ProcessGroup.shellArgs(shell, foregroundScript(cwdFile), [command]),
+              env: yield* childEnvironment.shell,
+              cwd,
+              fds: []
+            },
+            (text) => {
               buffer.append(text)
               Queue.offerUnsafe(queue, text)
-            }
-          })
+            },
+            sandboxOptions
+          )
           const finish = Effect.gen(function* () {
             const exited = yield* Effect.timeoutOption(child.exit, timeoutMs)
+            // A sandbox ends what the command left behind by itself: let it, rather than signal it.
+            if (exited._tag === "Some") yield* settled
             yield* child.terminate
+            yield* settled
             const exit = yield* child.exit
             let next = cwd
             try {
@@ -198,9 +250,12 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
               // The command replaced the EXIT trap or was killed: the directory stays as it was.
             }
             yield* Ref.set(cwdRef, next)
+            const rendered = buffer.render()
+            // What the sandbox refused, after the command's own output (and so never cut from it).
+            const note = yield* report(rendered)
             const done: RunEvent = {
               _tag: "Done",
-              output: buffer.render(),
+              output: note === "" ? rendered : `${rendered.replace(/\n*$/, "\n")}${note}`,
               exitCode: exit.code,
               timedOut: exited._tag === "None",
               cwd: next
@@ -212,7 +267,10 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
         })
       )
 
-    const startBackground = Effect.fn("ShellSession.startBackground")(function* (command: string) {
+    const startBackground = Effect.fn("ShellSession.startBackground")(function* (
+      command: string,
+      sandboxOptions?: SandboxOptions
+    ) {
       const cwd = yield* Ref.get(cwdRef)
       const scope = yield* Scope.make()
       const entry: BackgroundEntry = {
@@ -224,15 +282,18 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
         status: "running",
         exitCode: undefined
       }
-      const child = yield* ProcessGroup.start({
-        shell,
-        env: yield* childEnvironment.shell,
-        script: backgroundScript,
-        args: [command],
-        cwd: isDirectory(cwd) ? cwd : options.cwd,
-        graceMs,
-        onOutput: (text) => entry.buffer.append(text)
-      }).pipe(
+      const { child, report } = yield* start(
+        command,
+        {
+          file: shell,
+          args: ProcessGroup.shellArgs(shell, backgroundScript, [command]),
+          env: yield* childEnvironment.shell,
+          cwd: isDirectory(cwd) ? cwd : options.cwd,
+          fds: []
+        },
+        (text) => entry.buffer.append(text),
+        sandboxOptions
+      ).pipe(
         Scope.provide(scope),
         Effect.tapError(() => Scope.close(scope, Exit.void))
       )
@@ -247,6 +308,8 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
             }
           })
         ),
+        Effect.andThen(Effect.suspend(() => report(entry.buffer.render()))),
+        Effect.tap((note) => Effect.sync(() => note === "" || entry.buffer.append(`\n${note}\n`))),
         Effect.forkIn(scope)
       )
       return snapshot(entry)

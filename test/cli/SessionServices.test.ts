@@ -29,6 +29,7 @@ import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
 import * as Builtin from "../../src/tools/builtin/index.js"
 import { isRunning, sleepLive } from "../../src/tools/shell/ProcessGroup.js"
 import * as Tool from "../../src/tools/Tool.js"
+import { Sandbox } from "../../src/sandbox/Sandbox.js"
 import { ShellSession } from "../../src/tools/ShellSession.js"
 import { ToolRegistry } from "../../src/tools/ToolRegistry.js"
 import { tempDir, write } from "../support/TempFiles.js"
@@ -227,7 +228,7 @@ describe("SessionServices", () => {
     return Effect.gen(function* () {
       const context = yield* build(options)
       expect(serviceKeys(context)).toEqual(
-        [Credentials, Settings, Extensions, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, ShellSession, Permissions, Hooks, McpClient, ToolRegistry].map((tag) => tag.key).sort()
+        [Credentials, Settings, Extensions, ChildEnvironment, Environment, Memory, SessionStore, Transcript, ApiClient, Sandbox, ShellSession, Permissions, Hooks, McpClient, ToolRegistry].map((tag) => tag.key).sort()
       )
       expect(Context.get(context, ToolRegistry).tools.map((tool) => tool.name)).toEqual(
         Builtin.all.map((tool) => tool.name).filter((name) => name !== "Bash")
@@ -266,6 +267,22 @@ describe("SessionServices", () => {
       )
       expect(model).toBe("model-from-settings")
     }).pipe(Effect.scoped, Effect.provide(platform), Effect.provideService(ConfigProvider.ConfigProvider, withoutModel))
+  })
+
+  it.live("the sandbox part follows the settings in force (a value given, or a Layer overriding it) and --sandbox", () => {
+    const home = tempDir()
+    const cwd = tempDir()
+    const stateOf = <E>(options: SessionServices.Options, overrides?: SessionServices.Overrides<E>) =>
+      Effect.map(build(options, overrides), (context) => Context.get(context, Sandbox).state._tag)
+    const off = Settings.fromValue({}, { projectDir: cwd, home })
+    const on = Settings.fromValue({ sandbox: { enabled: true } }, { projectDir: cwd, home })
+    return Effect.gen(function* () {
+      expect(yield* stateOf({ cwd, version: "test", settings: off })).toBe("Off")
+      expect(yield* stateOf({ cwd, version: "test", settings: on })).not.toBe("Off")
+      expect(yield* stateOf({ cwd, version: "test", settings: off, sandbox: true })).not.toBe("Off")
+      // The Layer's settings are the ones in force, whatever value is also given.
+      expect(yield* stateOf({ cwd, version: "test", settings: off }, { settings: Layer.succeed(Settings, on) })).not.toBe("Off")
+    }).pipe(Effect.scoped, Effect.provide(platform), Effect.provideService(ConfigProvider.ConfigProvider, environment(home)))
   })
 
   // Where a Bash command's relative paths land: the session's shell's directory (after a `cd`), which Permissions

@@ -134,6 +134,18 @@ describe("Settings.make", () => {
     })
   })
 
+  it.effect("a sandbox key that does not decode is an error, not ignored: running without it could widen what commands reach", () => {
+    const f = fixture()
+    writeScopes(f, { user: { model: "user-model", sandbox: { enabled: "yes", filesystem: { denyRead: ["~/secrets"] } } } })
+    return Effect.gen(function* () {
+      const settings = yield* load(f)
+      expect(settings.errors).toHaveLength(1)
+      expect(settings.errors[0]?.origin).toBe(path.join(f.home, ".claude", "settings.json"))
+      expect(settings.errors[0]?.message).toContain("sandbox")
+      expect(settings.errors[0]?.message).toContain("command sandbox is unknown")
+    })
+  })
+
   it.effect("what narrows keeps what it can: deny and ask keep their valid entries, a lone string is one rule", () => {
     const f = fixture()
     writeScopes(f, {

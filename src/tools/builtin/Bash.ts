@@ -54,6 +54,21 @@ Output: Create directory 'foo'`
 })
 export type BashInput = typeof BashInput.Type
 
+/** The Bash tool's input when the session's commands run in the sandbox: the model may ask to leave it. */
+export type BashSandboxedInput = BashInput & { readonly dangerouslyDisableSandbox?: boolean | undefined }
+
+/** Its Schema, built when a sandboxed session first offers Bash (a run without the sandbox builds none). */
+const makeBashSandboxedInput = () =>
+  Schema.Struct({
+    ...BashInput.fields,
+    dangerouslyDisableSandbox: Schema.optional(
+      Schema.Boolean.annotate({
+        description:
+          "Set this to true to dangerously override sandbox mode and run commands without sandboxing. Only when the sandbox refused what the command needs (see <sandbox_violations>) and the user agrees: it is a permission question."
+      })
+    )
+  })
+
 const BASH_DESCRIPTION = `Executes a given bash command with an optional timeout, in a shell session whose working directory persists between calls.
 
 Usage notes:
@@ -82,19 +97,16 @@ const bashResponse = (output: string, interrupted: boolean) => ({
 
 const lastChars = (text: string, count: number): string => (text.length > count ? text.slice(-count) : text)
 
-export const BashTool = Tool.make({
-  name: "Bash",
-  description: BASH_DESCRIPTION,
-  input: BashInput,
-  target: (input) => ({ _tag: "Command", command: input.command }),
-  run: (input) =>
+const runBash = (input: BashSandboxedInput) =>
     Stream.unwrap(
       Effect.gen(function* () {
         const session = yield* ShellSession
         if (input.command.trim() === "") return Stream.fail(Tool.fail("Bash", "The command is empty."))
+        // Granted by the permission layer (a call asking for it is a permission question).
+        const unsandboxed = input.dangerouslyDisableSandbox === true
         if (input.run_in_background === true) {
           return Stream.fromEffect(
-            Effect.map(session.startBackground(input.command), (shell) =>
+            Effect.map(session.startBackground(input.command, { unsandboxed }), (shell) =>
               Tool.withResponse(
                 Tool.result(
                   `Command running in background with ID: ${shell.id}. Use BashOutput with bash_id "${shell.id}" to read its output, and KillShell to stop it.`,
@@ -108,7 +120,7 @@ export const BashTool = Tool.make({
         const requested = input.timeout ?? DEFAULT_TIMEOUT_MS
         if (!(requested > 0)) return Stream.fail(Tool.fail("Bash", `timeout must be a positive number of milliseconds (got ${requested}).`))
         const timeoutMs = Math.min(Math.floor(requested), MAX_TIMEOUT_MS)
-        return session.run(input.command, { timeoutMs }).pipe(
+        return session.run(input.command, { timeoutMs, unsandboxed }).pipe(
           Stream.groupedWithin(256, PROGRESS_INTERVAL),
           Stream.map((events): Array<Tool.ToolOutput> => {
             const out: Array<Tool.ToolOutput> = []
@@ -140,7 +152,29 @@ export const BashTool = Tool.make({
         )
       })
     )
+
+export const BashTool = Tool.make({
+  name: "Bash",
+  description: BASH_DESCRIPTION,
+  input: BashInput,
+  target: (input) => ({ _tag: "Command", command: input.command }),
+  run: runBash
 })
+
+const makeBashToolSandboxed = () =>
+  Tool.make({
+    name: "Bash",
+    description: `${BASH_DESCRIPTION}
+- Commands run in a sandbox (see the system prompt). If one fails because the sandbox refused something (the result ends with <sandbox_violations>), say so; set \`dangerouslyDisableSandbox\` only when the user wants the command run outside it (they are asked).`,
+    input: makeBashSandboxedInput(),
+    target: (input) => ({ _tag: "Command", command: input.command }),
+    run: runBash
+  })
+
+let sandboxedBash: ReturnType<typeof makeBashToolSandboxed> | undefined
+
+/** Bash as offered when the session's commands run in the sandbox (its input has `dangerouslyDisableSandbox`). */
+export const sandboxedBashTool = (): ReturnType<typeof makeBashToolSandboxed> => (sandboxedBash ??= makeBashToolSandboxed())
 
 export const BashOutputInput = Schema.Struct({
   bash_id: Schema.String.annotate({ description: "The ID of the background shell to retrieve output from" }),

@@ -16,7 +16,10 @@ import * as SearchFilesModule from "../search/SearchFiles.js"
 import { ShellSession, make as makeShellSession } from "../ShellSession.js"
 import { TodoStore } from "../TodoStore.js"
 import { type Interface as ToolRegistryInterface, ToolRegistry } from "../ToolRegistry.js"
+import * as Option from "effect/Option"
+import { Sandbox } from "../../sandbox/Sandbox.js"
 import { all } from "./all.js"
+import { sandboxedBashTool } from "./Bash.js"
 
 export interface Options {
   /** The session's working directory (where Bash starts). */
@@ -60,8 +63,15 @@ export const make: Effect.Effect<ToolRegistryInterface, never, FileSystem.FileSy
       Context.add(ShellSession, yield* ShellSession),
       Context.add(FileSystem.FileSystem, yield* FileSystem.FileSystem)
     )
+    // With the sandbox on, Bash's input has `dangerouslyDisableSandbox` (the model can ask to leave it).
+    const sandbox = yield* Effect.serviceOption(Sandbox)
+    const sandboxed = Option.isSome(sandbox) && sandbox.value.state._tag === "On"
+    const [_bash, ...others] = all
     // Compaction makes the tools forget what they remember of the files they showed (FileState, in the context).
-    return yield* Effect.provideContext(ToolRegistry.make(...all), context)
+    return yield* Effect.provideContext(
+      sandboxed ? ToolRegistry.make(sandboxedBashTool(), ...others) : ToolRegistry.make(...all),
+      context
+    )
   })
 
 /** `make` as a layer: a ToolRegistry of every built-in tool, on the ShellSession and the FileSystem in context. */

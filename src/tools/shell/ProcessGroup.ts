@@ -241,10 +241,11 @@ export interface ShellProcess {
 }
 
 export interface StartOptions {
-  readonly shell: string
-  readonly script: string
-  /** The script's positional parameters ($1...; $0 is the shell). */
-  readonly args?: ReadonlyArray<string>
+  /** The program (a shell, or the sandbox wrapping one). */
+  readonly file: string
+  readonly args: ReadonlyArray<string>
+  /** Open file descriptors the child gets as fds 3, 4, ... (the sandbox's seccomp program). */
+  readonly fds?: ReadonlyArray<number>
   readonly cwd: string
   /** The child's whole environment (see ChildEnvironment: never this process's own as is). */
   readonly env: Readonly<Record<string, string>>
@@ -259,7 +260,15 @@ const exitOf = (code: number | null, signal: NodeJS.Signals | null): ShellExit =
   return { code: 128 + number, signal: signal ?? undefined }
 }
 
-/** Starts `shell -c script` in a new process group; the group is ended when the scope closes. */
+/** `shell -c script shell ...args`: the argv of a shell script with positional parameters. */
+export const shellArgs = (shell: string, script: string, args: ReadonlyArray<string> = []): ReadonlyArray<string> => [
+  "-c",
+  script,
+  shell,
+  ...args
+]
+
+/** Starts `file args` in a new process group; the group is ended when the scope closes. */
 export const start = (options: StartOptions): Effect.Effect<ShellProcess, ToolFailed, Scope.Scope> =>
   Effect.gen(function* () {
     const exited = yield* Deferred.make<ShellExit>()
@@ -268,15 +277,15 @@ export const start = (options: StartOptions): Effect.Effect<ShellProcess, ToolFa
       Effect.callback<ChildProcess, ToolFailed>((resume) => {
         let child: ChildProcess
         try {
-          child = spawn(options.shell, ["-c", options.script, options.shell, ...(options.args ?? [])], {
+          child = spawn(options.file, options.args, {
             cwd: options.cwd,
             // Own process group, so the whole tree can be signalled at once.
             detached: true,
-            stdio: ["ignore", "pipe", "pipe"],
+            stdio: ["ignore", "pipe", "pipe", ...(options.fds ?? [])],
             env: options.env
           })
         } catch (error) {
-          resume(Effect.fail(new ToolFailed({ tool: "Bash", message: `Could not start ${options.shell}: ${String(error)}` })))
+          resume(Effect.fail(new ToolFailed({ tool: "Bash", message: `Could not start ${options.file}: ${String(error)}` })))
           return
         }
         const stdout = new StringDecoder("utf8")
@@ -293,7 +302,7 @@ export const start = (options: StartOptions): Effect.Effect<ShellProcess, ToolFa
         child.once("spawn", () => resume(Effect.succeed(child)))
         child.once("error", (error) => {
           if (child.pid === undefined) {
-            resume(Effect.fail(new ToolFailed({ tool: "Bash", message: `Could not start ${options.shell}: ${error.message}` })))
+            resume(Effect.fail(new ToolFailed({ tool: "Bash", message: `Could not start ${options.file}: ${error.message}` })))
           }
         })
       }),

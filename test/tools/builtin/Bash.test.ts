@@ -5,11 +5,12 @@ import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
-import { BashOutputTool, BashTool, KillShellTool } from "../../../src/tools/builtin/Bash.js"
+import { BashOutputTool, BashTool, KillShellTool, sandboxedBashTool } from "../../../src/tools/builtin/Bash.js"
 import { ChildEnvironment } from "../../../src/platform/ChildEnvironment.js"
 import { ShellSession } from "../../../src/tools/ShellSession.js"
 import { groupAlive, isRunning, sleepLive } from "../../../src/tools/shell/ProcessGroup.js"
 import { jsonSchemaOf } from "../../../src/tools/Tool.js"
+import { sandboxForSuites, suiteShell } from "../../sandbox/support.js"
 import { makeTree, propertyNames, removeTree, runTool, textOf } from "./support.js"
 
 const roots: Array<string> = []
@@ -23,8 +24,8 @@ const tree = (files: Record<string, string> = {}) => {
   return root
 }
 
-/** A short grace period keeps the TERM-ignoring tests quick. */
-const session = (cwd: string) => ShellSession.layer({ cwd, graceMs: 300 }).pipe(Layer.provide(ChildEnvironment.layerNode))
+/** A short grace period keeps the TERM-ignoring tests quick. With WEFT_TEST_SANDBOX=1, in the OS sandbox. */
+const session = (cwd: string) => suiteShell(cwd, 300)
 
 /** Waits on a real condition (a file written by the command, output arriving), never on a fixed delay. */
 const waitFor = (what: string, condition: () => boolean) =>
@@ -47,6 +48,12 @@ const pidsIn = (file: string): Array<number> =>
 
 const bash = (input: Record<string, unknown>, cwd: string) => runTool(BashTool, input, cwd)
 
+/**
+ * Tests that check on the host the pids a command records: inside the sandbox `$$` is a pid of its own namespace,
+ * so they run without it (test/sandbox/Sandbox.test.ts checks the same endings by command line, sandboxed).
+ */
+const hostPids = it.live.skipIf(sandboxForSuites)
+
 describe("Bash", () => {
   it("has Claude Code's input fields", () => {
     const schema = jsonSchemaOf(BashTool.input)
@@ -54,6 +61,14 @@ describe("Bash", () => {
     expect(schema["required"]).toEqual(["command"])
     expect(propertyNames(jsonSchemaOf(BashOutputTool.input))).toEqual(["bash_id", "filter"])
     expect(propertyNames(jsonSchemaOf(KillShellTool.input))).toEqual(["shell_id"])
+    // With the sandbox on, the model may ask to leave it (a permission question).
+    expect(propertyNames(jsonSchemaOf(sandboxedBashTool().input))).toEqual([
+      "command",
+      "timeout",
+      "description",
+      "run_in_background",
+      "dangerouslyDisableSandbox"
+    ])
   })
 
   it.live("runs a command; stdout and stderr interleaved; progress emitted", () => {
@@ -129,7 +144,7 @@ describe("Bash", () => {
     }).pipe(Effect.provide(session(root)))
   })
 
-  it.live("a timeout ends the process group and says so, with the output so far", () => {
+  hostPids("a timeout ends the process group and says so, with the output so far", () => {
     const root = tree()
     return Effect.gen(function* () {
       const { result } = yield* bash({ command: "echo started; echo $$ > pid; sleep 1000", timeout: 500 }, root)
@@ -142,7 +157,7 @@ describe("Bash", () => {
     }).pipe(Effect.provide(session(root)))
   })
 
-  it.live("interrupting the call kills the whole tree, including a child that ignores SIGTERM", () => {
+  hostPids("interrupting the call kills the whole tree, including a child that ignores SIGTERM", () => {
     const root = tree()
     const pids = nodePath.join(root, "pids")
     return Effect.gen(function* () {
@@ -164,7 +179,7 @@ describe("Bash", () => {
     }).pipe(Effect.provide(session(root)))
   })
 
-  it.live("processes a foreground command leaves behind end when it exits", () => {
+  hostPids("processes a foreground command leaves behind end when it exits", () => {
     const root = tree()
     return Effect.gen(function* () {
       const { result } = yield* bash({ command: "sleep 1000 & echo $! > pid; echo left" }, root)
@@ -177,7 +192,7 @@ describe("Bash", () => {
 })
 
 describe("background shells: Bash run_in_background, BashOutput, KillShell", () => {
-  it.live("starts, reads new output incrementally (with a filter), kills", () => {
+  hostPids("starts, reads new output incrementally (with a filter), kills", () => {
     const root = tree()
     return Effect.gen(function* () {
       const started = yield* bash(
@@ -225,7 +240,7 @@ describe("background shells: Bash run_in_background, BashOutput, KillShell", () 
     }).pipe(Effect.provide(session(root)))
   })
 
-  it.live("closing the session ends every background process, even one ignoring SIGTERM", () => {
+  hostPids("closing the session ends every background process, even one ignoring SIGTERM", () => {
     const root = tree()
     const pids = nodePath.join(root, "pids")
     return Effect.gen(function* () {

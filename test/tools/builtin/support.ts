@@ -1,8 +1,7 @@
 /** Helpers for the shell and search tool tests: temp trees and running a tool the way the registry does. */
 import * as Layer from "effect/Layer"
-import { ChildEnvironment } from "../../../src/platform/ChildEnvironment.js"
 import { SearchFiles } from "../../../src/tools/search/SearchFiles.js"
-import { ShellSession } from "../../../src/tools/ShellSession.js"
+import { suiteShell } from "../../sandbox/support.js"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
@@ -57,6 +56,6 @@ export const propertyNames = (schema: Record<string, unknown>): Array<string> =>
   return typeof properties === "object" && properties !== null ? Object.keys(properties) : []
 }
 
-/** What Glob and Grep need besides their input: the disk (SearchFiles) and a session shell in `cwd`. */
+/** What Glob and Grep need besides their input: the disk (SearchFiles) and a session shell in `cwd` (sandboxed with WEFT_TEST_SANDBOX=1). */
 export const searchLayer = (cwd: string) =>
-  Layer.mergeAll(SearchFiles.layer, ShellSession.layer({ cwd, graceMs: 300 }).pipe(Layer.provide(ChildEnvironment.layerNode)))
+  Layer.mergeAll(SearchFiles.layer, suiteShell(cwd, 300))
