@@ -6,9 +6,10 @@ describe("IdleCollector", () => {
   it("collects once the heap holds far more than the last collection kept, and not before", () => {
     const collect = makeIdleCollector(8 * 1024 * 1024)
     expect(collect).toBeDefined()
-    // Garbage: 40 MB of strings made and dropped.
-    let garbage: Array<string> | undefined = Array.from({ length: 40_000 }, (_, index) => `${index}`.padEnd(1000, "x"))
-    expect(garbage.length).toBe(40_000)
+    // Garbage: 40 MB of arrays of doubles (8 bytes an element on every V8; strings could be shared or cons cells),
+    // made and dropped.
+    let garbage: Array<Array<number>> | undefined = Array.from({ length: 5_000 }, (_, index) => new Array<number>(1000).fill(index + 0.5))
+    expect(garbage.length).toBe(5_000)
     garbage = undefined
     const before = v8.getHeapStatistics()
     expect(collect?.()).toBe(true)
