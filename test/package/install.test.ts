@@ -1,6 +1,6 @@
 // weft as a user gets it: `npm pack`, the tarball installed into a new project that depends on effect, and the
-// programs README shows (its `ts` code blocks, taken from README.md itself) typechecked there and run, on the node
-// running this test. Installed with `npm ci --offline` from a lock file made of this repository's own (the same
+// programs README and docs/library.md show (their `ts` code blocks, taken from the files themselves) typechecked
+// there and run, on the node running this test. Installed with `npm ci --offline` from a lock file made of this repository's own (the same
 // versions, fetched by integrity from npm's cache, which `npm ci` here filled): no network.
 import { execFile, execFileSync, spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
@@ -24,9 +24,11 @@ const run = (args: ReadonlyArray<string>, options: { readonly cwd: string; reado
     (error: { stdout: string; stderr: string }) => ({ stdout: error.stdout, stderr: `${error.stderr}\n${String(error)}` })
   )
 
-/** The `ts` code blocks of README.md, in order. */
+/** The `ts` code blocks of README.md, then of docs/library.md (the fakes, a conversation), in order. */
 const readmePrograms = (): ReadonlyArray<string> =>
-  [...readFileSync(join(root, "README.md"), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!)
+  ["README.md", "docs/library.md"].flatMap((file) =>
+    [...readFileSync(join(root, file), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!)
+  )
 
 /** The entries of this repository's lock that `names` need (their dependencies and peers, transitively). */
 const lockEntries = (names: ReadonlyArray<string>): Record<string, unknown> => {
