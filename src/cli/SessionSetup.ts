@@ -148,6 +148,20 @@ export const load = (options: PrintOptions, cwd: string) =>
       trustProject: options.trustProject
     })
     for (const warning of settings.warnings) yield* warn(`${warning}\n`)
+    return yield* fromSettings(options, cwd, settings, warn)
+  })
+
+/**
+ * The rest of the session's setup once the settings are read (their own warnings already said): refused when a
+ * settings file could not be read, then the MCP servers and what `loadRest` takes. Warnings go to `say`.
+ */
+export const fromSettings = (
+  options: PrintOptions,
+  cwd: string,
+  settings: Settings["Service"],
+  say: (text: string) => Effect.Effect<void>
+): Effect.Effect<Loaded, UsageError | RunError> =>
+  Effect.gen(function* () {
     // A settings file that could not be read may hold deny rules: no run without them. A bad --settings is a usage error.
     if (settings.errors.length > 0) {
       const message = credentials.redact(settings.errors.map((error) => error.message).join("\nweft: "))
@@ -155,7 +169,7 @@ export const load = (options: PrintOptions, cwd: string) =>
     }
     if (options.verbose && settings.unknownKeys.length > 0) {
       const listed = settings.unknownKeys.map((entry) => `${entry.key} (${entry.origins.join(", ")})`).join("; ")
-      yield* warn(`weft: settings keys weft does not implement, ignored: ${listed}\n`)
+      yield* say(`weft: settings keys weft does not implement, ignored: ${listed}\n`)
     }
     // Which project servers start is read from the same settings as the rest of the session.
     const mcpConfig = yield* McpConfig.load({
@@ -164,8 +178,8 @@ export const load = (options: PrintOptions, cwd: string) =>
       strict: options.strictMcpConfig,
       project: Effect.succeed(McpConfig.projectTrustOf(settings))
     }).pipe(Effect.mapError((error) => new UsageError({ message: error.message })))
-    for (const warning of mcpConfig.warnings) yield* warn(`weft: ${warning}\n`)
-    const loaded: Loaded = { settings, mcpServers: mcpConfig.servers, ...(yield* loadRest(options, cwd, settings, warn)) }
+    for (const warning of mcpConfig.warnings) yield* say(`weft: ${warning}\n`)
+    const loaded: Loaded = { settings, mcpServers: mcpConfig.servers, ...(yield* loadRest(options, cwd, settings, say)) }
     return loaded
   })
 
