@@ -14,18 +14,10 @@ import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import * as Session from "../../src/agent/Session.js"
-import { Transcript } from "../../src/agent/Transcript.js"
 import * as SessionServices from "../../src/cli/SessionServices.js"
-import { Environment } from "../../src/context/Environment.js"
-import { Memory } from "../../src/context/Memory.js"
-import { Settings } from "../../src/context/Settings.js"
 import type { AgentEvent, PermissionAsked } from "../../src/domain/AgentEvent.js"
-import type { ContentBlock, ToolResultBlock } from "../../src/domain/Content.js"
 import type { MessageParam } from "../../src/domain/Message.js"
 import { Hooks } from "../../src/hooks/Hooks.js"
-import type { Handlers } from "../../src/hooks/Hooks.js"
-import { McpClient } from "../../src/mcp/McpClient.js"
-import { Permissions, type Options as PermissionsOptions } from "../../src/permissions/Permissions.js"
 import type { PromptAnswer } from "../../src/permissions/Prompter.js"
 import { SessionStore } from "../../src/session/SessionStore.js"
 import { ScriptTurn, textTurn, toolUse } from "../../src/testing/Script.js"
@@ -33,54 +25,8 @@ import type { Script } from "../../src/testing/Script.js"
 import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
 import { isRunning, sleepLive } from "../../src/tools/shell/ProcessGroup.js"
 import * as Tool from "../../src/tools/Tool.js"
-import { ToolRegistry } from "../../src/tools/ToolRegistry.js"
 import { tempDir, write } from "../support/TempFiles.js"
-
-const Echo = Tool.fromEffect({
-  name: "Echo",
-  description: "Echoes its text.",
-  input: Schema.Struct({ text: Schema.String }),
-  readOnly: true,
-  run: ({ text }) => Effect.succeed(Tool.result(`echo: ${text}`))
-})
-
-/** Not read-only: the real permissions ask about it in the default mode. */
-const Shout = Tool.fromEffect({
-  name: "Shout",
-  description: "Shouts its text.",
-  input: Schema.Struct({ text: Schema.String }),
-  run: ({ text }) => Effect.succeed(Tool.result(`shout: ${text.toUpperCase()}`))
-})
-
-interface Harness {
-  readonly script: Script
-  readonly tools?: ReadonlyArray<Tool.Tool<any, never>>
-  readonly hooks?: Handlers
-  /** Default: permissive. */
-  readonly permissions?: Layer.Layer<Permissions>
-  readonly options?: Partial<Session.Options>
-}
-
-/** The real permissions over settings given as a value, in `dir` (its `.claude` files are where rules are written). */
-const realPermissions = (dir: string, options: PermissionsOptions = {}) =>
-  Permissions.layer(options).pipe(Layer.provide(Settings.layerFromValue({}, { projectDir: dir, home: dir })))
-
-const services = (harness: Harness) =>
-  Layer.mergeAll(
-    ScriptedModel.layer(harness.script),
-    ToolRegistry.layer(...(harness.tools ?? [Echo, Shout])),
-    harness.permissions ?? Permissions.layerPermissive(),
-    Hooks.layerWith({ handlers: harness.hooks ?? {} }),
-    Layer.succeed(McpClient, McpClient.none),
-    Environment.layerStatic(),
-    Memory.layerStatic([]),
-    Transcript.layer({ cwd: "/project", version: "test" }).pipe(Layer.provideMerge(SessionStore.layerMemory()))
-  )
-
-const sessionLayer = (harness: Harness) =>
-  Session.layer({ cwd: "/project", systemPrompt: "You are a test.", sessionId: "s-1", ...harness.options }).pipe(
-    Layer.provideMerge(services(harness))
-  )
+import { Echo, realPermissions, services, sessionLayer, Shout, toolResultsIn } from "./support.js"
 
 /** The events' tags, raw stream events left out and a run of the same tag (text deltas) counted once. */
 const tagsOf = (events: ReadonlyArray<AgentEvent>) =>
@@ -112,12 +58,6 @@ const answering = (session: Session.Interface, decide: (asked: PermissionAsked) 
     )
   })
 
-const toolResultsIn = (history: ReadonlyArray<MessageParam>): ReadonlyArray<ToolResultBlock> =>
-  history.flatMap((message) =>
-    typeof message.content === "string"
-      ? []
-      : message.content.filter((block: ContentBlock): block is ToolResultBlock => block.type === "tool_result")
-  )
 
 /** Every tool_use of the history is answered by a tool_result in the next message (what the API requires). */
 const expectValidHistory = (history: ReadonlyArray<MessageParam>) => {
