@@ -26,7 +26,11 @@ import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
 import { isRunning, sleepLive } from "../../src/tools/shell/ProcessGroup.js"
 import * as Tool from "../../src/tools/Tool.js"
 import { tempDir, write } from "../support/TempFiles.js"
-import { Echo, realPermissions, services, sessionLayer, Shout, toolResultsIn } from "./support.js"
+import { collectTurn, Echo, realPermissions, services, sessionLayer, Shout, toolResultsIn } from "./support.js"
+
+/** A session whose host answers the asks of the real permissions, in `dir`. */
+const hostAsked = (dir: string, script: Script) =>
+  sessionLayer({ script, permissions: realPermissions(dir), options: { prompter: "host" } })
 
 /** The events' tags, raw stream events left out and a run of the same tag (text deltas) counted once. */
 const tagsOf = (events: ReadonlyArray<AgentEvent>) =>
@@ -38,10 +42,7 @@ const tagsOf = (events: ReadonlyArray<AgentEvent>) =>
 /** Submits `prompt` and collects the session's events up to its turn's end. */
 const turnEvents = (session: Session.Interface, prompt: string) =>
   Effect.gen(function* () {
-    const events = yield* session.subscribe
-    const collecting = yield* Effect.forkChild(
-      Stream.runCollect(events.pipe(Stream.takeUntil((event: AgentEvent) => event._tag === "TurnEnded")))
-    )
+    const collecting = yield* collectTurn(session)
     const turn = yield* session.submit(prompt)
     const result = yield* turn.result
     return { result, events: yield* Fiber.join(collecting) }
@@ -146,16 +147,12 @@ describe("Session", () => {
       expect((yield* session.status).busy).toBe(false)
     }).pipe(
       Effect.provide(
-        sessionLayer({
-          script: [
-            ScriptTurn.blocks([toolUse("Shout", { text: "hi" }, "s1")]),
-            textTurn("done"),
-            ScriptTurn.blocks([toolUse("Shout", { text: "no" }, "s2")]),
-            textTurn("never sent")
-          ],
-          permissions: realPermissions(dir),
-          options: { prompter: "host" }
-        })
+        hostAsked(dir, [
+          ScriptTurn.blocks([toolUse("Shout", { text: "hi" }, "s1")]),
+          textTurn("done"),
+          ScriptTurn.blocks([toolUse("Shout", { text: "no" }, "s2")]),
+          textTurn("never sent")
+        ])
       )
     )
   })
@@ -164,10 +161,7 @@ describe("Session", () => {
     const dir = tempDir()
     return Effect.gen(function* () {
       const session = yield* Session.Session
-      const events = yield* session.subscribe
-      const collecting = yield* Effect.forkChild(
-        Stream.runCollect(events.pipe(Stream.takeUntil((event: AgentEvent) => event._tag === "TurnEnded")))
-      )
+      const collecting = yield* collectTurn(session)
       const asked = yield* Deferred.make<void>()
       const watching = yield* session.subscribe
       yield* Effect.forkChild(
@@ -185,11 +179,7 @@ describe("Session", () => {
       expect((yield* next.result).result).toBe("next answer")
     }).pipe(
       Effect.provide(
-        sessionLayer({
-          script: [ScriptTurn.blocks([toolUse("Shout", { text: "hi" }, "s1")]), textTurn("next answer")],
-          permissions: realPermissions(dir),
-          options: { prompter: "host" }
-        })
+        hostAsked(dir, [ScriptTurn.blocks([toolUse("Shout", { text: "hi" }, "s1")]), textTurn("next answer")])
       )
     )
   })
@@ -202,10 +192,7 @@ describe("Session", () => {
       yield* answering(session, (asked): PromptAnswer =>
         JSON.stringify(asked.input).includes("yes") ? { _tag: "Allow" } : { _tag: "Deny", reason: "Not that one." }
       )
-      const events = yield* session.subscribe
-      const collecting = yield* Effect.forkChild(
-        Stream.runCollect(events.pipe(Stream.takeUntil((event: AgentEvent) => event._tag === "TurnEnded")))
-      )
+      const collecting = yield* collectTurn(session)
       const allowed = yield* session.runTool("Shout", { text: "yes" })
       expect(allowed).toMatchObject({ type: "tool_result", content: "shout: YES" })
       expect(allowed.is_error).toBeUndefined()
@@ -254,11 +241,7 @@ describe("Session", () => {
       expect((yield* session.status).permissionMode).toBe("acceptEdits")
     }).pipe(
       Effect.provide(
-        sessionLayer({
-          script: [ScriptTurn.blocks([toolUse("Shout", { text: "hi" }, "s1")]), textTurn("done")],
-          permissions: realPermissions(dir),
-          options: { prompter: "host" }
-        })
+        hostAsked(dir, [ScriptTurn.blocks([toolUse("Shout", { text: "hi" }, "s1")]), textTurn("done")])
       )
     )
   })
@@ -359,11 +342,7 @@ describe("Session", () => {
       expect(fs.readFileSync(project, "utf8")).toBe("[1, 2]")
     }).pipe(
       Effect.provide(
-        sessionLayer({
-          script: [ScriptTurn.blocks([toolUse("Shout", { text: "hi" }, "s1")]), textTurn("done")],
-          permissions: realPermissions(dir),
-          options: { prompter: "host" }
-        })
+        hostAsked(dir, [ScriptTurn.blocks([toolUse("Shout", { text: "hi" }, "s1")]), textTurn("done")])
       )
     )
   })
@@ -384,16 +363,12 @@ describe("Session", () => {
       expect(fs.existsSync(nodePath.join(dir, ".claude"))).toBe(false)
     }).pipe(
       Effect.provide(
-        sessionLayer({
-          script: [
-            ScriptTurn.blocks([toolUse("Shout", { text: "a" }, "s1")]),
-            textTurn("one"),
-            ScriptTurn.blocks([toolUse("Shout", { text: "b" }, "s2")]),
-            textTurn("two")
-          ],
-          permissions: realPermissions(dir),
-          options: { prompter: "host" }
-        })
+        hostAsked(dir, [
+          ScriptTurn.blocks([toolUse("Shout", { text: "a" }, "s1")]),
+          textTurn("one"),
+          ScriptTurn.blocks([toolUse("Shout", { text: "b" }, "s2")]),
+          textTurn("two")
+        ])
       )
     )
   })
@@ -436,10 +411,7 @@ describe("Session", () => {
     Effect.gen(function* () {
       const session = yield* Session.Session
       yield* (yield* session.submit("one")).result
-      const events = yield* session.subscribe
-      const collecting = yield* Effect.forkChild(
-        Stream.runCollect(events.pipe(Stream.takeUntil((event: AgentEvent) => event._tag === "TurnEnded")))
-      )
+      const collecting = yield* collectTurn(session)
       yield* session.compact("Keep the numbers.")
       expect(tagsOf(yield* Fiber.join(collecting))).toEqual(["TurnStarted", "CompactionStarted", "Compacted", "TurnEnded"])
       const history = yield* session.history

@@ -16,7 +16,7 @@ import { ScriptTurn, textTurn, toolUse } from "../../src/testing/Script.js"
 import type { Script } from "../../src/testing/Script.js"
 import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
 import { tempDir } from "../support/TempFiles.js"
-import { type Harness, realPermissions, sessionLayer as sessionLayerOf, toolResultsIn } from "./support.js"
+import { collectTurn, type Harness, realPermissions, sessionLayer as sessionLayerOf, toolResultsIn } from "./support.js"
 
 const reviewer: AgentDefinitions.Definition = {
   name: "reviewer",
@@ -42,10 +42,7 @@ const sessionLayer = (harness: Harness) => sessionLayerOf(harness, { systemPromp
 const runPrompt = (harness: Harness, prompt = "go") =>
   Effect.gen(function* () {
     const session = yield* Session.Session
-    const events = yield* session.subscribe
-    const collecting = yield* Effect.forkChild(
-      Stream.runCollect(events.pipe(Stream.takeUntil((event: AgentEvent) => event._tag === "TurnEnded")))
-    )
+    const collecting = yield* collectTurn(session)
     const turn = yield* session.submit(prompt)
     const result = yield* turn.result
     const requests = yield* ScriptedModel.use((model) => model.requests)

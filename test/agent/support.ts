@@ -2,11 +2,13 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import * as Session from "../../src/agent/Session.js"
 import { Transcript } from "../../src/agent/Transcript.js"
 import { Environment } from "../../src/context/Environment.js"
 import { Memory } from "../../src/context/Memory.js"
 import { Settings } from "../../src/context/Settings.js"
+import type { AgentEvent } from "../../src/domain/AgentEvent.js"
 import type { ContentBlock, ToolResultBlock } from "../../src/domain/Content.js"
 import type { MessageParam } from "../../src/domain/Message.js"
 import { Hooks } from "../../src/hooks/Hooks.js"
@@ -74,4 +76,10 @@ export const toolResultsIn = (history: ReadonlyArray<MessageParam>): ReadonlyArr
     typeof message.content === "string"
       ? []
       : message.content.filter((block: ContentBlock): block is ToolResultBlock => block.type === "tool_result")
+  )
+
+/** Collects the session's events from now to its turn's end, in the background: join the fiber for them. */
+export const collectTurn = (session: Session.Interface) =>
+  Effect.flatMap(session.subscribe, (events) =>
+    Effect.forkChild(Stream.runCollect(events.pipe(Stream.takeUntil((event: AgentEvent) => event._tag === "TurnEnded"))))
   )
