@@ -58,6 +58,19 @@ const toolNames = (request: MessagesRequest | undefined) => (request?.tools ?? [
 
 const call = (input: Record<string, unknown>, id = "toolu_agent") => toolUse("Agent", input, id)
 
+/** Submits a prompt, interrupts the session once a subagent has started, and checks the turn ended interrupted. */
+const interruptOnceAChildStarts = Effect.gen(function* () {
+  const session = yield* Session.Session
+  const events = yield* session.subscribe
+  const started = yield* Effect.forkChild(Stream.runHead(events.pipe(Stream.filter((event: AgentEvent) => event._tag === "SubagentStarted"))))
+  const turn = yield* session.submit("go")
+  yield* Fiber.join(started)
+  yield* session.interrupt
+  const result = yield* turn.result
+  expect(result.isError).toBe(true)
+  expect(result.result).toContain("Interrupted")
+})
+
 describe("Subagents", () => {
   it.effect("a foreground call runs the child in its own scope and answers with its final text; its usage counts in the totals", () =>
     Effect.gen(function* () {
@@ -399,19 +412,7 @@ describe("Subagents", () => {
     }))
 
   it.live("interrupting the parent ends a running child", () =>
-    Effect.gen(function* () {
-      const session = yield* Session.Session
-      const events = yield* session.subscribe
-      const started = yield* Effect.forkChild(
-        Stream.runHead(events.pipe(Stream.filter((event: AgentEvent) => event._tag === "SubagentStarted")))
-      )
-      const turn = yield* session.submit("go")
-      yield* Fiber.join(started)
-      yield* session.interrupt
-      const result = yield* turn.result
-      expect(result.isError).toBe(true)
-      expect(result.result).toContain("Interrupted")
-    }).pipe(
+    interruptOnceAChildStarts.pipe(
       Effect.provide(
         sessionLayer({
           script: [
@@ -423,19 +424,7 @@ describe("Subagents", () => {
     ))
 
   it.live("interrupting the parent while it waits for a background agent stops both", () =>
-    Effect.gen(function* () {
-      const session = yield* Session.Session
-      const events = yield* session.subscribe
-      const started = yield* Effect.forkChild(
-        Stream.runHead(events.pipe(Stream.filter((event: AgentEvent) => event._tag === "SubagentStarted")))
-      )
-      const turn = yield* session.submit("go")
-      yield* Fiber.join(started)
-      yield* session.interrupt
-      const result = yield* turn.result
-      expect(result.isError).toBe(true)
-      expect(result.result).toContain("Interrupted")
-    }).pipe(
+    interruptOnceAChildStarts.pipe(
       Effect.provide(
         sessionLayer({
           script: [
