@@ -47,7 +47,7 @@ import { type AnyTool, InvalidToolInput, type SpentResponse, type ToolResult } f
 import { filterTools, type Interface as Registry, ToolRegistry } from "../tools/ToolRegistry.js"
 import * as Agent from "./Agent.js"
 import * as HookReport from "./HookReport.js"
-import { Transcript, type Interface as TranscriptInterface } from "./Transcript.js"
+import { Transcript, type Interface as TranscriptInterface, none as TranscriptNone } from "./Transcript.js"
 
 export const toolName = "Agent"
 /** Claude Code's former name of the tool, still accepted in calls, rules and matchers. */
@@ -387,7 +387,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Scope.Sc
           Context.add(
             Transcript,
             transcriptPath === undefined
-              ? noTranscript
+              ? TranscriptNone
               : fileTranscript(transcriptPath, options.sessionId, agentId, options.cwd, options.redact ?? ((text) => text))
           )
         )
@@ -518,15 +518,6 @@ export const withTool = (registry: Registry, tool: AnyTool, aliases: ReadonlyArr
     ...(registry.forgetContext === undefined ? {} : { forgetContext: registry.forgetContext }),
     get: (name) => (name === tool.name || aliases.includes(name) ? Effect.succeed(tool) : registry.get(name))
   }
-}
-
-const noTranscript: TranscriptInterface = {
-  user: () => Uuid.v4,
-  assistant: () => Uuid.v4,
-  system: () => Uuid.v4,
-  userWith: () => Uuid.v4,
-  setParent: () => Effect.void,
-  flush: Effect.void
 }
 
 const stoppedResult = (sessionId: string): AgentResult => ({

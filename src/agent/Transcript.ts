@@ -51,16 +51,19 @@ export interface Options {
   readonly version: string
 }
 
+/** A transcript that records nothing; uuids are still issued so events can be told apart. */
+export const none: Interface = {
+  user: () => Uuid.v4,
+  assistant: () => Uuid.v4,
+  system: () => Uuid.v4,
+  userWith: () => Uuid.v4,
+  setParent: () => Effect.void,
+  flush: Effect.void
+}
+
 export class Transcript extends Context.Service<Transcript, Interface>()("weft/agent/Transcript") {
   /** Records nothing (a throwaway run); uuids are still issued so events can be told apart. */
-  static layerNone = Layer.succeed(Transcript, {
-    user: () => Uuid.v4,
-    assistant: () => Uuid.v4,
-    system: () => Uuid.v4,
-    userWith: () => Uuid.v4,
-    setParent: () => Effect.void,
-    flush: Effect.void
-  })
+  static layerNone = Layer.succeed(Transcript, none)
 
   /** Appends to the SessionStore, in the background (see the module doc); closing the scope flushes. */
   static make = (options: Options): Effect.Effect<Interface, never, SessionStore | Scope.Scope> =>

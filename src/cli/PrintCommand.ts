@@ -5,11 +5,8 @@
  */
 import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
-import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
-import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { join, resolve } from "node:path"
 import * as Session from "../agent/Session.js"
@@ -19,7 +16,7 @@ import { McpClient } from "../mcp/McpClient.js"
 import * as McpPrompt from "../mcp/McpPrompt.js"
 import { Permissions } from "../permissions/Permissions.js"
 import type { PrintOptions } from "./CliOptions.js"
-import { type CliError, Outcome, RunError, UsageError } from "./Outcome.js"
+import { type CliError, Outcome, UsageError } from "./Outcome.js"
 import * as Output from "./Output.js"
 import { print } from "./Print.js"
 import * as SessionSetup from "./SessionSetup.js"
@@ -106,27 +103,7 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
       })
     }).pipe(Effect.scoped, Effect.provide(session))
 
-    const fiber = yield* Effect.forkChild(printing)
-    const runFork = Effect.runForkWith(yield* Effect.context<never>())
-    let signals = 0
-    const onSignal = () => {
-      signals++
-      if (signals === 1) runFork(Deferred.succeed(abort, undefined))
-      else runFork(Fiber.interrupt(fiber))
-    }
-    yield* Effect.acquireRelease(
-      Effect.sync(() => process.on("SIGINT", onSignal).on("SIGTERM", onSignal)),
-      () => Effect.sync(() => process.off("SIGINT", onSignal).off("SIGTERM", onSignal))
+    return yield* SessionSetup.awaitRun(printing, Deferred.succeed(abort, undefined).pipe(Effect.asVoid), (result) =>
+      result === undefined || result.isError ? Outcome.Failed() : Outcome.Succeeded()
     )
-    const exit = yield* Fiber.await(fiber)
-    if (exit._tag === "Success") {
-      return exit.value === undefined || exit.value.isError ? Outcome.Failed() : Outcome.Succeeded()
-    }
-    // The reader of the output went away: the run has stopped (its processes killed, its transcript flushed).
-    const failure = Cause.findErrorOption(exit.cause)
-    if (Option.isSome(failure) && failure.value._tag === "OutputClosed") return Outcome.OutputClosed()
-    // An expected failure says what it is; anything else is a bug, shown whole.
-    const message =
-      signals > 1 ? "stopped." : Option.isSome(failure) ? failure.value.message : `unexpected failure: ${Cause.pretty(exit.cause)}`
-    return yield* new RunError({ message: credentials.redact(message) })
   }).pipe(Effect.scoped, withRedactingLogger)

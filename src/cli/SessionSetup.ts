@@ -5,11 +5,14 @@
  * `weft -p` (PrintCommand) and the Agent SDK's protocol (sdk/SdkCommand) both start here. Also weft's credentials
  * (withheld from children, redacted from everything printed) and the logger that prints redacted `weft: ...` lines.
  */
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import { join, resolve } from "node:path"
 import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
 import type * as Session from "../agent/Session.js"
 import { Transcript } from "../agent/Transcript.js"
 import { type FileScope, fileScopes, Settings } from "../context/Settings.js"
@@ -24,7 +27,7 @@ import * as Credentials from "../platform/Credentials.js"
 import * as Variables from "../platform/Variables.js"
 import { SessionStore } from "../session/SessionStore.js"
 import type { PrintOptions } from "./CliOptions.js"
-import { RunError, UsageError } from "./Outcome.js"
+import { Outcome, RunError, UsageError } from "./Outcome.js"
 import * as Output from "./Output.js"
 import * as SessionFlags from "./SessionFlags.js"
 import * as SessionServices from "./SessionServices.js"
@@ -79,6 +82,39 @@ export const reportFailedServers = (servers: ReadonlyArray<{ readonly name: stri
 
 /** Writes `text` to stderr, redacted; a closed stderr is no reason to stop. */
 export const warn = (text: string) => Output.stderr(credentials.redact(text)).pipe(Effect.ignore)
+
+/**
+ * Runs a command's work in the background while SIGINT/SIGTERM are handled: the first runs `graceful` (the work ends
+ * on its own), a second interrupts it. Its value becomes the Outcome through `done`; output closed is an Outcome too;
+ * an expected failure says what it is, anything else is a bug, shown whole.
+ */
+export const awaitRun = <A, E extends { readonly _tag: string; readonly message: string }, R>(
+  work: Effect.Effect<A, E, R>,
+  graceful: Effect.Effect<void>,
+  done: (value: A) => Outcome
+): Effect.Effect<Outcome, RunError, R | Scope.Scope> =>
+  Effect.gen(function* () {
+    const fiber = yield* Effect.forkChild(work)
+    const runFork = Effect.runForkWith(yield* Effect.context<never>())
+    let signals = 0
+    const onSignal = () => {
+      signals++
+      if (signals === 1) runFork(graceful)
+      else runFork(Fiber.interrupt(fiber))
+    }
+    yield* Effect.acquireRelease(
+      Effect.sync(() => process.on("SIGINT", onSignal).on("SIGTERM", onSignal)),
+      () => Effect.sync(() => process.off("SIGINT", onSignal).off("SIGTERM", onSignal))
+    )
+    const exit = yield* Fiber.await(fiber)
+    if (exit._tag === "Success") return done(exit.value)
+    // The reader of the output went away: the run has stopped (its processes killed, its transcript flushed).
+    const failure = Cause.findErrorOption(exit.cause)
+    if (Option.isSome(failure) && failure.value._tag === "OutputClosed") return Outcome.OutputClosed()
+    const message =
+      signals > 1 ? "stopped." : Option.isSome(failure) ? failure.value.message : `unexpected failure: ${Cause.pretty(exit.cause)}`
+    return yield* new RunError({ message: credentials.redact(message) })
+  })
 
 /**
  * What the run logs (a warning: the session could not be recorded, ...), on stderr as `weft: ...` lines, redacted:
@@ -148,6 +184,20 @@ export const load = (options: PrintOptions, cwd: string) =>
       trustProject: options.trustProject
     })
     for (const warning of settings.warnings) yield* warn(`${warning}\n`)
+    return yield* fromSettings(options, cwd, settings, warn)
+  })
+
+/**
+ * The rest of the session's setup once the settings are read (their own warnings already said): refused when a
+ * settings file could not be read, then the MCP servers and what `loadRest` takes. Warnings go to `say`.
+ */
+export const fromSettings = (
+  options: PrintOptions,
+  cwd: string,
+  settings: Settings["Service"],
+  say: (text: string) => Effect.Effect<void>
+): Effect.Effect<Loaded, UsageError | RunError> =>
+  Effect.gen(function* () {
     // A settings file that could not be read may hold deny rules: no run without them. A bad --settings is a usage error.
     if (settings.errors.length > 0) {
       const message = credentials.redact(settings.errors.map((error) => error.message).join("\nweft: "))
@@ -155,7 +205,7 @@ export const load = (options: PrintOptions, cwd: string) =>
     }
     if (options.verbose && settings.unknownKeys.length > 0) {
       const listed = settings.unknownKeys.map((entry) => `${entry.key} (${entry.origins.join(", ")})`).join("; ")
-      yield* warn(`weft: settings keys weft does not implement, ignored: ${listed}\n`)
+      yield* say(`weft: settings keys weft does not implement, ignored: ${listed}\n`)
     }
     // Which project servers start is read from the same settings as the rest of the session.
     const mcpConfig = yield* McpConfig.load({
@@ -164,8 +214,8 @@ export const load = (options: PrintOptions, cwd: string) =>
       strict: options.strictMcpConfig,
       project: Effect.succeed(McpConfig.projectTrustOf(settings))
     }).pipe(Effect.mapError((error) => new UsageError({ message: error.message })))
-    for (const warning of mcpConfig.warnings) yield* warn(`weft: ${warning}\n`)
-    const loaded: Loaded = { settings, mcpServers: mcpConfig.servers, ...(yield* loadRest(options, cwd, settings, warn)) }
+    for (const warning of mcpConfig.warnings) yield* say(`weft: ${warning}\n`)
+    const loaded: Loaded = { settings, mcpServers: mcpConfig.servers, ...(yield* loadRest(options, cwd, settings, say)) }
     return loaded
   })
 

@@ -14,6 +14,7 @@
 import * as Effect from "effect/Effect"
 import { lstatSync, readlinkSync, realpathSync } from "node:fs"
 import { dirname, isAbsolute, join, resolve, sep } from "node:path"
+import * as ShellStartupFiles from "../platform/ShellStartupFiles.js"
 import { parseRule as parseGitignoreRule, type Rule as GitignoreRule } from "../tools/search/Gitignore.js"
 import { globSource, hasMagic } from "../tools/search/GlobPattern.js"
 
@@ -219,15 +220,7 @@ const protectedNames = new Set([".git", ".claude", ".mcp.json"])
 
 /** Shell start-up files: writing one runs code in every later shell. */
 const shellStartupFiles = new Set([
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".profile",
-  ".zshrc",
-  ".zshenv",
-  ".zprofile",
-  ".zlogin",
+  ...ShellStartupFiles.posix,
   ".zlogout",
   ".cshrc",
   ".tcshrc",

@@ -13,6 +13,7 @@
  */
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
+import * as ShellStartupFiles from "../platform/ShellStartupFiles.js"
 
 export type Kind = "file" | "directory" | "missing"
 
@@ -47,15 +48,7 @@ export const protectedInWorkspace: ReadonlyArray<string> = [
   ".git/hooks",
   ".git/config",
   ".gitmodules",
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".profile",
-  ".zshrc",
-  ".zshenv",
-  ".zprofile",
-  ".zlogin",
+  ...ShellStartupFiles.posix,
   ".envrc"
 ]
 

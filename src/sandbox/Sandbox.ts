@@ -22,6 +22,7 @@ import * as os from "node:os"
 import * as nodePath from "node:path"
 import { Settings } from "../context/Settings.js"
 import * as Variables from "../platform/Variables.js"
+import { procState, sleepLive } from "../tools/shell/ProcessGroup.js"
 import * as Bwrap from "./Bwrap.js"
 import * as SandboxConfig from "./SandboxConfig.js"
 import * as Seccomp from "./Seccomp.js"
@@ -208,22 +209,6 @@ const applySeccompPerl = (arch: Seccomp.Arch): ReadonlyArray<string> => [
   ].join(" "),
   "--"
 ]
-
-/** A process's state letter from /proc (R, S, Z...); undefined when it is gone. */
-const procState = (pid: number): string | undefined => {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8")
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3)
-  } catch {
-    return undefined
-  }
-}
-
-const sleepLive = (ms: number): Effect.Effect<void> =>
-  Effect.callback<void>((resume) => {
-    const handle = setTimeout(() => resume(Effect.void), ms)
-    return Effect.sync(() => clearTimeout(handle))
-  })
 
 /**
  * Waits (at most 2 s, polling) until the sandbox's init process, named in bwrap's info file, is gone or a zombie:

@@ -25,6 +25,41 @@ interface Table {
   readonly x32Bit?: number
 }
 
+// The calls refused with EPERM, as [name, x86_64 number, arm64 number]; the sources of the numbers are below.
+const refusedCalls: ReadonlyArray<readonly [string, number, number]> = [
+  ["ptrace", 101, 117],
+  ["unshare", 272, 97],
+  ["setns", 308, 268],
+  ["mount", 165, 40],
+  ["umount2", 166, 39],
+  ["pivot_root", 155, 41],
+  ["chroot", 161, 51],
+  ["add_key", 248, 217],
+  ["request_key", 249, 218],
+  ["keyctl", 250, 219],
+  ["bpf", 321, 280],
+  ["perf_event_open", 298, 241],
+  ["userfaultfd", 323, 282],
+  ["process_vm_readv", 310, 270],
+  ["process_vm_writev", 311, 271],
+  ["open_by_handle_at", 304, 265],
+  ["init_module", 175, 105],
+  ["finit_module", 313, 273],
+  ["delete_module", 176, 106],
+  ["kexec_load", 246, 104],
+  ["kexec_file_load", 320, 294],
+  ["io_uring_setup", 425, 425],
+  ["io_uring_enter", 426, 426],
+  ["io_uring_register", 427, 427],
+  ["open_tree", 428, 428],
+  ["move_mount", 429, 429],
+  ["fsopen", 430, 430],
+  ["fsconfig", 431, 431],
+  ["fsmount", 432, 432],
+  ["fspick", 433, 433],
+  ["mount_setattr", 442, 442]
+]
+
 // Syscall numbers: arch/x86/entry/syscalls/syscall_64.tbl and include/uapi/asm-generic/unistd.h.
 const tables: Record<Arch, Table> = {
   x64: {
@@ -33,78 +68,14 @@ const tables: Record<Arch, Table> = {
     clone: 56,
     clone3: 435,
     x32Bit: 0x40000000,
-    refused: [
-      101, // ptrace
-      272, // unshare
-      308, // setns
-      165, // mount
-      166, // umount2
-      155, // pivot_root
-      161, // chroot
-      248, // add_key
-      249, // request_key
-      250, // keyctl
-      321, // bpf
-      298, // perf_event_open
-      323, // userfaultfd
-      310, // process_vm_readv
-      311, // process_vm_writev
-      304, // open_by_handle_at
-      175, // init_module
-      313, // finit_module
-      176, // delete_module
-      246, // kexec_load
-      320, // kexec_file_load
-      425, // io_uring_setup
-      426, // io_uring_enter
-      427, // io_uring_register
-      428, // open_tree
-      429, // move_mount
-      430, // fsopen
-      431, // fsconfig
-      432, // fsmount
-      433, // fspick
-      442 // mount_setattr
-    ]
+    refused: refusedCalls.map((call) => call[1])
   },
   arm64: {
     audit: 0xc00000b7,
     socket: 198,
     clone: 220,
     clone3: 435,
-    refused: [
-      117, // ptrace
-      97, // unshare
-      268, // setns
-      40, // mount
-      39, // umount2
-      41, // pivot_root
-      51, // chroot
-      217, // add_key
-      218, // request_key
-      219, // keyctl
-      280, // bpf
-      241, // perf_event_open
-      282, // userfaultfd
-      270, // process_vm_readv
-      271, // process_vm_writev
-      265, // open_by_handle_at
-      105, // init_module
-      273, // finit_module
-      106, // delete_module
-      104, // kexec_load
-      294, // kexec_file_load
-      425, // io_uring_setup
-      426, // io_uring_enter
-      427, // io_uring_register
-      428, // open_tree
-      429, // move_mount
-      430, // fsopen
-      431, // fsconfig
-      432, // fsmount
-      433, // fspick
-      442 // mount_setattr
-    ]
+    refused: refusedCalls.map((call) => call[2])
   }
 }
 

@@ -23,7 +23,6 @@ import { trust } from "../context/Trust.js"
 import * as CommandExpansion from "../extensions/CommandExpansion.js"
 import { describe as description, Extensions, find, type Loaded } from "../extensions/Extensions.js"
 import { McpClient } from "../mcp/McpClient.js"
-import * as McpConfig from "../mcp/McpConfig.js"
 import * as McpPrompt from "../mcp/McpPrompt.js"
 import type { Permissions, PermissionMode } from "../permissions/Permissions.js"
 import type { ToolRegistry } from "../tools/ToolRegistry.js"
@@ -281,22 +280,10 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
       } else controller.print("Not trusted: the project's own hooks, MCP servers and permission widenings are left out.", { dim: true })
     }
     for (const warning of settings.warnings) controller.print(credentials.redact(warning), { color: "yellow" })
-    // A settings file that could not be read may hold deny rules: no session without them.
-    if (settings.errors.length > 0) {
-      const message = credentials.redact(settings.errors.map((error) => error.message).join("\nweft: "))
-      return yield* settings.errors.some((error) => error.flag) ? new UsageError({ message }) : new RunError({ message })
-    }
-    const rest = yield* SessionSetup.loadRest(options, cwd, settings, (text) =>
+    // Refused when a settings file could not be read (it may hold deny rules); then the MCP servers and the rest.
+    const loaded = yield* SessionSetup.fromSettings(options, cwd, settings, (text) =>
       Effect.sync(() => controller.print(credentials.redact(text.trimEnd()), { color: "yellow" }))
     )
-    // Which project servers start is read from the same settings as the rest of the session.
-    const mcpConfig = yield* McpConfig.load({
-      cwd,
-      mcpConfigs: options.mcpConfigs,
-      strict: options.strictMcpConfig,
-      project: Effect.succeed(McpConfig.projectTrustOf(settings))
-    }).pipe(Effect.mapError((error) => new UsageError({ message: error.message })))
-    for (const warning of mcpConfig.warnings) controller.print(`weft: ${warning}`, { color: "yellow" })
     const permissionMode = options.dangerouslySkipPermissions ? "bypassPermissions" : options.permissionMode
     controller.print(`weft ${version} · ${cwd}`, { dim: true })
     controller.print("/help for commands · Shift+Tab for modes · Ctrl-C twice to exit\n", { dim: true })
@@ -343,7 +330,7 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
           ...(permissionMode === undefined ? {} : { permissionMode }),
           credentials,
           settings,
-          mcpServers: mcpConfig.servers,
+          mcpServers: loaded.mcpServers,
           session: {
             prompter,
             ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
@@ -352,9 +339,9 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
             ...(start.resumed === undefined ? {} : { resume: start.resumed }),
             ...(options.model === undefined ? {} : { model: options.model }),
             ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
-            autoCompact: rest.autoCompact,
-            ...(rest.agents === undefined ? {} : { agents: rest.agents }),
-            ...(rest.subagentTranscriptDir === undefined ? {} : { subagentTranscriptDir: rest.subagentTranscriptDir }),
+            autoCompact: loaded.autoCompact,
+            ...(loaded.agents === undefined ? {} : { agents: loaded.agents }),
+            ...(loaded.subagentTranscriptDir === undefined ? {} : { subagentTranscriptDir: loaded.subagentTranscriptDir }),
             redact: credentials.redact
           }
         })

@@ -25,14 +25,7 @@ import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
 import * as Tool from "../../src/tools/Tool.js"
 import { ToolRegistry } from "../../src/tools/ToolRegistry.js"
 import { resultOf } from "./events.js"
-
-const Echo = Tool.fromEffect({
-  name: "Echo",
-  description: "Echoes its text.",
-  input: Schema.Struct({ text: Schema.String }),
-  readOnly: true,
-  run: ({ text }) => Effect.succeed(Tool.result(`echo: ${text}`))
-})
+import { Echo } from "./support.js"
 
 const Fail = Tool.fromEffect({
   name: "Fail",

@@ -14,18 +14,10 @@ import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import * as Session from "../../src/agent/Session.js"
-import { Transcript } from "../../src/agent/Transcript.js"
 import * as SessionServices from "../../src/cli/SessionServices.js"
-import { Environment } from "../../src/context/Environment.js"
-import { Memory } from "../../src/context/Memory.js"
-import { Settings } from "../../src/context/Settings.js"
 import type { AgentEvent, PermissionAsked } from "../../src/domain/AgentEvent.js"
-import type { ContentBlock, ToolResultBlock } from "../../src/domain/Content.js"
 import type { MessageParam } from "../../src/domain/Message.js"
 import { Hooks } from "../../src/hooks/Hooks.js"
-import type { Handlers } from "../../src/hooks/Hooks.js"
-import { McpClient } from "../../src/mcp/McpClient.js"
-import { Permissions, type Options as PermissionsOptions } from "../../src/permissions/Permissions.js"
 import type { PromptAnswer } from "../../src/permissions/Prompter.js"
 import { SessionStore } from "../../src/session/SessionStore.js"
 import { ScriptTurn, textTurn, toolUse } from "../../src/testing/Script.js"
@@ -33,54 +25,12 @@ import type { Script } from "../../src/testing/Script.js"
 import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
 import { isRunning, sleepLive } from "../../src/tools/shell/ProcessGroup.js"
 import * as Tool from "../../src/tools/Tool.js"
-import { ToolRegistry } from "../../src/tools/ToolRegistry.js"
 import { tempDir, write } from "../support/TempFiles.js"
+import { collectTurn, Echo, realPermissions, services, sessionLayer, Shout, toolResultsIn } from "./support.js"
 
-const Echo = Tool.fromEffect({
-  name: "Echo",
-  description: "Echoes its text.",
-  input: Schema.Struct({ text: Schema.String }),
-  readOnly: true,
-  run: ({ text }) => Effect.succeed(Tool.result(`echo: ${text}`))
-})
-
-/** Not read-only: the real permissions ask about it in the default mode. */
-const Shout = Tool.fromEffect({
-  name: "Shout",
-  description: "Shouts its text.",
-  input: Schema.Struct({ text: Schema.String }),
-  run: ({ text }) => Effect.succeed(Tool.result(`shout: ${text.toUpperCase()}`))
-})
-
-interface Harness {
-  readonly script: Script
-  readonly tools?: ReadonlyArray<Tool.Tool<any, never>>
-  readonly hooks?: Handlers
-  /** Default: permissive. */
-  readonly permissions?: Layer.Layer<Permissions>
-  readonly options?: Partial<Session.Options>
-}
-
-/** The real permissions over settings given as a value, in `dir` (its `.claude` files are where rules are written). */
-const realPermissions = (dir: string, options: PermissionsOptions = {}) =>
-  Permissions.layer(options).pipe(Layer.provide(Settings.layerFromValue({}, { projectDir: dir, home: dir })))
-
-const services = (harness: Harness) =>
-  Layer.mergeAll(
-    ScriptedModel.layer(harness.script),
-    ToolRegistry.layer(...(harness.tools ?? [Echo, Shout])),
-    harness.permissions ?? Permissions.layerPermissive(),
-    Hooks.layerWith({ handlers: harness.hooks ?? {} }),
-    Layer.succeed(McpClient, McpClient.none),
-    Environment.layerStatic(),
-    Memory.layerStatic([]),
-    Transcript.layer({ cwd: "/project", version: "test" }).pipe(Layer.provideMerge(SessionStore.layerMemory()))
-  )
-
-const sessionLayer = (harness: Harness) =>
-  Session.layer({ cwd: "/project", systemPrompt: "You are a test.", sessionId: "s-1", ...harness.options }).pipe(
-    Layer.provideMerge(services(harness))
-  )
+/** A session whose host answers the asks of the real permissions, in `dir`. */
+const hostAsked = (dir: string, script: Script) =>
+  sessionLayer({ script, permissions: realPermissions(dir), options: { prompter: "host" } })
 
 /** The events' tags, raw stream events left out and a run of the same tag (text deltas) counted once. */
 const tagsOf = (events: ReadonlyArray<AgentEvent>) =>
@@ -92,10 +42,7 @@ const tagsOf = (events: ReadonlyArray<AgentEvent>) =>
 /** Submits `prompt` and collects the session's events up to its turn's end. */
 const turnEvents = (session: Session.Interface, prompt: string) =>
   Effect.gen(function* () {
-    const events = yield* session.subscribe
-    const collecting = yield* Effect.forkChild(
-      Stream.runCollect(events.pipe(Stream.takeUntil((event: AgentEvent) => event._tag === "TurnEnded")))
-    )
+    const collecting = yield* collectTurn(session)
     const turn = yield* session.submit(prompt)
     const result = yield* turn.result
     return { result, events: yield* Fiber.join(collecting) }
@@ -112,12 +59,6 @@ const answering = (session: Session.Interface, decide: (asked: PermissionAsked) 
     )
   })
 
-const toolResultsIn = (history: ReadonlyArray<MessageParam>): ReadonlyArray<ToolResultBlock> =>
-  history.flatMap((message) =>
-    typeof message.content === "string"
-      ? []
-      : message.content.filter((block: ContentBlock): block is ToolResultBlock => block.type === "tool_result")
-  )
 
 /** Every tool_use of the history is answered by a tool_result in the next message (what the API requires). */
 const expectValidHistory = (history: ReadonlyArray<MessageParam>) => {
@@ -206,16 +147,12 @@ describe("Session", () => {
       expect((yield* session.status).busy).toBe(false)
     }).pipe(
       Effect.provide(
-        sessionLayer({
-          script: [
-            ScriptTurn.blocks([toolUse("Shout", { text: "hi" }, "s1")]),
-            textTurn("done"),
-            ScriptTurn.blocks([toolUse("Shout", { text: "no" }, "s2")]),
-            textTurn("never sent")
-          ],
-          permissions: realPermissions(dir),
-          options: { prompter: "host" }
-        })
+        hostAsked(dir, [
+          ScriptTurn.blocks([toolUse("Shout", { text: "hi" }, "s1")]),
+          textTurn("done"),
+          ScriptTurn.blocks([toolUse("Shout", { text: "no" }, "s2")]),
+          textTurn("never sent")
+        ])
       )
     )
   })
@@ -224,10 +161,7 @@ describe("Session", () => {
     const dir = tempDir()
     return Effect.gen(function* () {
       const session = yield* Session.Session
-      const events = yield* session.subscribe
-      const collecting = yield* Effect.forkChild(
-        Stream.runCollect(events.pipe(Stream.takeUntil((event: AgentEvent) => event._tag === "TurnEnded")))
-      )
+      const collecting = yield* collectTurn(session)
       const asked = yield* Deferred.make<void>()
       const watching = yield* session.subscribe
       yield* Effect.forkChild(
@@ -245,11 +179,7 @@ describe("Session", () => {
       expect((yield* next.result).result).toBe("next answer")
     }).pipe(
       Effect.provide(
-        sessionLayer({
-          script: [ScriptTurn.blocks([toolUse("Shout", { text: "hi" }, "s1")]), textTurn("next answer")],
-          permissions: realPermissions(dir),
-          options: { prompter: "host" }
-        })
+        hostAsked(dir, [ScriptTurn.blocks([toolUse("Shout", { text: "hi" }, "s1")]), textTurn("next answer")])
       )
     )
   })
@@ -262,10 +192,7 @@ describe("Session", () => {
       yield* answering(session, (asked): PromptAnswer =>
         JSON.stringify(asked.input).includes("yes") ? { _tag: "Allow" } : { _tag: "Deny", reason: "Not that one." }
       )
-      const events = yield* session.subscribe
-      const collecting = yield* Effect.forkChild(
-        Stream.runCollect(events.pipe(Stream.takeUntil((event: AgentEvent) => event._tag === "TurnEnded")))
-      )
+      const collecting = yield* collectTurn(session)
       const allowed = yield* session.runTool("Shout", { text: "yes" })
       expect(allowed).toMatchObject({ type: "tool_result", content: "shout: YES" })
       expect(allowed.is_error).toBeUndefined()
@@ -314,11 +241,7 @@ describe("Session", () => {
       expect((yield* session.status).permissionMode).toBe("acceptEdits")
     }).pipe(
       Effect.provide(
-        sessionLayer({
-          script: [ScriptTurn.blocks([toolUse("Shout", { text: "hi" }, "s1")]), textTurn("done")],
-          permissions: realPermissions(dir),
-          options: { prompter: "host" }
-        })
+        hostAsked(dir, [ScriptTurn.blocks([toolUse("Shout", { text: "hi" }, "s1")]), textTurn("done")])
       )
     )
   })
@@ -419,11 +342,7 @@ describe("Session", () => {
       expect(fs.readFileSync(project, "utf8")).toBe("[1, 2]")
     }).pipe(
       Effect.provide(
-        sessionLayer({
-          script: [ScriptTurn.blocks([toolUse("Shout", { text: "hi" }, "s1")]), textTurn("done")],
-          permissions: realPermissions(dir),
-          options: { prompter: "host" }
-        })
+        hostAsked(dir, [ScriptTurn.blocks([toolUse("Shout", { text: "hi" }, "s1")]), textTurn("done")])
       )
     )
   })
@@ -444,16 +363,12 @@ describe("Session", () => {
       expect(fs.existsSync(nodePath.join(dir, ".claude"))).toBe(false)
     }).pipe(
       Effect.provide(
-        sessionLayer({
-          script: [
-            ScriptTurn.blocks([toolUse("Shout", { text: "a" }, "s1")]),
-            textTurn("one"),
-            ScriptTurn.blocks([toolUse("Shout", { text: "b" }, "s2")]),
-            textTurn("two")
-          ],
-          permissions: realPermissions(dir),
-          options: { prompter: "host" }
-        })
+        hostAsked(dir, [
+          ScriptTurn.blocks([toolUse("Shout", { text: "a" }, "s1")]),
+          textTurn("one"),
+          ScriptTurn.blocks([toolUse("Shout", { text: "b" }, "s2")]),
+          textTurn("two")
+        ])
       )
     )
   })
@@ -496,10 +411,7 @@ describe("Session", () => {
     Effect.gen(function* () {
       const session = yield* Session.Session
       yield* (yield* session.submit("one")).result
-      const events = yield* session.subscribe
-      const collecting = yield* Effect.forkChild(
-        Stream.runCollect(events.pipe(Stream.takeUntil((event: AgentEvent) => event._tag === "TurnEnded")))
-      )
+      const collecting = yield* collectTurn(session)
       yield* session.compact("Keep the numbers.")
       expect(tagsOf(yield* Fiber.join(collecting))).toEqual(["TurnStarted", "CompactionStarted", "Compacted", "TurnEnded"])
       const history = yield* session.history

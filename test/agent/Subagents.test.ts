@@ -1,49 +1,22 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
-import * as Layer from "effect/Layer"
-import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import * as Session from "../../src/agent/Session.js"
 import * as Subagents from "../../src/agent/Subagents.js"
-import { Transcript } from "../../src/agent/Transcript.js"
-import { Environment } from "../../src/context/Environment.js"
-import { Memory } from "../../src/context/Memory.js"
-import { Settings } from "../../src/context/Settings.js"
 import type { AgentEvent } from "../../src/domain/AgentEvent.js"
-import type { ContentBlock, ToolResultBlock } from "../../src/domain/Content.js"
+import type { ContentBlock } from "../../src/domain/Content.js"
 import type { MessageParam } from "../../src/domain/Message.js"
 import type { MessagesRequest } from "../../src/domain/Request.js"
 import * as AgentDefinitions from "../../src/extensions/AgentDefinitions.js"
 import { Hooks } from "../../src/hooks/Hooks.js"
-import type { Handlers } from "../../src/hooks/Hooks.js"
-import { McpClient } from "../../src/mcp/McpClient.js"
-import { Permissions, type Options as PermissionsOptions } from "../../src/permissions/Permissions.js"
-import { SessionStore } from "../../src/session/SessionStore.js"
 import { ScriptTurn, textTurn, toolUse } from "../../src/testing/Script.js"
 import type { Script } from "../../src/testing/Script.js"
 import { ScriptedModel } from "../../src/testing/ScriptedModel.js"
-import * as Tool from "../../src/tools/Tool.js"
-import { ToolRegistry } from "../../src/tools/ToolRegistry.js"
 import { tempDir } from "../support/TempFiles.js"
-
-const Echo = Tool.fromEffect({
-  name: "Echo",
-  description: "Echoes its text.",
-  input: Schema.Struct({ text: Schema.String }),
-  readOnly: true,
-  run: ({ text }) => Effect.succeed(Tool.result(`echo: ${text}`))
-})
-
-/** Not read-only: plan mode refuses it. */
-const Shout = Tool.fromEffect({
-  name: "Shout",
-  description: "Shouts its text.",
-  input: Schema.Struct({ text: Schema.String }),
-  run: ({ text }) => Effect.succeed(Tool.result(`shout: ${text.toUpperCase()}`))
-})
+import { collectTurn, type Harness, realPermissions, sessionLayer as sessionLayerOf, toolResultsIn } from "./support.js"
 
 const reviewer: AgentDefinitions.Definition = {
   name: "reviewer",
@@ -63,40 +36,13 @@ const planner: AgentDefinitions.Definition = {
 
 const agents = [...AgentDefinitions.builtIn, reviewer, planner]
 
-interface Harness {
-  readonly script: Script
-  readonly hooks?: Handlers
-  readonly permissions?: Layer.Layer<Permissions>
-  readonly options?: Partial<Session.Options>
-}
-
-const realPermissions = (dir: string, options: PermissionsOptions = {}) =>
-  Permissions.layer(options).pipe(Layer.provide(Settings.layerFromValue({}, { projectDir: dir, home: dir })))
-
-const sessionLayer = (harness: Harness) =>
-  Session.layer({ cwd: "/project", systemPrompt: "You are the parent.", sessionId: "s-1", agents, ...harness.options }).pipe(
-    Layer.provideMerge(
-      Layer.mergeAll(
-        ScriptedModel.layer(harness.script),
-        ToolRegistry.layer(Echo, Shout),
-        harness.permissions ?? Permissions.layerPermissive(),
-        Hooks.layerWith({ handlers: harness.hooks ?? {} }),
-        Layer.succeed(McpClient, McpClient.none),
-        Environment.layerStatic(),
-        Memory.layerStatic([]),
-        Transcript.layer({ cwd: "/project", version: "test" }).pipe(Layer.provideMerge(SessionStore.layerMemory()))
-      )
-    )
-  )
+const sessionLayer = (harness: Harness) => sessionLayerOf(harness, { systemPrompt: "You are the parent.", agents })
 
 /** Runs one prompt; answers its Result, the session's events and the requests the model received. */
 const runPrompt = (harness: Harness, prompt = "go") =>
   Effect.gen(function* () {
     const session = yield* Session.Session
-    const events = yield* session.subscribe
-    const collecting = yield* Effect.forkChild(
-      Stream.runCollect(events.pipe(Stream.takeUntil((event: AgentEvent) => event._tag === "TurnEnded")))
-    )
+    const collecting = yield* collectTurn(session)
     const turn = yield* session.submit(prompt)
     const result = yield* turn.result
     const requests = yield* ScriptedModel.use((model) => model.requests)
@@ -108,14 +54,22 @@ const textOf = (content: MessageParam["content"]): string =>
     ? content
     : content.map((block: ContentBlock) => (block.type === "text" ? block.text : block.type === "tool_result" ? JSON.stringify(block.content) : "")).join("\n")
 
-const toolResults = (history: ReadonlyArray<MessageParam>): ReadonlyArray<ToolResultBlock> =>
-  history.flatMap((message) =>
-    typeof message.content === "string" ? [] : message.content.filter((block): block is ToolResultBlock => block.type === "tool_result")
-  )
-
 const toolNames = (request: MessagesRequest | undefined) => (request?.tools ?? []).map((tool) => tool.name)
 
 const call = (input: Record<string, unknown>, id = "toolu_agent") => toolUse("Agent", input, id)
+
+/** Submits a prompt, interrupts the session once a subagent has started, and checks the turn ended interrupted. */
+const interruptOnceAChildStarts = Effect.gen(function* () {
+  const session = yield* Session.Session
+  const events = yield* session.subscribe
+  const started = yield* Effect.forkChild(Stream.runHead(events.pipe(Stream.filter((event: AgentEvent) => event._tag === "SubagentStarted"))))
+  const turn = yield* session.submit("go")
+  yield* Fiber.join(started)
+  yield* session.interrupt
+  const result = yield* turn.result
+  expect(result.isError).toBe(true)
+  expect(result.result).toContain("Interrupted")
+})
 
 describe("Subagents", () => {
   it.effect("a foreground call runs the child in its own scope and answers with its final text; its usage counts in the totals", () =>
@@ -143,7 +97,7 @@ describe("Subagents", () => {
       expect(toolNames(child)).toEqual(["Echo"])
       expect(requests[2]!.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"])
       // The tool result holds the child's answer and its id.
-      const answer = toolResults(history).find((block) => block.tool_use_id === "toolu_agent")!
+      const answer = toolResultsIn(history).find((block) => block.tool_use_id === "toolu_agent")!
       expect(answer.is_error).toBeUndefined()
       expect(JSON.stringify(answer.content)).toContain("the answer is 42")
       expect(JSON.stringify(answer.content)).toMatch(/agentId: a[0-9a-f]{16}/)
@@ -206,7 +160,7 @@ describe("Subagents", () => {
           textTurn("done")
         ]
       })
-      const refused = toolResults(requests[2]!.messages).find((block) => block.tool_use_id === "toolu_shout")!
+      const refused = toolResultsIn(requests[2]!.messages).find((block) => block.tool_use_id === "toolu_shout")!
       expect(refused.is_error).toBe(true)
       expect(JSON.stringify(refused.content)).toContain("No such tool")
     }))
@@ -216,7 +170,7 @@ describe("Subagents", () => {
       const { history } = yield* runPrompt({
         script: [ScriptTurn.blocks([call({ description: "d", prompt: "p", subagent_type: "nope", run_in_background: false })]), textTurn("ok")]
       })
-      const answer = toolResults(history)[0]!
+      const answer = toolResultsIn(history)[0]!
       expect(answer.is_error).toBe(true)
       expect(JSON.stringify(answer.content)).toContain("Agent type 'nope' not found. Available agents: general-purpose, Explore, Plan, reviewer")
     }))
@@ -233,7 +187,7 @@ describe("Subagents", () => {
           textTurn("ok")
         ]
       })
-      const [bad, task] = toolResults(history)
+      const [bad, task] = toolResultsIn(history)
       expect(bad!.is_error).toBe(true)
       expect(JSON.stringify(bad!.content)).toContain("unknown field(s) extra")
       expect(JSON.stringify(task!.content)).toContain("child")
@@ -290,7 +244,7 @@ describe("Subagents", () => {
       })
       expect(stops).toBe(2)
       expect(textOf(requests[2]!.messages[2]!.content)).toContain("Stop hook feedback:\ncheck the tests too")
-      expect(JSON.stringify(toolResults(history)[0]!.content)).toContain("second answer")
+      expect(JSON.stringify(toolResultsIn(history)[0]!.content)).toContain("second answer")
     })
   })
 
@@ -314,7 +268,7 @@ describe("Subagents", () => {
           textTurn("final")
         ]
       })
-      expect(JSON.stringify(toolResults(history)[0]!.content)).toContain("Async agent launched successfully")
+      expect(JSON.stringify(toolResultsIn(history)[0]!.content)).toContain("Async agent launched successfully")
       const notice = history.find((message) => message.role === "user" && textOf(message.content).includes("<task-notification>"))
       expect(notice).toBeDefined()
       expect(textOf(notice!.content)).toContain("<status>completed</status>")
@@ -337,7 +291,7 @@ describe("Subagents", () => {
           textTurn("done")
         ]
       })
-      const [denied, ok] = toolResults(history)
+      const [denied, ok] = toolResultsIn(history)
       expect(denied!.is_error).toBe(true)
       expect(JSON.stringify(denied!.content)).toContain("Agent(reviewer)")
       expect(ok!.is_error).toBeUndefined()
@@ -356,12 +310,12 @@ describe("Subagents", () => {
           textTurn("done")
         ]
       })
-      const inside = toolResults(requests[2]!.messages)
+      const inside = toolResultsIn(requests[2]!.messages)
       expect(inside.find((block) => block.tool_use_id === "toolu_shout")!.is_error).toBe(true)
       expect(JSON.stringify(inside.find((block) => block.tool_use_id === "toolu_shout")!.content)).toContain("plan mode")
       expect(inside.find((block) => block.tool_use_id === "toolu_echo")!.is_error).toBeUndefined()
       // The parent, in default mode, still runs what its rules allow.
-      const parent = toolResults(requests[4]!.messages).find((block) => block.tool_use_id === "toolu_parent_shout")!
+      const parent = toolResultsIn(requests[4]!.messages).find((block) => block.tool_use_id === "toolu_parent_shout")!
       expect(parent.is_error).toBeUndefined()
     }))
 
@@ -374,7 +328,7 @@ describe("Subagents", () => {
       })
       expect(textOf(requests[0]!.messages[0]!.content)).toContain("Plan mode is active")
       expect(toolNames(requests[0])).not.toContain("ExitPlanMode")
-      const refused = toolResults(requests[1]!.messages)[0]!
+      const refused = toolResultsIn(requests[1]!.messages)[0]!
       expect(refused.is_error).toBe(true)
     }))
 
@@ -398,7 +352,7 @@ describe("Subagents", () => {
       })
       expect(toolNames(requests[0])).toContain("ExitPlanMode")
       expect(asked[0]).toBe('ExitPlanMode:{"plan":"1. shout"}')
-      const results = toolResults(requests[2]!.messages)
+      const results = toolResultsIn(requests[2]!.messages)
       expect(results.find((block) => block.tool_use_id === "toolu_shout")!.is_error).toBeUndefined()
     }))
 
@@ -415,7 +369,7 @@ describe("Subagents", () => {
       const result = yield* turn.result
       expect(result.result).toBe("done")
       const requests = yield* ScriptedModel.use((model) => model.requests)
-      const shouted = toolResults(requests[2]!.messages).find((block) => block.tool_use_id === "toolu_shout")!
+      const shouted = toolResultsIn(requests[2]!.messages).find((block) => block.tool_use_id === "toolu_shout")!
       expect(shouted.is_error).toBeUndefined()
       expect(JSON.stringify(shouted.content)).toContain("shout: X")
     }).pipe(
@@ -458,19 +412,7 @@ describe("Subagents", () => {
     }))
 
   it.live("interrupting the parent ends a running child", () =>
-    Effect.gen(function* () {
-      const session = yield* Session.Session
-      const events = yield* session.subscribe
-      const started = yield* Effect.forkChild(
-        Stream.runHead(events.pipe(Stream.filter((event: AgentEvent) => event._tag === "SubagentStarted")))
-      )
-      const turn = yield* session.submit("go")
-      yield* Fiber.join(started)
-      yield* session.interrupt
-      const result = yield* turn.result
-      expect(result.isError).toBe(true)
-      expect(result.result).toContain("Interrupted")
-    }).pipe(
+    interruptOnceAChildStarts.pipe(
       Effect.provide(
         sessionLayer({
           script: [
@@ -482,19 +424,7 @@ describe("Subagents", () => {
     ))
 
   it.live("interrupting the parent while it waits for a background agent stops both", () =>
-    Effect.gen(function* () {
-      const session = yield* Session.Session
-      const events = yield* session.subscribe
-      const started = yield* Effect.forkChild(
-        Stream.runHead(events.pipe(Stream.filter((event: AgentEvent) => event._tag === "SubagentStarted")))
-      )
-      const turn = yield* session.submit("go")
-      yield* Fiber.join(started)
-      yield* session.interrupt
-      const result = yield* turn.result
-      expect(result.isError).toBe(true)
-      expect(result.result).toContain("Interrupted")
-    }).pipe(
+    interruptOnceAChildStarts.pipe(
       Effect.provide(
         sessionLayer({
           script: [
@@ -514,7 +444,7 @@ describe("Subagents", () => {
         options: { maxConcurrentSubagents: 2 },
         script: [ScriptTurn.blocks(calls), ...calls.map(() => textTurn("child")), textTurn("done")]
       })
-      const results = toolResults(history)
+      const results = toolResultsIn(history)
       expect(results).toHaveLength(5)
       expect(results.every((block) => JSON.stringify(block.content).includes("child"))).toBe(true)
     }))

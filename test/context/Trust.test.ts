@@ -44,6 +44,9 @@ const withVariable = <A, E, R>(name: string, value: string | undefined, effect: 
       })
   )
 
+/** Runs `effect` with CLAUDE_CONFIG_DIR unset: the record read is the fixture's ~/.claude.json. */
+const withoutConfigDir = <A, E, R>(effect: Effect.Effect<A, E, R>) => withVariable("CLAUDE_CONFIG_DIR", undefined, effect)
+
 describe("weft's record: trust and revoke", () => {
   it.effect("revoke takes a project off the list (by its real path, through a symlink); the others stay", () => {
     const f = fixture()
@@ -92,9 +95,7 @@ describe("Claude Code's record (~/.claude.json)", () => {
     })
     const link = path.join(f.root, "link")
     fs.symlinkSync(f.project, link)
-    return withVariable(
-      "CLAUDE_CONFIG_DIR",
-      undefined,
+    return withoutConfigDir(
       Effect.gen(function* () {
         const settings = yield* load(f)
         expect(settings.trusted).toBe(true)
@@ -116,9 +117,7 @@ describe("Claude Code's record (~/.claude.json)", () => {
   it.effect("settings scopes come before the record: a --settings refusal wins over an approval made in Claude Code", () => {
     const f = fixture()
     claudeJson(f, { projects: { [f.project]: { hasTrustDialogAccepted: true, enableAllProjectMcpServers: true } } })
-    return withVariable(
-      "CLAUDE_CONFIG_DIR",
-      undefined,
+    return withoutConfigDir(
       Effect.gen(function* () {
         const settings = yield* Settings.make({
           cwd: f.project,
@@ -157,9 +156,7 @@ describe("Claude Code's record (~/.claude.json)", () => {
   ])("a malformed record ($label) neither crashes nor trusts", ({ file }) => {
     const f = fixture()
     claudeJson(f, typeof file === "string" ? file : file(f.project))
-    return withVariable(
-      "CLAUDE_CONFIG_DIR",
-      undefined,
+    return withoutConfigDir(
       Effect.gen(function* () {
         const settings = yield* load(f)
         expect(settings.trusted).toBe(false)
@@ -173,9 +170,7 @@ describe("Claude Code's record (~/.claude.json)", () => {
     claudeJson(f, {
       projects: { [f.project]: { hasTrustDialogAccepted: true, enableAllProjectMcpServers: true, disabledMcpjsonServers: "evil" } }
     })
-    return withVariable(
-      "CLAUDE_CONFIG_DIR",
-      undefined,
+    return withoutConfigDir(
       Effect.gen(function* () {
         const settings = yield* load(f)
         expect(settings.trusted).toBe(true)

@@ -4,45 +4,15 @@
  */
 import { existsSync } from "node:fs"
 import { mkdir, writeFile } from "node:fs/promises"
-import { dirname, join } from "node:path"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { ScriptTurn, textTurn, toolUse } from "../../src/testing/Script.js"
-import { frames, resultFrame, runWeft, toolResults, useSessions } from "./harness.js"
+import { frames, messageRequests, resultFrame, runWeft, type SentRequest, toolResults, useSessions, userTexts, withHome } from "./harness.js"
 
 const { setup } = useSessions()
 
-/** Files under the test's own HOME (`~/.claude/...`); answers the env addition. */
-const withHome = async (root: string, files: Readonly<Record<string, string>>) => {
-  const home = join(root, "home")
-  await mkdir(home, { recursive: true })
-  for (const [name, content] of Object.entries(files)) {
-    await mkdir(dirname(join(home, name)), { recursive: true })
-    await writeFile(join(home, name), content)
-  }
-  return { HOME: home }
-}
-
-interface SentRequest {
-  readonly model: string
-  readonly messages: ReadonlyArray<{ readonly role: string; readonly content: unknown }>
-  readonly tools?: ReadonlyArray<{ readonly name: string }>
-}
-
-const isSentRequest = (body: unknown): body is SentRequest =>
-  typeof body === "object" && body !== null && "messages" in body && "model" in body
-
-const messageRequests = (requests: ReadonlyArray<{ readonly path: string; readonly body: unknown }>): ReadonlyArray<SentRequest> =>
-  requests.filter((request) => request.path.startsWith("/v1/messages")).map((request) => request.body).filter(isSentRequest)
-
 /** The text blocks of the first user message of the first request. */
-/** The agents listing the first prompt of a conversation carries (docs/subagents.md): not what these tests are about. */
-const isAgentsListing = (text: string) => text.startsWith("<system-reminder>\nAvailable agent types")
-
-const firstUserTexts = (requests: ReadonlyArray<SentRequest>): ReadonlyArray<string> => {
-  const content = requests[0]?.messages[0]?.content
-  if (typeof content === "string") return [content]
-  return Array.isArray(content) ? content.flatMap((block) => (block?.type === "text" && !isAgentsListing(String(block.text)) ? [String(block.text)] : [])) : []
-}
+const firstUserTexts = (requests: ReadonlyArray<SentRequest>): ReadonlyArray<string> => userTexts(requests[0]?.messages[0]?.content)
 
 const streamJson = ["--output-format", "stream-json", "--verbose"]
 

@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
-import { mkdtemp, rm } from "node:fs/promises"
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -73,14 +73,50 @@ export const runWeft = (args: ReadonlyArray<string>, options: { readonly cwd: st
 export const makeProject = async (files: Readonly<Record<string, string>>) => {
   const root = await mkdtemp(join(tmpdir(), "weft-e2e-"))
   const dir = join(root, "project")
-  const { mkdir, writeFile } = await import("node:fs/promises")
+  await writeFiles(dir, files)
+  return { root, dir, home: join(root, "weft-home"), cleanup: () => rm(root, { recursive: true, force: true }) }
+}
+
+/** Writes `files` (paths relative to `dir`, folders made as needed). */
+const writeFiles = async (dir: string, files: Readonly<Record<string, string>>) => {
   await mkdir(dir, { recursive: true })
   for (const [name, content] of Object.entries(files)) {
     await mkdir(dirname(join(dir, name)), { recursive: true })
     await writeFile(join(dir, name), content)
   }
-  return { root, dir, home: join(root, "weft-home"), cleanup: () => rm(root, { recursive: true, force: true }) }
 }
+
+/** Files under a HOME of the test's own in `root` (`~/.claude/...`); answers the env addition. */
+export const withHome = async (root: string, files: Readonly<Record<string, string>>) => {
+  const home = join(root, "home")
+  await writeFiles(home, files)
+  return { HOME: home }
+}
+
+/** A Messages API request as the mock server recorded its body. */
+export interface SentRequest {
+  readonly model: string
+  readonly messages: ReadonlyArray<{ readonly role: string; readonly content: unknown }>
+  readonly tools?: ReadonlyArray<{ readonly name: string }>
+}
+
+const isSentRequest = (body: unknown): body is SentRequest =>
+  typeof body === "object" && body !== null && "messages" in body && "model" in body
+
+/** The bodies of the Messages API requests among those the mock server recorded. */
+export const messageRequests = (requests: ReadonlyArray<{ readonly path: string; readonly body: unknown }>): ReadonlyArray<SentRequest> =>
+  requests.filter((request) => request.path.startsWith("/v1/messages")).map((request) => request.body).filter(isSentRequest)
+
+/** The agents listing the first prompt of a conversation carries (docs/subagents.md): not what most tests are about. */
+const isAgentsListing = (text: string) => text.startsWith("<system-reminder>\nAvailable agent types")
+
+/** The text blocks of a message's content, the agents listing left out. */
+export const userTexts = (content: unknown): ReadonlyArray<string> =>
+  typeof content === "string"
+    ? [content]
+    : Array.isArray(content)
+      ? content.flatMap((block) => (block?.type === "text" && !isAgentsListing(String(block.text)) ? [String(block.text)] : []))
+      : []
 
 /** The JSON frames of a stream-json output. */
 export const frames = (stdout: string): ReadonlyArray<Record<string, unknown>> =>
@@ -151,19 +187,28 @@ export const resultFrame = (stdout: string) => {
   return last ?? {}
 }
 
+/** The tool_result blocks of the user frames of a stream-json output, in order. */
+const toolResultBlocks = (stdout: string) =>
+  frames(stdout).flatMap((frame) => {
+    if (frame["type"] !== "user") return []
+    const message = frame["message"]
+    const content = typeof message === "object" && message !== null && "content" in message ? message.content : []
+    return Array.isArray(content) ? content.filter((block) => block?.type === "tool_result") : []
+  })
+
 /** The text of every tool result the model was sent, by tool_use id. */
 export const toolResults = (stdout: string): Record<string, string> => {
   const results: Record<string, string> = {}
-  for (const frame of frames(stdout)) {
-    if (frame["type"] !== "user") continue
-    const message = frame["message"]
-    const content = typeof message === "object" && message !== null && "content" in message ? message.content : []
-    if (!Array.isArray(content)) continue
-    for (const block of content) {
-      if (block?.type !== "tool_result") continue
-      const text = typeof block.content === "string" ? block.content : block.content.map((part: { text?: string }) => part.text ?? "").join("")
-      results[block.tool_use_id] = text
-    }
+  for (const block of toolResultBlocks(stdout)) {
+    const text = typeof block.content === "string" ? block.content : block.content.map((part: { text?: string }) => part.text ?? "").join("")
+    results[block.tool_use_id] = text
   }
   return results
+}
+
+/** The content of the first tool_result for `id`, as blocks. */
+export const toolResultContent = (stdout: string, id: string): ReadonlyArray<{ readonly type: string; readonly text?: string }> => {
+  const block = toolResultBlocks(stdout).find((candidate) => candidate.tool_use_id === id)
+  if (block === undefined) return []
+  return typeof block.content === "string" ? [{ type: "text", text: block.content }] : block.content
 }

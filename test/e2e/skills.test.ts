@@ -3,61 +3,12 @@
  * API: listed to the model and in the init frame, loaded through the Skill tool, expanded by `-p "/skill args"`.
  */
 import { existsSync } from "node:fs"
-import { mkdir, writeFile } from "node:fs/promises"
-import { dirname, join } from "node:path"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { ScriptTurn, textTurn, toolUse } from "../../src/testing/Script.js"
-import { frames, resultFrame, runWeft, useSessions } from "./harness.js"
+import { frames, messageRequests, resultFrame, runWeft, type SentRequest, toolResultContent, useSessions, userTexts, withHome } from "./harness.js"
 
 const { setup } = useSessions()
-
-const withHome = async (root: string, files: Readonly<Record<string, string>>) => {
-  const home = join(root, "home")
-  await mkdir(home, { recursive: true })
-  for (const [name, content] of Object.entries(files)) {
-    await mkdir(dirname(join(home, name)), { recursive: true })
-    await writeFile(join(home, name), content)
-  }
-  return { HOME: home }
-}
-
-interface SentRequest {
-  readonly model: string
-  readonly messages: ReadonlyArray<{ readonly role: string; readonly content: unknown }>
-  readonly tools?: ReadonlyArray<{ readonly name: string }>
-}
-
-const isSentRequest = (body: unknown): body is SentRequest =>
-  typeof body === "object" && body !== null && "messages" in body && "model" in body
-
-const messageRequests = (requests: ReadonlyArray<{ readonly path: string; readonly body: unknown }>): ReadonlyArray<SentRequest> =>
-  requests.filter((request) => request.path.startsWith("/v1/messages")).map((request) => request.body).filter(isSentRequest)
-
-/** The agents listing the first prompt of a conversation carries (docs/subagents.md): not what these tests are about. */
-const isAgentsListing = (text: string) => text.startsWith("<system-reminder>\nAvailable agent types")
-
-const textsOf = (content: unknown): ReadonlyArray<string> =>
-  typeof content === "string"
-    ? [content]
-    : Array.isArray(content)
-      ? content.flatMap((block) => (block?.type === "text" && !isAgentsListing(String(block.text)) ? [String(block.text)] : []))
-      : []
-
-/** The content of the tool_result for `id`, as blocks. */
-const toolResultBlocks = (stdout: string, id: string): ReadonlyArray<{ readonly type: string; readonly text?: string }> => {
-  for (const frame of frames(stdout)) {
-    if (frame["type"] !== "user") continue
-    const message = frame["message"]
-    const content = typeof message === "object" && message !== null && "content" in message ? message.content : []
-    if (!Array.isArray(content)) continue
-    for (const block of content) {
-      if (block?.type === "tool_result" && block.tool_use_id === id) {
-        return typeof block.content === "string" ? [{ type: "text", text: block.content }] : block.content
-      }
-    }
-  }
-  return []
-}
 
 const isErrorResult = (stdout: string, id: string): boolean =>
   frames(stdout).some((frame) => {
@@ -86,7 +37,7 @@ describe("weft -p: skills", { timeout: 60_000 }, () => {
     expect(out.code, out.stderr).toBe(0)
     const request = messageRequests(server.requests())[0]
     expect(request?.tools?.map((tool) => tool.name)).toContain("Skill")
-    const texts = textsOf(request?.messages[0]?.content)
+    const texts = userTexts(request?.messages[0]?.content)
     expect(texts[0]).toBe("hello")
     const listing = texts.find((text) => text.includes("Skill tool")) ?? ""
     expect(listing).toMatch(/^<system-reminder>\n/)
@@ -111,7 +62,7 @@ describe("weft -p: skills", { timeout: 60_000 }, () => {
     expect(out.code, out.stderr).toBe(0)
     const request = messageRequests(server.requests())[0]
     expect(request?.tools?.map((tool) => tool.name)).not.toContain("Skill")
-    expect(textsOf(request?.messages[0]?.content)).toEqual(["hello"])
+    expect(userTexts(request?.messages[0]?.content)).toEqual(["hello"])
   })
 
   it("the Skill tool loads a skill: 'Launching skill', then its base directory and its body with the arguments", async () => {
@@ -120,7 +71,7 @@ describe("weft -p: skills", { timeout: 60_000 }, () => {
     }))
     const out = await runWeft(["-p", "write the changelog", ...streamJson], { cwd: dir, env: { ...env, HOME: join(dir, "..", "home") } })
     expect(out.code, out.stderr).toBe(0)
-    const blocks = toolResultBlocks(out.stdout, "s1")
+    const blocks = toolResultContent(out.stdout, "s1")
     expect(blocks[0]?.text).toBe("Launching skill: changelog")
     expect(blocks[1]?.text).toBe(
       `Base directory for this skill: ${join(dir, ".claude/skills/changelog")}\n\nWrite the changelog for v1.2 using scripts/collect.sh.\n`
@@ -136,9 +87,9 @@ describe("weft -p: skills", { timeout: 60_000 }, () => {
     }))
     const out = await runWeft(["-p", "review", ...streamJson], { cwd: dir, env: { ...env, HOME: join(dir, "..", "home") } })
     expect(out.code, out.stderr).toBe(0)
-    expect(toolResultBlocks(out.stdout, "s1").map((block) => block.text)).toEqual(["Launching skill: review", "Review a.js carefully."])
+    expect(toolResultContent(out.stdout, "s1").map((block) => block.text)).toEqual(["Launching skill: review", "Review a.js carefully."])
     expect(isErrorResult(out.stdout, "s2")).toBe(true)
-    expect(toolResultBlocks(out.stdout, "s2")[0]?.text).toMatch(/Unknown skill: nope.*review/)
+    expect(toolResultContent(out.stdout, "s2")[0]?.text).toMatch(/Unknown skill: nope.*review/)
   })
 
   it("a skill with allowed-tools needs a Skill(name) allow rule under -p; once loaded its tools are granted", async () => {
@@ -183,9 +134,9 @@ describe("weft -p: skills", { timeout: 60_000 }, () => {
     })
     expect(out.code, out.stderr).toBe(0)
     expect(isErrorResult(out.stdout, "s1")).toBe(false)
-    expect(toolResultBlocks(out.stdout, "s1")[1]?.text).toBe(`Base directory for this skill: ${join(dir, ".claude/skills/status")}\n\nThe status is: all-green\nGo on.`)
+    expect(toolResultContent(out.stdout, "s1")[1]?.text).toBe(`Base directory for this skill: ${join(dir, ".claude/skills/status")}\n\nThe status is: all-green\nGo on.`)
     expect(isErrorResult(out.stdout, "s2")).toBe(true)
-    expect(JSON.stringify(toolResultBlocks(out.stdout, "s2"))).toContain("the skill leak: !`touch pwned.txt` was refused")
+    expect(JSON.stringify(toolResultContent(out.stdout, "s2"))).toContain("the skill leak: !`touch pwned.txt` was refused")
     expect(existsSync(join(dir, "pwned.txt"))).toBe(false)
   })
 
@@ -193,7 +144,7 @@ describe("weft -p: skills", { timeout: 60_000 }, () => {
     const { dir, env, server } = await setup({ ".claude/skills/changelog/SKILL.md": changelog }, () => ({ script: [textTurn("ok")] }))
     const out = await runWeft(["-p", "/changelog v2.0", ...streamJson], { cwd: dir, env: { ...env, HOME: join(dir, "..", "home") } })
     expect(out.code, out.stderr).toBe(0)
-    const texts = textsOf(messageRequests(server.requests())[0]?.messages[0]?.content)
+    const texts = userTexts(messageRequests(server.requests())[0]?.messages[0]?.content)
     expect(texts[0]).toContain("<command-name>/changelog</command-name>")
     expect(texts[1]).toBe(
       `Base directory for this skill: ${join(dir, ".claude/skills/changelog")}\n\nWrite the changelog for v2.0 using scripts/collect.sh.\n`
@@ -209,7 +160,7 @@ describe("weft -p: skills", { timeout: 60_000 }, () => {
     const home = await withHome(root, { ".claude/skills/fmt/SKILL.md": "---\ndescription: user\n---\nUser formatting." })
     const out = await runWeft(["-p", "format", ...streamJson], { cwd: dir, env: { ...env, ...home } })
     expect(out.code, out.stderr).toBe(0)
-    expect(toolResultBlocks(out.stdout, "s1")[1]?.text).toBe(`Base directory for this skill: ${join(home.HOME, ".claude/skills/fmt")}\n\nUser formatting.`)
+    expect(toolResultContent(out.stdout, "s1")[1]?.text).toBe(`Base directory for this skill: ${join(home.HOME, ".claude/skills/fmt")}\n\nUser formatting.`)
   })
 
   it("--disallowedTools Skill removes the tool and the listing", async () => {
@@ -218,7 +169,7 @@ describe("weft -p: skills", { timeout: 60_000 }, () => {
     expect(out.code, out.stderr).toBe(0)
     const request = messageRequests(server.requests())[0]
     expect(request?.tools?.map((tool) => tool.name)).not.toContain("Skill")
-    expect(textsOf(request?.messages[0]?.content)).toEqual(["hello"])
+    expect(userTexts(request?.messages[0]?.content)).toEqual(["hello"])
   })
 
   it("the SDK protocol (stream-json in): the init frame lists them, and the first prompt carries the listing", async () => {
@@ -238,7 +189,7 @@ describe("weft -p: skills", { timeout: 60_000 }, () => {
     expect(init?.["slash_commands"]).toEqual(expect.arrayContaining(["changelog", "review"]))
     const requests = messageRequests(server.requests())
     const listed = (request: SentRequest | undefined) =>
-      (request?.messages ?? []).flatMap((message) => textsOf(message.content)).filter((text) => text.includes("available for use with the Skill tool"))
+      (request?.messages ?? []).flatMap((message) => userTexts(message.content)).filter((text) => text.includes("available for use with the Skill tool"))
     expect(listed(requests[0])).toHaveLength(1)
     // Once: the second request holds the first message (with it) and the second (without).
     expect(listed(requests[1])).toHaveLength(1)

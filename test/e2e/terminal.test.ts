@@ -74,8 +74,15 @@ const startTerminal = async (
   const type = (literal: string) => void tmux("send-keys", "-t", "main", "-l", literal)
   /** weft's process (the shell's child), while it runs. */
   const weftPid = () => children(shellPid).find((pid) => commandOf(pid).includes("weft.cjs"))
+  /** Types a prompt and Enter; resolves once `answer` is on the screen and the next prompt is up. */
+  const submit = async (prompt: string, answer: RegExp | string) => {
+    type(prompt)
+    keys("Enter")
+    await waitFor(answer)
+    await waitFor(/^> ?$/m)
+  }
   await waitFor(/^> ?$/m)
-  return { tmux, capture, waitFor, keys, type, weftPid, descendants, commandOf }
+  return { tmux, capture, waitFor, keys, type, submit, weftPid, descendants, commandOf }
 }
 
 describe.skipIf(!hasTmux)("weft in a terminal (tmux)", () => {
@@ -107,10 +114,7 @@ describe.skipIf(!hasTmux)("weft in a terminal (tmux)", () => {
     // No, with a note for the model.
     term.type("3")
     await term.waitFor("Type what the model should do instead")
-    term.type("use mkdir instead")
-    term.keys("Enter")
-    await term.waitFor("All done: the file says goodbye.")
-    await term.waitFor(/^> ?$/m)
+    await term.submit("use mkdir instead", "All done: the file says goodbye.")
     expect(readFileSync(join(session.dir, "a.txt"), "utf8")).toBe("goodbye world\n")
     expect(existsSync(join(session.dir, "refused-file"))).toBe(false)
     const last = JSON.stringify(session.server.requests().at(-1)?.body)
@@ -191,10 +195,7 @@ describe.skipIf(!hasTmux)("weft in a terminal (tmux)", () => {
   it("/resume lists this project's sessions and opens one by number, its conversation shown and continued", async () => {
     const session = await setup({}, () => ({ script: [textTurn("First answer."), textTurn("Continued.")] }))
     const first = await startTerminal(session)
-    first.type("the first topic")
-    first.keys("Enter")
-    await first.waitFor("First answer.")
-    await first.waitFor(/^> ?$/m)
+    await first.submit("the first topic", "First answer.")
     first.keys("C-d")
     await first.waitFor("[weft exited 0]")
     const second = await startTerminal(session)
@@ -236,10 +237,7 @@ describe.skipIf(!hasTmux)("weft in a terminal (tmux)", () => {
       script: [textTurn("First answer."), textTurn("A summary of the conversation.")]
     }))
     const term = await startTerminal(session)
-    term.type("hello")
-    term.keys("Enter")
-    await term.waitFor("First answer.")
-    await term.waitFor(/^> ?$/m)
+    await term.submit("hello", "First answer.")
     term.type("/compact keep it short")
     term.keys("Enter")
     await term.waitFor("Conversation compacted")

@@ -28,6 +28,15 @@ afterEach(() => {
 
 const node = process.execPath
 
+/** Starts `server` on a free port of 127.0.0.1; answers the port. */
+const listenOnLoopback = (server: net.Server) =>
+  Effect.callback<number>((resume) => {
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      resume(Effect.succeed(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+
 describe.skipIf(sandboxSkip !== undefined)("Sandbox (bubblewrap)", () => {
   describe("writes outside the workspace are refused", () => {
     it.live("home, the parent directory, /tmp, through a symlink and a hard link; the model is told which path", () => {
@@ -253,12 +262,7 @@ describe.skipIf(sandboxSkip !== undefined)("Sandbox (bubblewrap)", () => {
       const server = net.createServer((socket) => socket.end("tcp from the host\n"))
       servers.push(server)
       return Effect.gen(function* () {
-        const port = yield* Effect.callback<number>((resume) => {
-          server.listen(0, "127.0.0.1", () => {
-            const address = server.address()
-            resume(Effect.succeed(typeof address === "object" && address !== null ? address.port : 0))
-          })
-        })
+        const port = yield* listenOnLoopback(server)
         const done = yield* run(
           [
             `"${node}" -e 'require("net").connect(${port}, "127.0.0.1").on("data", d => process.stdout.write(String(d))).on("error", e => console.log("tcp " + e.code))'`,
@@ -282,12 +286,7 @@ describe.skipIf(sandboxSkip !== undefined)("Sandbox (bubblewrap)", () => {
       const server = net.createServer((socket) => socket.end("HTTP/1.1 200 OK\r\ncontent-length: 9\r\nconnection: close\r\n\r\nfrom host"))
       servers.push(server)
       return Effect.gen(function* () {
-        const port = yield* Effect.callback<number>((resume) => {
-          server.listen(0, "127.0.0.1", () => {
-            const address = server.address()
-            resume(Effect.succeed(typeof address === "object" && address !== null ? address.port : 0))
-          })
-        })
+        const port = yield* listenOnLoopback(server)
         const done = yield* run(
           [
             get(`http://localhost:${port}/`),

@@ -59,15 +59,8 @@ export const makeWorld = (): World => {
   return { root, home, weftHome, workspace, outside }
 }
 
-export const gitEnv = (home: string): Record<string, string> => ({
-  ...stringEnv(process.env),
-  HOME: home,
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.com",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.com",
-  GIT_CONFIG_NOSYSTEM: "1"
-})
+/** The environment git runs with in the tests: this process's, a HOME of the test's own and a fixed identity. */
+export const gitEnv = (home: string): Record<string, string> => ({ ...stringEnv(process.env), ...gitEnvSet(home) })
 
 const stringEnv = (env: NodeJS.ProcessEnv): Record<string, string> => {
   const out: Record<string, string> = {}
@@ -89,6 +82,7 @@ export const sandboxedShell = (world: World, sandbox: NonNullable<SettingsValue[
   )
 }
 
+/** What the tests set for git: a HOME of their own, a fixed identity, no system configuration. */
 const gitEnvSet = (home: string): Record<string, string> => ({
   HOME: home,
   GIT_AUTHOR_NAME: "t",

@@ -43,7 +43,7 @@ import * as Uuid from "../../platform/Uuid.js"
 import * as Variables from "../../platform/Variables.js"
 import { cwdSlug } from "../../session/SessionStore.js"
 import { type PrintOptions, permissionModes } from "../CliOptions.js"
-import { type CliError, Outcome, RunError } from "../Outcome.js"
+import { type CliError, Outcome } from "../Outcome.js"
 import * as Output from "../Output.js"
 import * as SessionSetup from "../SessionSetup.js"
 import { apiKeySource, credentials, warn, withRedactingLogger } from "../SessionSetup.js"
@@ -380,31 +380,12 @@ export const run = (options: PrintOptions): Effect.Effect<Outcome, CliError, Fil
       else yield* Fiber.interrupt(pump)
     }).pipe(Effect.scoped, Effect.provide(session))
 
-    const fiber = yield* Effect.forkChild(hosting)
-    const runFork = Effect.runForkWith(yield* Effect.context<never>())
-    let signals = 0
-    const onSignal = () => {
-      signals++
-      if (signals > 1) return void runFork(Fiber.interrupt(fiber))
-      // The turn in flight ends gracefully and the session with it; prompts not begun are not answered.
-      runFork(
-        Queue.end(prompts).pipe(
-          Effect.andThen(Deferred.poll(ready)),
-          Effect.flatMap((found) => (Option.isSome(found) ? Effect.flatMap(found.value, (conversation) => conversation.end("other")) : Effect.void))
-        )
-      )
-    }
-    yield* Effect.acquireRelease(
-      Effect.sync(() => process.on("SIGINT", onSignal).on("SIGTERM", onSignal)),
-      () => Effect.sync(() => process.off("SIGINT", onSignal).off("SIGTERM", onSignal))
+    // On a first signal the turn in flight ends gracefully and the session with it; prompts not begun are not answered.
+    const graceful = Queue.end(prompts).pipe(
+      Effect.andThen(Deferred.poll(ready)),
+      Effect.flatMap((found) => (Option.isSome(found) ? Effect.flatMap(found.value, (conversation) => conversation.end("other")) : Effect.void))
     )
-    const exit = yield* Fiber.await(fiber)
-    if (exit._tag === "Success") return Outcome.Succeeded()
-    const failure = Cause.findErrorOption(exit.cause)
-    if (Option.isSome(failure) && failure.value._tag === "OutputClosed") return Outcome.OutputClosed()
-    const message =
-      signals > 1 ? "stopped." : Option.isSome(failure) ? failure.value.message : `unexpected failure: ${Cause.pretty(exit.cause)}`
-    return yield* new RunError({ message: credentials.redact(message) })
+    return yield* SessionSetup.awaitRun(hosting, graceful, () => Outcome.Succeeded())
   }).pipe(Effect.scoped, withRedactingLogger)
 
 /**

@@ -29,7 +29,7 @@ export const sleepLive = (ms: number): Effect.Effect<void> =>
  * The state letter of a process from /proc (R, S, Z, ...), or undefined where /proc is unavailable.
  * Needed because an orphan's zombie lingers until PID 1 reaps it, and some PID 1s (containers, VMs) never do.
  */
-const procState = (pid: number): string | undefined => {
+export const procState = (pid: number): string | undefined => {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8")
     return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3)
