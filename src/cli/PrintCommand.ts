@@ -81,16 +81,18 @@ export const runPrint = (options: PrintCommandOptions): Effect.Effect<Outcome, C
       if (command._tag === "Failure" && options.outputFormat !== "text") {
         yield* Output.stderr(credentials.redact(`weft: ${command.failure.message}\n`)).pipe(Effect.ignore)
       }
-      // One prompt, the last of the session: its events up to its Result (SessionEnd hooks run before it).
+      // One prompt, the last of the session: its events up to its Result (SessionEnd hooks run before it); the run
+      // is over once the prompt is answered, after the Session has recorded that those hooks ran (closing it at the
+      // Result alone ran them a second time).
       const events = yield* conversation.subscribe
-      if (command._tag === "Success") {
-        const { content, reminders } = command.success
-        yield* conversation.submit(content, { endsSession: true, abort, reminders }).pipe(Effect.orDie)
-      }
+      const submitted = command._tag === "Success"
+        ? yield* conversation.submit(command.success.content, { endsSession: true, abort, reminders: command.success.reminders }).pipe(Effect.orDie)
+        : undefined
       const turn = command._tag === "Failure"
         ? Stream.fromEffect(CommandExpansion.refusedResult(command.failure, conversation.sessionId))
         : events.pipe(Stream.takeUntil((event) => event._tag === "Result"))
-      return yield* print((onEvent) => Stream.runForEach(turn, onEvent), {
+      const answered = submitted === undefined ? Effect.void : Effect.asVoid(submitted.result)
+      return yield* print((onEvent) => Effect.andThen(Stream.runForEach(turn, onEvent), answered), {
         ...CommandExpansion.initLists(yield* Extensions),
         outputFormat: options.outputFormat,
         verbose: options.verbose,

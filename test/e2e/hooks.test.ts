@@ -80,6 +80,8 @@ describe("weft -p: command hooks", { timeout: 120_000 }, () => {
     expect(byEvent("PostToolUseFailure")[0]).toMatchObject({ tool_name: "Bash", tool_use_id: "fail1", is_interrupt: false })
     expect(byEvent("Stop")[0]).toMatchObject({ stop_hook_active: false, last_assistant_message: "Done." })
     expect(byEvent("SessionEnd")[0]).toMatchObject({ reason: "other" })
+    // Once: the run ends after the Session has recorded that they ran, not when the Result is printed.
+    expect(byEvent("SessionEnd")).toHaveLength(1)
   })
 
   it("PostToolUse's tool_response is the tool's result in Claude Code's shape (Bash stdout, the file tools' fields)", async () => {
