@@ -284,7 +284,6 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
     const loaded = yield* SessionSetup.fromSettings(options, cwd, settings, (text) =>
       Effect.sync(() => controller.print(credentials.redact(text.trimEnd()), { color: "yellow" }))
     )
-    const permissionMode = options.dangerouslySkipPermissions ? "bypassPermissions" : options.permissionMode
     controller.print(`weft ${version} · ${cwd}`, { dim: true })
     controller.print("/help for commands · Shift+Tab for modes · Ctrl-C twice to exit\n", { dim: true })
 
@@ -320,31 +319,18 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
             return Effect.sync(() => controller.withdraw(request.toolUseId))
           })
         const prompter = Prompter.fromEffect(ask)
-        const layer = SessionServices.layerSession({
+        // The session the flags and settings describe, as `-p` and the SDK protocol build it (--sandbox,
+        // --fallback-model, --no-session-persistence, ... included), with the terminal answering the asks.
+        const flagsStart: SessionSetup.Start = {
           cwd,
-          version,
-          additionalDirectories: options.addDirs,
-          removedTools: new Set(options.disallowedTools.filter((rule) => /^[A-Za-z0-9_-]+$/.test(rule))),
-          deniedRules: options.disallowedTools,
-          allowedRules: options.allowedTools,
-          ...(permissionMode === undefined ? {} : { permissionMode }),
-          credentials,
-          settings,
-          mcpServers: loaded.mcpServers,
-          session: {
-            prompter,
-            ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
-            ...(options.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: options.appendSystemPrompt }),
-            ...(start.sessionId === undefined ? {} : { sessionId: start.sessionId }),
-            ...(start.resumed === undefined ? {} : { resume: start.resumed }),
-            ...(options.model === undefined ? {} : { model: options.model }),
-            ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
-            autoCompact: loaded.autoCompact,
-            ...(loaded.agents === undefined ? {} : { agents: loaded.agents }),
-            ...(loaded.subagentTranscriptDir === undefined ? {} : { subagentTranscriptDir: loaded.subagentTranscriptDir }),
-            redact: credentials.redact
+          store: undefined,
+          start: {
+            sessionId: start.sessionId,
+            warnings: [],
+            ...(start.resumed === undefined ? {} : { resumed: { from: start.sessionId ?? "", costUSD: 0, ...start.resumed } })
           }
-        })
+        }
+        const layer = SessionSetup.layer(options, flagsStart, loaded, { prompter })
         return yield* Effect.gen(function* () {
           const conversation = yield* Session.Session
           session = conversation
