@@ -2,7 +2,8 @@
  * What every command that runs a session from the command line does before it: the session flags resolved
  * (`--resume`, `--continue`, `--session-id`; a wrong one is said at once), the MCP configuration and the settings of
  * every scope loaded (their warnings on stderr), and from them the session's Layer (SessionServices.layerSession).
- * `weft -p` (PrintCommand) and the Agent SDK's protocol (sdk/SdkCommand) both start here. Also weft's credentials
+ * `weft -p` (PrintCommand), the Agent SDK's protocol (sdk/SdkCommand) and the terminal (ui/Interactive) start here.
+ * Also weft's credentials
  * (withheld from children, redacted from everything printed) and the logger that prints redacted `weft: ...` lines.
  */
 import * as Cause from "effect/Cause"
