@@ -3,8 +3,8 @@
  * (`--resume`, `--continue`, `--session-id`; a wrong one is said at once), the MCP configuration and the settings of
  * every scope loaded (their warnings on stderr), and from them the session's Layer (SessionServices.layerSession).
  * `weft -p` (PrintCommand), the Agent SDK's protocol (sdk/SdkCommand) and the terminal (ui/Interactive) start here.
- * Also weft's credentials
- * (withheld from children, redacted from everything printed) and the logger that prints redacted `weft: ...` lines.
+ * Also weft's credentials (withheld from children, redacted from everything printed) and the logger that prints
+ * redacted `weft: ...` lines.
  */
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
