@@ -214,7 +214,11 @@ export const fromSettings = (
       mcpConfigs: options.mcpConfigs,
       strict: options.strictMcpConfig,
       project: Effect.succeed(McpConfig.projectTrustOf(settings))
-    }).pipe(Effect.mapError((error) => new UsageError({ message: error.message })))
+    }).pipe(
+      // `${VAR}` expands from the settings' `env` too, as it is weft's environment.
+      Variables.provideOverlay(settings.value.env ?? {}),
+      Effect.mapError((error) => new UsageError({ message: error.message }))
+    )
     for (const warning of mcpConfig.warnings) yield* say(`weft: ${warning}\n`)
     const loaded: Loaded = { settings, mcpServers: mcpConfig.servers, ...(yield* loadRest(options, cwd, settings, say)) }
     return loaded

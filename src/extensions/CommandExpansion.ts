@@ -120,12 +120,15 @@ export const runShellCommands = (services: Services, body: string, label: string
     return body.replace(bashPattern, () => outputs[index++] ?? "")
   })
 
-/** The files the body names with `@path` (those that exist), each read through Read as a result block. */
-const attachFiles = (services: Services, body: string, commandName: string) =>
+/**
+ * The files `text` names with `@path` (those that exist), each read through Read, under the session's permissions,
+ * as a result block; `label` (`/name: `, or "" for a typed prompt) begins a refusal's message.
+ */
+export const attachFiles = (services: Services, text: string, label: string) =>
   Effect.gen(function* () {
     const attached: Array<TextBlock> = []
     const seen = new Set<string>()
-    for (const match of body.matchAll(filePattern)) {
+    for (const match of text.matchAll(filePattern)) {
       const written = (match[2] ?? "").replace(/\\ /g, " ").replace(/[.,;:!?)\]]+$/, "")
       if (written === "") continue
       const path = written === "~" || written.startsWith("~/")
@@ -134,8 +137,8 @@ const attachFiles = (services: Services, body: string, commandName: string) =>
       if (seen.has(path) || (yield* probe(path)) !== "File") continue
       seen.add(path)
       const input = { file_path: path }
-      const result = yield* runTool(services, "Read", input, `/${commandName}: @${written}`)
-      if (result.isError === true) return yield* new CommandRefused({ message: `/${commandName}: @${written}: ${textOf(result.content).trim()}` })
+      const result = yield* runTool(services, "Read", input, `${label}@${written}`)
+      if (result.isError === true) return yield* new CommandRefused({ message: `${label}@${written}: ${textOf(result.content).trim()}` })
       attached.push({
         type: "text",
         text: `Called the Read tool with the following input: ${JSON.stringify(input)}\n\nResult of calling the Read tool:\n${textOf(result.content)}`
@@ -176,7 +179,7 @@ export const expandWith = Effect.fn("CommandExpansion.expand")(function* (
   }
   const substituted = bodyOf(extension, parsed.args)
   // The files the command names (not those a command's output happens to name), read before anything runs.
-  const attachments = yield* attachFiles(services, substituted.replace(bashPattern, ""), extension.name)
+  const attachments = yield* attachFiles(services, substituted.replace(bashPattern, ""), `/${extension.name}: `)
   const body = yield* runShellCommands(services, substituted, `/${extension.name}`)
   const expanded: Expanded = {
     content: [...attachments, commandBlock(extension, parsed.args), { type: "text", text: body }],
@@ -191,16 +194,23 @@ export const expandWith = Effect.fn("CommandExpansion.expand")(function* (
 /**
  * The first prompt of a run, ready for the loop: expanded (`expandWith` on the session's commands, tools,
  * permissions and grants), with the skills listing as a reminder when the session offers the Skill tool (unless
- * `listing` is false: a later prompt of an interactive session).
+ * `listing` is false: a later prompt of an interactive session). With `mentions`, a prompt that is not a command
+ * has the files its `@path`s name attached before it (`attachFiles`), as the terminal's prompt does.
  */
 export const prepare = Effect.fn("CommandExpansion.prepare")(function* (
   prompt: string | ReadonlyArray<ContentBlock>,
-  options: { readonly sessionId?: string; readonly listing?: boolean } = {}
+  options: { readonly sessionId?: string; readonly listing?: boolean; readonly mentions?: boolean } = {}
 ) {
   const { loaded, services } = yield* sessionServices(options.sessionId)
   for (const warning of loaded.warnings) yield* Effect.logWarning(`weft: ${warning}`)
   const expanded = yield* expandWith(prompt, loaded, services)
-  return { ...expanded, reminders: [...expanded.reminders, ...(options.listing === false ? [] : yield* listingReminders)] }
+  const mentioned = options.mentions === true && typeof prompt === "string" && parseCommand(prompt) === undefined
+  const attachments = mentioned ? yield* attachFiles(services, prompt, "") : []
+  return {
+    ...expanded,
+    content: [...attachments, ...expanded.content],
+    reminders: [...expanded.reminders, ...(options.listing === false ? [] : yield* listingReminders)]
+  }
 })
 
 /**

@@ -96,7 +96,10 @@ export interface LoadOptions {
   readonly mcpConfigs?: ReadonlyArray<string> | undefined
   /** `--strict-mcp-config`: only the servers of `--mcp-config`. */
   readonly strict?: boolean | undefined
-  /** The variables `${VAR}` expands from; default `process.env`. */
+  /**
+   * The variables `${VAR}` expands from; default `process.env` with the variables laid over weft's environment
+   * (`Variables.overlay`: the settings' `env`, which Claude Code applies to its own process) winning over it.
+   */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined
 }
 
@@ -292,7 +295,7 @@ const claudeFile = (path: string) =>
 /** Every scope's servers (see the module's comment). Fails only for a bad `--mcp-config`. */
 export const load = (options: LoadOptions): Effect.Effect<Loaded, McpConfigError> =>
   Effect.gen(function* () {
-    const env = options.env ?? process.env
+    const env = options.env ?? { ...process.env, ...(yield* Variables.overlay) }
     const cwd = resolve(options.cwd)
     const dynamic: Array<Server> = []
     for (const value of options.mcpConfigs ?? []) dynamic.push(...(yield* loadFlag(value, cwd, env)))

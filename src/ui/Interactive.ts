@@ -453,7 +453,12 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
               }
               const fromMcp = yield* McpPrompt.expand(mcp, text)
               // A command's `!`cmd`` or `@path` that must be asked about is asked here, as the model's calls are.
-              const expanded = yield* CommandExpansion.prepare(fromMcp ?? text, { sessionId: conversation.sessionId, listing: !listed }).pipe(
+              // A typed prompt's `@path`s are attached (read through Read), not an MCP prompt's messages.
+              const expanded = yield* CommandExpansion.prepare(fromMcp ?? text, {
+                sessionId: conversation.sessionId,
+                listing: !listed,
+                mentions: fromMcp === undefined
+              }).pipe(
                 Effect.provide(services),
                 Effect.provideService(Prompter, prompter)
               )

@@ -59,6 +59,15 @@ describe("which project servers start is decided by the session's settings", () 
     expect(started(other, "x")).toBe(false)
   })
 
+  it("${VAR} in --mcp-config expands from the settings' env", async () => {
+    const { dir, root, env } = await setup({}, () => ({ script: [textTurn("Hi.")] }))
+    const config = { mcpServers: { v: { command: process.execPath, args: ["-e", 'require("fs").writeFileSync("started-${WEFT_TEST_SERVER_NAME}", "ran")'] } } }
+    const settings = JSON.stringify({ env: { WEFT_TEST_SERVER_NAME: "from-settings" } })
+    const out = await run(["--mcp-config", JSON.stringify(config), "--settings", settings], dir, { ...env, HOME: homeOf(root) })
+    expect(out.code).toBe(0)
+    expect(started(dir, "from-settings")).toBe(true)
+  })
+
   it("Claude Code's record: a project whose trust dialog was accepted is trusted, and the approvals made there apply", async () => {
     const { dir, root, env } = await setup({ ".mcp.json": mcpJson }, () => ({ script: [textTurn("Hi.")] }))
     const home = homeOf(root)

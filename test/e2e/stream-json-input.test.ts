@@ -7,7 +7,7 @@ import { readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { ScriptTurn, textTurn, toolUse } from "../../src/testing/Script.js"
-import { frames, isAlive, runWeft, startWeft, useSessions, waitUntil } from "./harness.js"
+import { frames, isAlive, repoRoot, runWeft, startWeft, useSessions, waitUntil } from "./harness.js"
 
 const { setup } = useSessions()
 
@@ -138,6 +138,25 @@ describe("weft --input-format stream-json (the Agent SDK's protocol, by hand)", 
     // The refused message never reached the model.
     expect(JSON.stringify(requests[2]?.body)).not.toContain("/leak")
     expect(ofType(out.stdout, "system", "init").map((frame) => frame["model"])).toEqual(["claude-command-model", "claude-session-model", "claude-session-model"])
+  })
+
+  it("/mcp__server__prompt messages are expanded as -p expands them; a refused one answers its message with an error result and the session goes on", async () => {
+    const { dir, env, server } = await setup({}, () => ({ script: [textTurn("Sunny."), textTurn("plain answer")] }))
+    const everything = { command: process.execPath, args: [join(repoRoot, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "stdio"] }
+    const config = JSON.stringify({ mcpServers: { everything } })
+    const stdin = user("/mcp__everything__args-prompt Paris France") + user("/mcp__everything__args-prompt") + user("plain")
+    const out = await runWeft([...protocol, "--mcp-config", config], { cwd: dir, env, stdin })
+    expect(out.code, out.stderr).toBe(0)
+    const results = ofType(out.stdout, "result")
+    expect(results.map((result) => [result["is_error"], result["result"]])).toEqual([
+      [false, "Sunny."],
+      [true, expect.stringContaining("/mcp__everything__args-prompt needs city")],
+      [false, "plain answer"]
+    ])
+    const requests = server.requests()
+    expect(requests).toHaveLength(2)
+    expect(userTexts(requests[0]?.body).join("\n")).toContain("What's weather in Paris, France?")
+    expect(JSON.stringify(requests[0]?.body)).not.toContain("/mcp__everything")
   })
 
   it("/name message with --permission-prompt-tool stdio: its !`cmd` is a can_use_tool question to the program", async () => {

@@ -327,6 +327,24 @@ describe.skipIf(!hasTmux)("weft in a terminal (tmux)", () => {
     expect(JSON.stringify(session.server.requests().at(-1)?.body)).toContain("What's weather in Paris, France?")
   })
 
+  it("@path in a prompt attaches the file as a Read result before it, under Read's rules: a denied one is said and nothing is sent", async () => {
+    const session = await setup({ "notes.txt": "the notes say 42\n", "secret.txt": "hunter2\n" }, () => ({ script: [textTurn("Read it.")] }))
+    const settings = JSON.stringify({ permissions: { deny: ["Read(./secret.txt)"] } })
+    const term = await startTerminal(session, { args: ["--settings", settings] })
+    term.type("what is in @secret.txt")
+    term.keys("Enter")
+    await term.waitFor(/@secret\.txt was refused/)
+    expect(session.server.requests()).toHaveLength(0)
+    term.type("summarise @notes.txt please")
+    term.keys("Enter")
+    await term.waitFor("Read it.")
+    const body = JSON.stringify(session.server.requests().at(-1)?.body)
+    expect(body).toContain("Called the Read tool with the following input:")
+    expect(body).toContain("the notes say 42")
+    expect(body).toContain("summarise @notes.txt please")
+    expect(body).not.toContain("hunter2")
+  })
+
   it("in 80 columns a long answer wraps at words; NO_COLOR leaves colours out; the window may be resized", async () => {
     const long = Array.from({ length: 40 }, (_, index) => `word${index}`).join(" ")
     const script = () => ({ script: [ScriptTurn.blocks([text(long), toolUse("Edit", { file_path: "/nonexistent/x", old_string: "a", new_string: "b" }, "t1")]), textTurn("Finished.")] })

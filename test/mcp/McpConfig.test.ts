@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as path from "node:path"
 import * as McpConfig from "../../src/mcp/McpConfig.js"
+import * as Variables from "../../src/platform/Variables.js"
 import { tempDir, write } from "../support/TempFiles.js"
 
 const trusted = (approvals: McpConfig.Approvals = {}) => Effect.succeed({ trusted: true, approvals })
@@ -33,6 +34,24 @@ describe("McpConfig", () => {
     expect(missing).toBeInstanceOf(McpConfig.McpConfigError)
     expect(String(Reflect.get(Object(missing), "message"))).toMatch(/"gh".*GITHUB_TOKEN/)
   })
+
+  it.effect("expands from the variables laid over weft's environment (the settings' env), which win over the process's", () =>
+    Effect.gen(function* () {
+      const { home, project, weftHome } = setup()
+      write(path.join(project, ".mcp.json"), JSON.stringify({ mcpServers: { p: server("${WEFT_TEST_MCP_BIN}") } }))
+      const dynamic = JSON.stringify({ mcpServers: { d: { command: "x", args: ["${WEFT_TEST_MCP_ARG}", "${PATH}"] } } })
+      const options = { cwd: project, home, weftHome, project: trusted({ enableAllProjectMcpServers: true }), mcpConfigs: [dynamic] }
+      const loaded = yield* McpConfig.load(options).pipe(
+        Variables.provideOverlay({ WEFT_TEST_MCP_BIN: "/bin/from-settings", WEFT_TEST_MCP_ARG: "arg", PATH: "/overlaid" })
+      )
+      const configs = Object.fromEntries(loaded.servers.map((s) => [s.name, s.config]))
+      expect(configs["d"]).toMatchObject({ command: "x", args: ["arg", "/overlaid"] })
+      expect(configs["p"]).toMatchObject({ command: "/bin/from-settings" })
+      // Without the overlay the variables are missing: the servers cannot start.
+      const bare = yield* McpConfig.load(options)
+      expect(bare.servers.map((s) => s.config instanceof McpConfig.McpConfigError)).toEqual([true, true])
+    })
+  )
 
   it.effect("--mcp-config: inline JSON and files, repeatable; invalid JSON fails naming the configuration", () =>
     Effect.gen(function* () {

@@ -35,7 +35,9 @@ import type { AgentEvent, SessionStarted } from "../../domain/AgentEvent.js"
 import * as Content from "../../domain/ContentGuards.js"
 import { isRecord } from "../../domain/Json.js"
 import type { MessageParam } from "../../domain/Message.js"
+import { McpClient } from "../../mcp/McpClient.js"
 import type * as McpConfig from "../../mcp/McpConfig.js"
+import * as McpPrompt from "../../mcp/McpPrompt.js"
 import { ApiClient } from "../../model/ApiClient.js"
 import { Permissions } from "../../permissions/Permissions.js"
 import * as Prompter from "../../permissions/Prompter.js"
@@ -71,18 +73,21 @@ const promptOf = (message: MessageParam): Session.Prompt => message.content
 
 /**
  * A user message of the form `/name args` (a text, or one text block), expanded when its turn begins as
- * `weft -p "/name args"` is (CommandExpansion): its `!`cmd`` run under the Bash rules and the host's answers, its
+ * `weft -p "/name args"` is: an MCP prompt (`/mcp__server__prompt args`, McpPrompt) fetched from its server, then
+ * a custom command or skill (CommandExpansion): its `!`cmd`` run under the Bash rules and the host's answers, its
  * model for that turn alone; a refused one answers the message with an error result.
  */
 const commandOf = (
   message: MessageParam,
-  expansion: { readonly loaded: Extensions["Service"]; readonly services: CommandExpansion.Services }
+  expansion: { readonly loaded: Extensions["Service"]; readonly services: CommandExpansion.Services },
+  mcp: McpClient["Service"]
 ): Session.SubmitOptions["prepare"] => {
   const { content } = message
   const only = typeof content === "string" || content.length !== 1 ? undefined : content[0]
   const text = typeof content === "string" ? content : only !== undefined && Content.isText(only) ? only.text : undefined
   if (text === undefined || CommandExpansion.parseCommand(text) === undefined) return undefined
-  return CommandExpansion.expandWith(text, expansion.loaded, expansion.services).pipe(
+  const fromMcp = McpPrompt.parse(text) === undefined ? Effect.succeed(text) : Effect.map(McpPrompt.expand(mcp, text), (turn) => turn ?? text)
+  return Effect.flatMap(fromMcp, (prompt) => CommandExpansion.expandWith(prompt, expansion.loaded, expansion.services)).pipe(
     Effect.map((expanded): Session.PreparedPrompt => ({
       prompt: expanded.content,
       reminders: expanded.reminders,
@@ -342,6 +347,7 @@ export const run = (options: PrintOptions): Effect.Effect<Outcome, CliError, Fil
       // The skills are listed to the model with the first prompt.
       let reminders = yield* CommandExpansion.listingReminders
       const expansion = yield* CommandExpansion.sessionServices(conversation.sessionId)
+      const mcp = yield* McpClient
       for (const warning of expansion.loaded.warnings) yield* warn(`weft: ${warning}\n`)
       const answering = Effect.gen(function* () {
         yield* Queue.take(prompts).pipe(
@@ -355,7 +361,7 @@ export const run = (options: PrintOptions): Effect.Effect<Outcome, CliError, Fil
             ).pipe(
               Effect.andThen(
                 Effect.suspend(() => {
-                  const prepare = commandOf(frame.message, expansion)
+                  const prepare = commandOf(frame.message, expansion, mcp)
                   const submitted = conversation.submit(promptOf(frame.message), { reminders, ...(prepare === undefined ? {} : { prepare }) })
                   reminders = []
                   return submitted
