@@ -10,9 +10,9 @@
  * proxy): its argv goes before the filter's helper.
  */
 import * as Effect from "effect/Effect"
-import * as fs from "node:fs"
-import * as nodePath from "node:path"
+import * as Variables from "../platform/Variables.js"
 import * as NetworkPolicy from "./NetworkPolicy.js"
+import { onPath } from "./Sandbox.js"
 
 /** The port the bridge listens on inside (each sandbox has a network namespace of its own, so no clash with weft's). */
 export const DEFAULT_PORT = 3128
@@ -146,26 +146,11 @@ export const node = (execPath: string): Bridge => ({
   prefix: ({ port, socketPath }) => [execPath, "-e", nodeScript, String(port), socketPath]
 })
 
-const onPath = (name: string, path: string | undefined): string | undefined => {
-  for (const dir of (path ?? "").split(nodePath.delimiter)) {
-    if (dir === "") continue
-    const candidate = nodePath.join(dir, name)
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK)
-      if (fs.statSync(candidate).isFile()) return candidate
-    } catch {
-      // not here
-    }
-  }
-  return undefined
-}
-
 /**
  * The cheapest bridge this machine has, by start-up per command (docs/sandbox-network.md has the figures): perl,
  * else socat with bash, else the Node.js running weft (always there, several times slower to start).
  */
-export const detect: Effect.Effect<Bridge> = Effect.sync(() => {
-  const path = process.env["PATH"]
+export const detect: Effect.Effect<Bridge> = Effect.map(Variables.value("PATH"), (path) => {
   const perlPath = onPath("perl", path)
   if (perlPath !== undefined) return perl(perlPath)
   const socatPath = onPath("socat", path)

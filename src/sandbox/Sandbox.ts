@@ -177,13 +177,13 @@ const atLeast = (version: ReadonlyArray<number>, wanted: ReadonlyArray<number>):
   return true
 }
 
-/** Is `file` an executable on PATH (or a path to one). */
-const onPath = (file: string, path: string | undefined): boolean => {
-  const candidates = file.includes("/") ? [file] : (path ?? "").split(":").filter((dir) => dir !== "").map((dir) => nodePath.join(dir, file))
-  return candidates.some((candidate) => {
+/** `file` as an executable file on `path` (a PATH value), or `file` itself when it is a path to one. */
+export const onPath = (file: string, path: string | undefined): string | undefined => {
+  const candidates = file.includes("/") ? [file] : (path ?? "").split(nodePath.delimiter).filter((dir) => dir !== "").map((dir) => nodePath.join(dir, file))
+  return candidates.find((candidate) => {
     try {
       fs.accessSync(candidate, fs.constants.X_OK)
-      return true
+      return fs.statSync(candidate).isFile()
     } catch {
       return false
     }
@@ -300,7 +300,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Settings
     if ("reason" in found) return unavailable(config, found.reason)
     const arch = Seccomp.currentArch()
     if (arch === undefined) return unavailable(config, `no seccomp filter for ${process.arch}`)
-    if (network !== undefined && !onPath("perl", yield* Variables.value("PATH"))) {
+    if (network !== undefined && onPath("perl", yield* Variables.value("PATH")) === undefined) {
       return unavailable(config, "the network proxy's bridge needs perl to apply the seccomp filter after it starts")
     }
     const home = settings.home
