@@ -13,6 +13,7 @@
  */
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
+import { isInside } from "../permissions/PathGuard.js"
 import * as ShellStartupFiles from "../platform/ShellStartupFiles.js"
 
 export type Kind = "file" | "directory" | "missing"
@@ -120,12 +121,6 @@ export interface Plan {
   readonly hideRun?: boolean
 }
 
-/** Is `path` equal to `dir` or inside it, by path components. */
-export const within = (path: string, dir: string): boolean => {
-  const relative = nodePath.relative(dir, path)
-  return relative === "" || (!relative.startsWith("..") && !nodePath.isAbsolute(relative))
-}
-
 /** Protected names that are directories: missing, they get an empty read-only directory (bwrap makes the mount point). */
 const protectedDirectories: ReadonlySet<string> = new Set([".claude", ".git/hooks"])
 
@@ -201,18 +196,18 @@ export const mounts = (plan: Plan, probe: Probe = nodeProbe): Mounts => {
         continue
       }
       // A link out of the workspace points somewhere already read-only, unless that is writable too.
-      if (writable.some((dir) => within(target, dir))) readOnly(target)
+      if (writable.some((dir) => isInside(target, dir))) readOnly(target)
     }
   }
   for (const gitDir of plan.gitDirs ?? []) {
     for (const name of ["hooks", "config"]) {
       const target = real(nodePath.join(gitDir, name))
-      if (target !== undefined && writable.some((dir) => within(target, dir))) readOnly(target)
+      if (target !== undefined && writable.some((dir) => isInside(target, dir))) readOnly(target)
     }
   }
   for (const path of plan.denyWrite) {
     const target = real(path)
-    if (target !== undefined && writable.some((dir) => within(target, dir))) readOnly(target)
+    if (target !== undefined && writable.some((dir) => isInside(target, dir))) readOnly(target)
   }
 
   // Hidden: the default credential paths (unless allowRead re-opens one) and denyRead paths (always).
@@ -222,9 +217,9 @@ export const mounts = (plan: Plan, probe: Probe = nodeProbe): Mounts => {
   for (const path of defaults) {
     const target = real(path)
     if (target === undefined || hidden.includes(target)) continue
-    if (allowRead.some((open) => within(target, open))) continue
+    if (allowRead.some((open) => isInside(target, open))) continue
     // Never hide what the commands work in (a weft home inside the workspace is the user's choice).
-    if (plan.workspaces.some((workspace) => within(real(workspace) ?? workspace, target))) continue
+    if (plan.workspaces.some((workspace) => isInside(real(workspace) ?? workspace, target))) continue
     hidden.push(target)
   }
   for (const path of plan.denyRead) {

@@ -21,6 +21,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import { Settings } from "../context/Settings.js"
+import { isInside } from "../permissions/PathGuard.js"
 import * as Variables from "../platform/Variables.js"
 import { procState, sleepLive } from "../tools/shell/ProcessGroup.js"
 import * as Bwrap from "./Bwrap.js"
@@ -363,7 +364,7 @@ export const make = (options: Options): Effect.Effect<Interface, never, Settings
         disableUserns: atLeast(found.version, [0, 8, 0]),
         seccompFd: network === undefined ? 3 : undefined,
         // The host's sockets under /run (docker, dbus, resolvers, the user's agents) hidden as well as refused.
-        hideRun: !allowUnix && !Bwrap.within(root, "/run")
+        hideRun: !allowUnix && !isInside(root, "/run")
       }
       const mounts = Bwrap.mounts(plan)
       const filterFd = yield* Effect.acquireRelease(
