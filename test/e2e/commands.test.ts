@@ -116,6 +116,8 @@ describe("weft -p: custom slash commands", { timeout: 60_000 }, () => {
     const out = await runWeft(["-p", "stamp it", ...streamJson], { cwd: dir, env })
     expect(out.code, out.stderr).toBe(0)
     expect(existsSync(join(dir, "granted.txt"))).toBe(false)
+    // Refused by the permission check (not skipped for another reason).
+    expect(resultFrame(out.stdout)["permission_denials"]).toMatchObject([{ tool_name: "Bash", tool_use_id: "b1" }])
   })
 
   it("runs !`cmd` first under the Bash rules (allowed here by the command's allowed-tools) and inlines its output", async () => {
