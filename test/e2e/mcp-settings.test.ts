@@ -147,5 +147,8 @@ describe("MCP servers in the session", () => {
     const session = await runWeft(["-p", "go", "--verbose", "--dangerously-skip-permissions", ...args], { cwd: dir, env: { ...env, HOME: homeOf(root) } })
     expect(session.code).toBe(0)
     expect(() => frames(session.stdout)).not.toThrow()
+    // And the frames are there (an empty stdout parses too): the run's result last (json --verbose: one array of them).
+    expect(frames(session.stdout).flat().at(-1)).toMatchObject({ type: "result", is_error: false })
+    expect(session.stdout).toContain('"num_turns":2')
   })
 })
