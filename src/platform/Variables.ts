@@ -84,9 +84,8 @@ const read = (provider: ConfigProvider.ConfigProvider, name: string): Effect.Eff
   if (laid !== undefined) {
     // Own keys only: `toString` is no variable.
     if (Object.hasOwn(laid.env, name)) return Effect.succeed(laid.env[name])
-    // Not in the overlay: the provider below answers, read directly when it is the process's environment.
-    if (laid.base === processEnvironment) return Effect.sync(() => process.env[name])
-    return overlays.has(laid.base) ? read(laid.base, name) : throughConfig(name)
+    // Not in the overlay: the provider below answers (Config through the overlay falls through to it as well).
+    return read(laid.base, name)
   }
   return provider === processEnvironment ? Effect.sync(() => process.env[name]) : throughConfig(name)
 }
