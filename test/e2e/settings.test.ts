@@ -195,6 +195,9 @@ describe("apiKeyHelper", () => {
     expect(out.stderr).toContain("apiKeyHelper")
     expect(existsSync(join(dir, "helper-ran"))).toBe(false)
     expect(server.requests().every((request) => request.headers["x-api-key"] !== "project-key")).toBe(true)
+    // The run went on without it (a vacuous `every` above otherwise): the one request carried no key.
+    expect(server.requests().map((request) => request.headers["x-api-key"])).toEqual([undefined])
+    expect(out.stderr).toMatch(/not trusted.*\(apiKeyHelper\)/)
   })
 })
 
