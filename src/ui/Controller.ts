@@ -107,11 +107,6 @@ export const describeCall = (toolName: string, input: unknown, cwd: string): str
   return `${toolName}(${oneLine(shown, 60)})`
 }
 
-const resultText = (block: ToolResultBlock): string =>
-  typeof block.content === "string"
-    ? block.content
-    : (block.content ?? []).map((item) => (item.type === "text" ? item.text : `[${item.type}]`)).join("\n")
-
 const maxResultLines = 4
 const maxDiffLines = 12
 
@@ -190,7 +185,7 @@ export const resultLines = (
   const body: ReadonlyArray<Line> =
     diff ??
     (() => {
-      const text = resultText(block).replace(/\n+$/, "")
+      const text = Content.toolResultText(block.content).replace(/\n+$/, "")
       const lines = text === "" ? ["(no output)"] : text.split("\n")
       const head = lines.slice(0, maxResultLines).map((line): Line => [span(line, isError ? { color: "red" } : dim)])
       return lines.length > maxResultLines ? [...head, [span(`… +${lines.length - maxResultLines} lines (ctrl+o to show all)`, dim)]] : head
@@ -565,7 +560,7 @@ export class Controller {
         const input = this.inputs.get(event.toolUseId)
         this.inputs.delete(event.toolUseId)
         this.finished.push(...resultLines(event.toolName, input, event.result, event.isError, event.patch), [])
-        this.lastResult = { call: describeCall(event.toolName, input, this.options.cwd), text: resultText(event.result) }
+        this.lastResult = { call: describeCall(event.toolName, input, this.options.cwd), text: Content.toolResultText(event.result.content) }
         break
       }
       case "Result":
