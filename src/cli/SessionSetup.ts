@@ -173,17 +173,21 @@ export interface Loaded {
   readonly subagentTranscriptDir: string | undefined
 }
 
+/** The settings of every scope the flags name (--settings, --setting-sources, trust). */
+export const loadSettings = (options: PrintOptions, cwd: string) =>
+  Settings.make({
+    cwd,
+    ...(options.settings === undefined ? {} : { flagSettings: options.settings }),
+    // Given empty (`--setting-sources=`, the Agent SDK's settingSources: []): no settings file at all.
+    ...(options.settingSources === undefined ? {} : { settingSources: options.settingSources.filter(isFileScope) }),
+    trustProject: options.trustProject
+  })
+
 /** Loads the MCP configuration and the settings (never trusting a project silently); their warnings on stderr. */
 export const load = (options: PrintOptions, cwd: string) =>
   Effect.gen(function* () {
     // An untrusted project's ignored keys are named.
-    const settings = yield* Settings.make({
-      cwd,
-      ...(options.settings === undefined ? {} : { flagSettings: options.settings }),
-      // Given empty (`--setting-sources=`, the Agent SDK's settingSources: []): no settings file at all.
-      ...(options.settingSources === undefined ? {} : { settingSources: options.settingSources.filter(isFileScope) }),
-      trustProject: options.trustProject
-    })
+    const settings = yield* loadSettings(options, cwd)
     for (const warning of settings.warnings) yield* warn(`${warning}\n`)
     return yield* fromSettings(options, cwd, settings, warn)
   })
