@@ -81,9 +81,7 @@ const help = (loaded: Loaded): string => {
 
 /** A `!command`'s call and output, as Claude Code's bash mode puts them in the conversation (with the next prompt). */
 const shellContext = (command: string, result: ToolResultBlock): ReadonlyArray<TextBlock> => {
-  const output = typeof result.content === "string"
-    ? result.content
-    : (result.content ?? []).map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n")
+  const output = Content.toolResultText(result.content)
   const tag = result.is_error === true ? "bash-stderr" : "bash-stdout"
   return [
     { type: "text", text: `<bash-input>${command}</bash-input>` },
