@@ -356,6 +356,12 @@ export const makeWith = (options: WithOptions = {}): Effect.Effect<Interface> =>
     return all.length === 0 ? none : traced(combine(all))
   })
 
+/** Where the JSONL store records a session run in `cwd`, under weft's home: a hook's `transcript_path`. */
+export const transcriptPathIn =
+  (weftHome: string) =>
+  (sessionId: string, cwd: string): string =>
+    join(weftHome, "projects", cwdSlug(resolve(cwd)), `${sessionId}.jsonl`)
+
 /**
  * The session's hooks: command hooks from the merged Settings (an untrusted project's `hooks` were already dropped by
  * the loader; `disableAllHooks` turns them all off), run in the project directory with ChildEnvironment's
@@ -375,9 +381,7 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Set
       settings: settings.value,
       projectDir: settings.projectDir,
       environment: children.process(),
-      transcriptPath:
-        options.transcriptPath ??
-        ((sessionId, cwd) => join(weftHome, "projects", cwdSlug(resolve(cwd)), `${sessionId}.jsonl`))
+      transcriptPath: options.transcriptPath ?? transcriptPathIn(weftHome)
     })
   })
 
