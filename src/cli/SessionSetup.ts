@@ -233,7 +233,7 @@ export const fromSettings = (
  * the environment or the settings' `env`), the subagents (unless the Agent tool is removed: --disallowedTools Agent,
  * or Task as Claude Code names it) and where their transcripts go. Warnings go to `say`.
  */
-export const loadRest = (
+const loadRest = (
   options: PrintOptions,
   cwd: string,
   settings: Settings["Service"],

@@ -99,7 +99,7 @@ const oneLine = (text: string, max: number) => {
 }
 
 /** `● Read(src/a.ts)`: the call's main argument, paths relative to the project. */
-export const describeCall = (toolName: string, input: unknown, cwd: string): string => {
+const describeCall = (toolName: string, input: unknown, cwd: string): string => {
   const path = stringField(input, "file_path") ?? stringField(input, "notebook_path") ?? stringField(input, "path")
   const relative = path !== undefined && path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path
   const main = relative ?? stringField(input, "command") ?? stringField(input, "pattern") ?? stringField(input, "url") ?? stringField(input, "prompt")
@@ -135,7 +135,7 @@ const diffLines = (toolName: string, input: unknown): ReadonlyArray<Line> | unde
  * A file change as the tool reported it (its structured patch): each hunk's lines numbered (the old file's number
  * for a removed line, the new file's for the others), hunks apart by "⋮"; a file written anew is its lines added.
  */
-export const patchLines = (patch: ReadonlyArray<Hunk>, toolName: string, input: unknown): ReadonlyArray<Line> | undefined => {
+const patchLines = (patch: ReadonlyArray<Hunk>, toolName: string, input: unknown): ReadonlyArray<Line> | undefined => {
   const numbered: Array<{ readonly number: number; readonly op: string; readonly text: string }> = []
   const gaps = new Set<number>()
   for (const hunk of patch) {
@@ -174,7 +174,7 @@ export const patchLines = (patch: ReadonlyArray<Hunk>, toolName: string, input: 
  * The few lines shown under a finished tool call: a diff for edits (from the tool's structured patch, when the call
  * reported one; else from its input), else the head of its result.
  */
-export const resultLines = (
+const resultLines = (
   toolName: string,
   input: unknown,
   block: ToolResultBlock,

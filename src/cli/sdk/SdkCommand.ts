@@ -174,7 +174,7 @@ const sdkServer = (channel: ControlChannel.Interface, name: string): McpConfig.S
  * The servers an inline `--mcp-config` names as `{"type": "sdk"}`: servers in the program's own process (the Python
  * SDK lists them there as well as in initialize). Only the protocol gives them a meaning; a file never does.
  */
-export const sdkServerNames = (mcpConfigs: ReadonlyArray<string>): ReadonlyArray<string> =>
+const sdkServerNames = (mcpConfigs: ReadonlyArray<string>): ReadonlyArray<string> =>
   mcpConfigs.flatMap((value) => {
     if (!value.trimStart().startsWith("{")) return []
     try {
