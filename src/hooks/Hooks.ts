@@ -19,14 +19,13 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
-import { join, resolve } from "node:path"
 import { Settings } from "../context/Settings.js"
 import * as Variables from "../platform/Variables.js"
 import type { HookActivity } from "../domain/AgentEvent.js"
 import type { ToolFailureKind } from "../domain/ToolFailure.js"
 import { ChildEnvironment } from "../platform/ChildEnvironment.js"
 import { Sandbox, type Spawn } from "../sandbox/Sandbox.js"
-import { cwdSlug } from "../session/SessionStore.js"
+import { transcriptPathIn } from "../session/SessionIds.js"
 import type { HookConfig } from "./HookConfig.js"
 import type * as HookProcess from "./HookProcess.js"
 import type { CompactTrigger, PermissionRequestDecision, SessionStartSource } from "./HookEvent.js"
@@ -355,12 +354,6 @@ export const makeWith = (options: WithOptions = {}): Effect.Effect<Interface> =>
     // No hooks: nothing runs, so nothing is traced either.
     return all.length === 0 ? none : traced(combine(all))
   })
-
-/** Where the JSONL store records a session run in `cwd`, under weft's home: a hook's `transcript_path`. */
-export const transcriptPathIn =
-  (weftHome: string) =>
-  (sessionId: string, cwd: string): string =>
-    join(weftHome, "projects", cwdSlug(resolve(cwd)), `${sessionId}.jsonl`)
 
 /**
  * The session's hooks: command hooks from the merged Settings (an untrusted project's `hooks` were already dropped by

@@ -51,7 +51,7 @@ import * as Stdin from "../Stdin.js"
 import { type FrameOptions, toFrame } from "../StreamJson.js"
 import * as CommandExpansion from "../../extensions/CommandExpansion.js"
 import { Extensions } from "../../extensions/Extensions.js"
-import * as Hooks from "../../hooks/Hooks.js"
+import { transcriptPathIn } from "../../session/SessionIds.js"
 import { version } from "../Version.js"
 import * as ControlChannel from "./ControlChannel.js"
 import * as Frames from "./Frames.js"
@@ -306,7 +306,7 @@ export const run = (options: PrintOptions): Effect.Effect<Outcome, CliError, Fil
       for (const warning of (yield* Permissions).warnings) yield* warn(`${warning}\n`)
       const weftHome = yield* Variables.weftHomeOf((yield* Settings).home)
       yield* conversation.registerHooks(
-        yield* SdkHooks.make(hookConfig, channel, Hooks.transcriptPathIn(weftHome))
+        yield* SdkHooks.make(hookConfig, channel, transcriptPathIn(weftHome))
       )
       const events = yield* conversation.subscribe
       const frames = yield* framesOf(options, loaded.settings, (agents ?? []).map((definition) => definition.name))
