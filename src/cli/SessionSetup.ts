@@ -11,7 +11,6 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
-import { join, resolve } from "node:path"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import type * as Session from "../agent/Session.js"
@@ -20,7 +19,7 @@ import { type FileScope, fileScopes, Settings } from "../context/Settings.js"
 import * as AgentDefinitions from "../extensions/AgentDefinitions.js"
 import * as McpConfig from "../mcp/McpConfig.js"
 import { Sandbox } from "../sandbox/Sandbox.js"
-import { cwdSlug } from "../session/SessionIds.js"
+import { projectDir } from "../session/SessionIds.js"
 import { ApiClient } from "../model/ApiClient.js"
 import { withFallbackModel } from "../model/FallbackModel.js"
 import * as NodeApiClient from "../model/NodeApiClient.js"
@@ -252,7 +251,7 @@ const loadRest = (
     for (const warning of agents?.warnings ?? []) yield* say(`weft: ${warning}\n`)
     const subagentTranscriptDir = options.noSessionPersistence
       ? undefined
-      : join(yield* Variables.weftHomeOf(settings.home), "projects", cwdSlug(resolve(cwd)))
+      : projectDir(yield* Variables.weftHomeOf(settings.home), cwd)
     return { autoCompact, agents: agents?.definitions, subagentTranscriptDir }
   })
 
