@@ -23,8 +23,8 @@ export interface Host {
   readonly interrupt: () => void
   readonly cycleMode: () => void
   readonly exit: () => void
-  /** The history changed (a prompt was sent): the host keeps it. */
-  readonly remember?: (history: ReadonlyArray<string>) => void
+  /** A prompt was sent, as the history shows it (a large paste as its placeholder): the host keeps it. */
+  readonly remember?: (prompt: string) => void
   /** Paths that complete `partial` (relative to the project; directories end in "/"), for `@path` and Tab. */
   readonly complete?: (partial: string) => ReadonlyArray<string>
 }
@@ -299,8 +299,9 @@ export class Controller {
         if (applied.submitted === undefined) return
         const text = applied.submitted.trim()
         if (text === "") return
-        this.options.host.remember?.(this.editor.history)
-        this.echoPrompt(applied.shown ?? applied.submitted)
+        const shown = applied.shown ?? applied.submitted
+        this.options.host.remember?.(shown)
+        this.echoPrompt(shown)
         this.options.host.submit(applied.submitted)
       }
     }

@@ -186,10 +186,7 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
         },
         complete: (partial) => completePath(cwd, partial),
         // The history as shown (a large paste as its placeholder), one line a prompt.
-        remember: (prompts) => {
-          const last = prompts[prompts.length - 1]
-          if (last !== undefined) appendHistory(history, last)
-        },
+        remember: (prompt) => appendHistory(history, prompt),
         interrupt: () => current?.interrupt(),
         cycleMode: () => current?.cycleMode(),
         exit: () => runFork(Deferred.succeed(exit, { _tag: "Exit" }))
