@@ -46,10 +46,6 @@ export interface Options {
   readonly history?: ReadonlyArray<string>
   readonly mode?: string
   readonly model?: string
-  /** Least time between two frames (default 33 ms: 30 frames a second at most). */
-  readonly frameMs?: number
-  /** The spinner's period while a turn runs (default 100 ms: 10 frames a second at most). */
-  readonly spinnerMs?: number
 }
 
 /** What the user answered to a permission question. */
@@ -81,6 +77,11 @@ interface Menu {
 
 /** The prompt's rows shown at most (the rest scrolls with the cursor). */
 const maxPromptRows = 8
+
+/** Least time between two frames: 30 frames a second at most. */
+const frameMs = 33
+/** The spinner's period while a turn runs: 10 frames a second at most. */
+const spinnerMs = 100
 
 const spinnerFrames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
@@ -607,7 +608,7 @@ export class Controller {
   /** Draws soon: at once when the last frame is older than the cap, else when the cap allows. */
   requestFrame(): void {
     if (this.closed || this.frameTimer !== undefined) return
-    const wait = this.lastFrame + (this.options.frameMs ?? 33) - this.options.now()
+    const wait = this.lastFrame + frameMs - this.options.now()
     if (wait <= 0) return this.draw()
     this.frameTimer = this.options.timers.schedule(() => {
       this.frameTimer = undefined
@@ -624,7 +625,7 @@ export class Controller {
         this.refreshStatus()
         this.requestFrame()
         tick()
-      }, this.options.spinnerMs ?? 100)
+      }, spinnerMs)
     }
     tick()
   }
@@ -761,7 +762,7 @@ export class Controller {
     if (this.notice !== undefined) return [span(this.notice, dim)]
     if (this.busy) {
       const { elapsed, tokens: count } = this.shown
-      const frame = spinnerFrames[Math.floor(elapsed / (this.options.spinnerMs ?? 100)) % spinnerFrames.length] ?? "·"
+      const frame = spinnerFrames[Math.floor(elapsed / spinnerMs) % spinnerFrames.length] ?? "·"
       const what = this.compacting ? "Compacting…" : this.question !== undefined ? "Waiting for your answer…" : "Working…"
       return [
         span(`${frame} `, { color: "magenta" }),
