@@ -166,7 +166,7 @@ const description = () =>
 const toolNamesOf = (list: ReadonlyArray<string>) => new Set(list.map((entry) => entry.replace(/\(.*$/, "").trim()))
 
 /** The child's tools: the agent's list (every tool when it names none or `*`), minus its disallowed, never Agent. */
-export const childRegistry = (registry: Registry, definition: Definition): Registry => {
+const childRegistry = (registry: Registry, definition: Definition): Registry => {
   const wanted = definition.tools === undefined || definition.tools.includes("*") ? undefined : toolNamesOf(definition.tools)
   const removed = toolNamesOf(definition.disallowedTools ?? [])
   return filterTools(
@@ -176,7 +176,7 @@ export const childRegistry = (registry: Registry, definition: Definition): Regis
 }
 
 /** The session's hooks as a child sees them (see the module doc). */
-export const childHooks = (hooks: HooksInterface, agentId: string, agentType: string, transcriptPath: string | undefined): HooksInterface => {
+const childHooks = (hooks: HooksInterface, agentId: string, agentType: string, transcriptPath: string | undefined): HooksInterface => {
   const tag = { agentId, agentType }
   return {
     ...hooks,

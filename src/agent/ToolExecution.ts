@@ -14,6 +14,7 @@ import { absurd } from "effect/Function"
 import * as Option from "effect/Option"
 import type { ToolResultBlock, ToolUseBlock } from "../domain/Content.js"
 import type { AgentEvent, PermissionDenial } from "../domain/AgentEvent.js"
+import { toolResultText } from "../domain/ContentGuards.js"
 import { Hooks, type PreToolUseOutcome } from "../hooks/Hooks.js"
 import { allow, type CheckRequest, type Decision, deny, Permissions, suggestionsFor } from "../permissions/Permissions.js"
 import type { ToolFailure, ToolFailureKind } from "../domain/ToolFailure.js"
@@ -76,10 +77,6 @@ const toBlock = (toolUseId: string, result: ToolResult): ToolResultBlock =>
   result.isError
     ? { type: "tool_result", tool_use_id: toolUseId, content: result.content, is_error: true }
     : { type: "tool_result", tool_use_id: toolUseId, content: result.content }
-
-/** The text of a result's content, as a PostToolUseFailure hook's `error`. */
-const contentText = (content: ToolResult["content"]): string =>
-  typeof content === "string" ? content : content.map((item) => (item.type === "text" ? item.text : `[${item.type}]`)).join("\n")
 
 /** One call as its steps see it: the tool_use, where it runs, the services it goes through. */
 interface Call {
@@ -346,7 +343,7 @@ const postToolUse = Effect.fn("ToolExecution.postToolUse")(function* (
     ? yield* call.hooks.postToolUseFailure({
         ...call.hookBase,
         toolInput: prepared.input,
-        error: contentText(result.content),
+        error: toolResultText(result.content),
         isInterrupt: false,
         failureKind: kind ?? "failed"
       })
@@ -367,7 +364,7 @@ const postToolUse = Effect.fn("ToolExecution.postToolUse")(function* (
     ...(after.stopRun === undefined ? {} : { stopRun: after.stopRun }),
     ...(result.event === undefined ? {} : { event: result.event }),
     ...(result.spent === undefined ? {} : { spent: result.spent }),
-    ...(isError ? { failure: { kind: kind ?? "failed", message: contentText(result.content) } } : {})
+    ...(isError ? { failure: { kind: kind ?? "failed", message: toolResultText(result.content) } } : {})
   })
 })
 

@@ -7,7 +7,6 @@
  */
 import * as Effect from "effect/Effect"
 import type { AgentEvent, Result } from "../domain/AgentEvent.js"
-import type { ToolResultBlock } from "../domain/Content.js"
 import * as Content from "../domain/ContentGuards.js"
 import * as Uuid from "../platform/Uuid.js"
 import type { OutputFormat } from "./CliOptions.js"
@@ -39,11 +38,6 @@ const describeInput = (input: unknown): string => {
   return typeof main === "string" ? oneLine(main, 80) : oneLine(JSON.stringify(input), 80)
 }
 
-const resultText = (block: ToolResultBlock): string =>
-  typeof block.content === "string"
-    ? block.content
-    : (block.content ?? []).map((item) => (item.type === "text" ? item.text : `[${item.type}]`)).join("\n")
-
 /** The human rendering of `--verbose` text mode: what a user would watch scroll by. */
 const renderVerbose = (event: AgentEvent): string | undefined => {
   switch (event._tag) {
@@ -62,7 +56,7 @@ const renderVerbose = (event: AgentEvent): string | undefined => {
       const lines: Array<string> = []
       for (const block of event.message.content) {
         if (!Content.isToolResult(block)) continue
-        const text = resultText(block).split("\n")
+        const text = Content.toolResultText(block.content).split("\n")
         const head = text.slice(0, 4).map((line) => cut(line.replace(/\t/g, "  ").trimEnd(), 100))
         const more = text.length > 4 ? [`… +${text.length - 4} lines`] : []
         const marker = block.is_error ? "  ⎿  Error: " : "  ⎿  "

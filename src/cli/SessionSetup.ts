@@ -11,7 +11,6 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
-import { join, resolve } from "node:path"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import type * as Session from "../agent/Session.js"
@@ -20,7 +19,7 @@ import { type FileScope, fileScopes, Settings } from "../context/Settings.js"
 import * as AgentDefinitions from "../extensions/AgentDefinitions.js"
 import * as McpConfig from "../mcp/McpConfig.js"
 import { Sandbox } from "../sandbox/Sandbox.js"
-import { cwdSlug } from "../session/SessionIds.js"
+import { projectDir } from "../session/SessionIds.js"
 import { ApiClient } from "../model/ApiClient.js"
 import { withFallbackModel } from "../model/FallbackModel.js"
 import * as NodeApiClient from "../model/NodeApiClient.js"
@@ -173,17 +172,21 @@ export interface Loaded {
   readonly subagentTranscriptDir: string | undefined
 }
 
+/** The settings of every scope the flags name (--settings, --setting-sources, trust). */
+export const loadSettings = (options: PrintOptions, cwd: string) =>
+  Settings.make({
+    cwd,
+    ...(options.settings === undefined ? {} : { flagSettings: options.settings }),
+    // Given empty (`--setting-sources=`, the Agent SDK's settingSources: []): no settings file at all.
+    ...(options.settingSources === undefined ? {} : { settingSources: options.settingSources.filter(isFileScope) }),
+    trustProject: options.trustProject
+  })
+
 /** Loads the MCP configuration and the settings (never trusting a project silently); their warnings on stderr. */
 export const load = (options: PrintOptions, cwd: string) =>
   Effect.gen(function* () {
     // An untrusted project's ignored keys are named.
-    const settings = yield* Settings.make({
-      cwd,
-      ...(options.settings === undefined ? {} : { flagSettings: options.settings }),
-      // Given empty (`--setting-sources=`, the Agent SDK's settingSources: []): no settings file at all.
-      ...(options.settingSources === undefined ? {} : { settingSources: options.settingSources.filter(isFileScope) }),
-      trustProject: options.trustProject
-    })
+    const settings = yield* loadSettings(options, cwd)
     for (const warning of settings.warnings) yield* warn(`${warning}\n`)
     return yield* fromSettings(options, cwd, settings, warn)
   })
@@ -229,7 +232,7 @@ export const fromSettings = (
  * the environment or the settings' `env`), the subagents (unless the Agent tool is removed: --disallowedTools Agent,
  * or Task as Claude Code names it) and where their transcripts go. Warnings go to `say`.
  */
-export const loadRest = (
+const loadRest = (
   options: PrintOptions,
   cwd: string,
   settings: Settings["Service"],
@@ -248,7 +251,7 @@ export const loadRest = (
     for (const warning of agents?.warnings ?? []) yield* say(`weft: ${warning}\n`)
     const subagentTranscriptDir = options.noSessionPersistence
       ? undefined
-      : join(yield* Variables.weftHomeOf(settings.home), "projects", cwdSlug(resolve(cwd)))
+      : projectDir(yield* Variables.weftHomeOf(settings.home), cwd)
     return { autoCompact, agents: agents?.definitions, subagentTranscriptDir }
   })
 

@@ -13,6 +13,7 @@ import type {
   TextBlock,
   ThinkingBlock,
   ToolResultBlock,
+  ToolResultContent,
   ToolUseBlock,
   WebSearchToolResultBlock
 } from "./Content.js"
@@ -58,3 +59,7 @@ export const joinText = (blocks: ReadonlyArray<ContentBlock>): string => {
   for (const block of blocks) if (isText(block)) out += block.text
   return out
 }
+
+/** The text of a tool result's content, each non-text item as `[its type]`. */
+export const toolResultText = (content: string | ReadonlyArray<ToolResultContent> | undefined): string =>
+  typeof content === "string" ? content : (content ?? []).map((item) => (item.type === "text" ? item.text : `[${item.type}]`)).join("\n")

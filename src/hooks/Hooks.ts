@@ -19,14 +19,13 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
-import { join, resolve } from "node:path"
 import { Settings } from "../context/Settings.js"
 import * as Variables from "../platform/Variables.js"
 import type { HookActivity } from "../domain/AgentEvent.js"
 import type { ToolFailureKind } from "../domain/ToolFailure.js"
 import { ChildEnvironment } from "../platform/ChildEnvironment.js"
 import { Sandbox, type Spawn } from "../sandbox/Sandbox.js"
-import { cwdSlug } from "../session/SessionStore.js"
+import { transcriptPathIn } from "../session/SessionIds.js"
 import type { HookConfig } from "./HookConfig.js"
 import type * as HookProcess from "./HookProcess.js"
 import type { CompactTrigger, PermissionRequestDecision, SessionStartSource } from "./HookEvent.js"
@@ -375,9 +374,7 @@ export const make = (options: Options = {}): Effect.Effect<Interface, never, Set
       settings: settings.value,
       projectDir: settings.projectDir,
       environment: children.process(),
-      transcriptPath:
-        options.transcriptPath ??
-        ((sessionId, cwd) => join(weftHome, "projects", cwdSlug(resolve(cwd)), `${sessionId}.jsonl`))
+      transcriptPath: options.transcriptPath ?? transcriptPathIn(weftHome)
     })
   })
 

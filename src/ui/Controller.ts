@@ -23,8 +23,8 @@ export interface Host {
   readonly interrupt: () => void
   readonly cycleMode: () => void
   readonly exit: () => void
-  /** The history changed (a prompt was sent): the host keeps it. */
-  readonly remember?: (history: ReadonlyArray<string>) => void
+  /** A prompt was sent, as the history shows it (a large paste as its placeholder): the host keeps it. */
+  readonly remember?: (prompt: string) => void
   /** Paths that complete `partial` (relative to the project; directories end in "/"), for `@path` and Tab. */
   readonly complete?: (partial: string) => ReadonlyArray<string>
 }
@@ -46,10 +46,6 @@ export interface Options {
   readonly history?: ReadonlyArray<string>
   readonly mode?: string
   readonly model?: string
-  /** Least time between two frames (default 33 ms: 30 frames a second at most). */
-  readonly frameMs?: number
-  /** The spinner's period while a turn runs (default 100 ms: 10 frames a second at most). */
-  readonly spinnerMs?: number
 }
 
 /** What the user answered to a permission question. */
@@ -82,6 +78,11 @@ interface Menu {
 /** The prompt's rows shown at most (the rest scrolls with the cursor). */
 const maxPromptRows = 8
 
+/** Least time between two frames: 30 frames a second at most. */
+const frameMs = 33
+/** The spinner's period while a turn runs: 10 frames a second at most. */
+const spinnerMs = 100
+
 const spinnerFrames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
 const dim: Style = { dim: true }
@@ -99,18 +100,13 @@ const oneLine = (text: string, max: number) => {
 }
 
 /** `● Read(src/a.ts)`: the call's main argument, paths relative to the project. */
-export const describeCall = (toolName: string, input: unknown, cwd: string): string => {
+const describeCall = (toolName: string, input: unknown, cwd: string): string => {
   const path = stringField(input, "file_path") ?? stringField(input, "notebook_path") ?? stringField(input, "path")
   const relative = path !== undefined && path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path
   const main = relative ?? stringField(input, "command") ?? stringField(input, "pattern") ?? stringField(input, "url") ?? stringField(input, "prompt")
   const shown = main ?? (Object.keys(record(input)).length === 0 ? "" : JSON.stringify(input))
   return `${toolName}(${oneLine(shown, 60)})`
 }
-
-const resultText = (block: ToolResultBlock): string =>
-  typeof block.content === "string"
-    ? block.content
-    : (block.content ?? []).map((item) => (item.type === "text" ? item.text : `[${item.type}]`)).join("\n")
 
 const maxResultLines = 4
 const maxDiffLines = 12
@@ -140,7 +136,7 @@ const diffLines = (toolName: string, input: unknown): ReadonlyArray<Line> | unde
  * A file change as the tool reported it (its structured patch): each hunk's lines numbered (the old file's number
  * for a removed line, the new file's for the others), hunks apart by "⋮"; a file written anew is its lines added.
  */
-export const patchLines = (patch: ReadonlyArray<Hunk>, toolName: string, input: unknown): ReadonlyArray<Line> | undefined => {
+const patchLines = (patch: ReadonlyArray<Hunk>, toolName: string, input: unknown): ReadonlyArray<Line> | undefined => {
   const numbered: Array<{ readonly number: number; readonly op: string; readonly text: string }> = []
   const gaps = new Set<number>()
   for (const hunk of patch) {
@@ -179,7 +175,7 @@ export const patchLines = (patch: ReadonlyArray<Hunk>, toolName: string, input: 
  * The few lines shown under a finished tool call: a diff for edits (from the tool's structured patch, when the call
  * reported one; else from its input), else the head of its result.
  */
-export const resultLines = (
+const resultLines = (
   toolName: string,
   input: unknown,
   block: ToolResultBlock,
@@ -190,7 +186,7 @@ export const resultLines = (
   const body: ReadonlyArray<Line> =
     diff ??
     (() => {
-      const text = resultText(block).replace(/\n+$/, "")
+      const text = Content.toolResultText(block.content).replace(/\n+$/, "")
       const lines = text === "" ? ["(no output)"] : text.split("\n")
       const head = lines.slice(0, maxResultLines).map((line): Line => [span(line, isError ? { color: "red" } : dim)])
       return lines.length > maxResultLines ? [...head, [span(`… +${lines.length - maxResultLines} lines (ctrl+o to show all)`, dim)]] : head
@@ -304,8 +300,9 @@ export class Controller {
         if (applied.submitted === undefined) return
         const text = applied.submitted.trim()
         if (text === "") return
-        this.options.host.remember?.(this.editor.history)
-        this.echoPrompt(applied.shown ?? applied.submitted)
+        const shown = applied.shown ?? applied.submitted
+        this.options.host.remember?.(shown)
+        this.echoPrompt(shown)
         this.options.host.submit(applied.submitted)
       }
     }
@@ -565,7 +562,7 @@ export class Controller {
         const input = this.inputs.get(event.toolUseId)
         this.inputs.delete(event.toolUseId)
         this.finished.push(...resultLines(event.toolName, input, event.result, event.isError, event.patch), [])
-        this.lastResult = { call: describeCall(event.toolName, input, this.options.cwd), text: resultText(event.result) }
+        this.lastResult = { call: describeCall(event.toolName, input, this.options.cwd), text: Content.toolResultText(event.result.content) }
         break
       }
       case "Result":
@@ -611,7 +608,7 @@ export class Controller {
   /** Draws soon: at once when the last frame is older than the cap, else when the cap allows. */
   requestFrame(): void {
     if (this.closed || this.frameTimer !== undefined) return
-    const wait = this.lastFrame + (this.options.frameMs ?? 33) - this.options.now()
+    const wait = this.lastFrame + frameMs - this.options.now()
     if (wait <= 0) return this.draw()
     this.frameTimer = this.options.timers.schedule(() => {
       this.frameTimer = undefined
@@ -628,7 +625,7 @@ export class Controller {
         this.refreshStatus()
         this.requestFrame()
         tick()
-      }, this.options.spinnerMs ?? 100)
+      }, spinnerMs)
     }
     tick()
   }
@@ -765,7 +762,7 @@ export class Controller {
     if (this.notice !== undefined) return [span(this.notice, dim)]
     if (this.busy) {
       const { elapsed, tokens: count } = this.shown
-      const frame = spinnerFrames[Math.floor(elapsed / (this.options.spinnerMs ?? 100)) % spinnerFrames.length] ?? "·"
+      const frame = spinnerFrames[Math.floor(elapsed / spinnerMs) % spinnerFrames.length] ?? "·"
       const what = this.compacting ? "Compacting…" : this.question !== undefined ? "Waiting for your answer…" : "Working…"
       return [
         span(`${frame} `, { color: "magenta" }),

@@ -9,7 +9,7 @@ import * as v8 from "node:v8"
 import * as vm from "node:vm"
 
 /** Heap beyond twice what the last collection kept, past which the next idle moment collects. */
-export const defaultSlackBytes = 16 * 1024 * 1024
+const defaultSlackBytes = 16 * 1024 * 1024
 
 /**
  * A function that collects when the heap (its pages, garbage included) has grown past twice what was kept plus `slackBytes` (and says whether it

@@ -17,7 +17,7 @@ import * as Session from "../agent/Session.js"
 import type { ContentBlock, TextBlock, ToolResultBlock } from "../domain/Content.js"
 import type { MessageParam } from "../domain/Message.js"
 import * as Content from "../domain/ContentGuards.js"
-import { type FileScope, fileScopes, Settings } from "../context/Settings.js"
+import { Settings } from "../context/Settings.js"
 import { Memory } from "../context/Memory.js"
 import { trust } from "../context/Trust.js"
 import * as CommandExpansion from "../extensions/CommandExpansion.js"
@@ -43,8 +43,6 @@ import { makeIdleCollector } from "./IdleCollector.js"
 const loadTui = Effect.promise(() => import("./Controller.js"))
 
 const modes: ReadonlyArray<PermissionMode> = ["default", "acceptEdits", "plan"]
-
-const isFileScope = (name: string): name is FileScope => fileScopes.some((scope) => scope === name)
 
 /** The built-in slash commands: they come before a custom command or skill of the same name. */
 const builtins = new Set(["/help", "/exit", "/quit", "/clear", "/compact", "/cost", "/model", "/permissions", "/mcp", "/resume", "/memory", "/init"])
@@ -83,9 +81,7 @@ const help = (loaded: Loaded): string => {
 
 /** A `!command`'s call and output, as Claude Code's bash mode puts them in the conversation (with the next prompt). */
 const shellContext = (command: string, result: ToolResultBlock): ReadonlyArray<TextBlock> => {
-  const output = typeof result.content === "string"
-    ? result.content
-    : (result.content ?? []).map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n")
+  const output = Content.toolResultText(result.content)
   const tag = result.is_error === true ? "bash-stderr" : "bash-stdout"
   return [
     { type: "text", text: `<bash-input>${command}</bash-input>` },
@@ -190,10 +186,7 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
         },
         complete: (partial) => completePath(cwd, partial),
         // The history as shown (a large paste as its placeholder), one line a prompt.
-        remember: (prompts) => {
-          const last = prompts[prompts.length - 1]
-          if (last !== undefined) appendHistory(history, last)
-        },
+        remember: (prompt) => appendHistory(history, prompt),
         interrupt: () => current?.interrupt(),
         cycleMode: () => current?.cycleMode(),
         exit: () => runFork(Deferred.succeed(exit, { _tag: "Exit" }))
@@ -246,12 +239,7 @@ export const runInteractive = (options: PrintOptions): Effect.Effect<Outcome, Cl
       for (const warning of resolved.warnings) controller.print(`weft: ${warning}`, { color: "yellow" })
     }
 
-    const loadSettings = Settings.make({
-      cwd,
-      ...(options.settings === undefined ? {} : { flagSettings: options.settings }),
-      ...(options.settingSources === undefined ? {} : { settingSources: options.settingSources.filter(isFileScope) }),
-      trustProject: options.trustProject
-    })
+    const loadSettings = SessionSetup.loadSettings(options, cwd)
     let settings = yield* loadSettings
     // An untrusted project whose own settings or .mcp.json ask for what only trust gives: asked once, as
     // `weft trust` records it (declining leaves it untrusted, asked again next time).

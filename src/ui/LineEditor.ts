@@ -27,8 +27,8 @@ export interface Applied {
 }
 
 /** A paste longer than this (characters, or lines) is shown as a placeholder: the prompt stays a few rows. */
-export const pasteChars = 800
-export const pasteLines = 10
+const pasteChars = 800
+const pasteLines = 10
 
 const placeholder = (index: number, text: string) => {
   const lines = text.split("\n").length

@@ -77,7 +77,7 @@ const highlight = (line: string, language: string): Array<Span> => {
 const fenceMark = /^\s*(```|~~~)\s*([\w+#.-]*)\s*$/
 
 /** One complete line, styled, and the fence state after it. */
-export const renderLine = (line: string, fence: string | undefined): { readonly line: Line; readonly fence: string | undefined } => {
+const renderLine = (line: string, fence: string | undefined): { readonly line: Line; readonly fence: string | undefined } => {
   const mark = fenceMark.exec(line)
   if (fence !== undefined) {
     if (mark !== null && mark[2] === "") return { line: [span("  ╰─", { dim: true })], fence: undefined }

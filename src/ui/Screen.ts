@@ -30,7 +30,7 @@ export interface Stats {
 }
 
 /** Columns a row takes on screen (its SGR codes take none). */
-export const visibleWidth = (row: string): number => textWidth(row.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ""))
+const visibleWidth = (row: string): number => textWidth(row.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ""))
 
 /** Above this many finished rows at once, the live region is erased and drawn again below them instead. */
 const maxInsertedRows = 8

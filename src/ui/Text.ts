@@ -50,8 +50,6 @@ export const textWidth = (text: string): number => {
   return width
 }
 
-export const lineWidth = (line: Line): number => line.reduce((sum, part) => sum + textWidth(part.text), 0)
-
 /** Tabs as spaces and other control characters dropped: what reaches the terminal never moves its cursor. */
 export const sanitize = (text: string): string =>
   text.replace(/\t/g, "    ").replace(/[\x00-\x08\x0b-\x1f\x7f\x9b]/g, "")

@@ -27,7 +27,6 @@ import type * as Path from "effect/Path"
 import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { join, resolve } from "node:path"
 import * as Session from "../../agent/Session.js"
 import * as AgentDefinitions from "../../extensions/AgentDefinitions.js"
 import { Settings } from "../../context/Settings.js"
@@ -43,7 +42,6 @@ import { Permissions } from "../../permissions/Permissions.js"
 import * as Prompter from "../../permissions/Prompter.js"
 import * as Uuid from "../../platform/Uuid.js"
 import * as Variables from "../../platform/Variables.js"
-import { cwdSlug } from "../../session/SessionStore.js"
 import { type PrintOptions, permissionModes } from "../CliOptions.js"
 import { type CliError, Outcome } from "../Outcome.js"
 import * as Output from "../Output.js"
@@ -53,6 +51,7 @@ import * as Stdin from "../Stdin.js"
 import { type FrameOptions, toFrame } from "../StreamJson.js"
 import * as CommandExpansion from "../../extensions/CommandExpansion.js"
 import { Extensions } from "../../extensions/Extensions.js"
+import { transcriptPathIn } from "../../session/SessionIds.js"
 import { version } from "../Version.js"
 import * as ControlChannel from "./ControlChannel.js"
 import * as Frames from "./Frames.js"
@@ -175,7 +174,7 @@ const sdkServer = (channel: ControlChannel.Interface, name: string): McpConfig.S
  * The servers an inline `--mcp-config` names as `{"type": "sdk"}`: servers in the program's own process (the Python
  * SDK lists them there as well as in initialize). Only the protocol gives them a meaning; a file never does.
  */
-export const sdkServerNames = (mcpConfigs: ReadonlyArray<string>): ReadonlyArray<string> =>
+const sdkServerNames = (mcpConfigs: ReadonlyArray<string>): ReadonlyArray<string> =>
   mcpConfigs.flatMap((value) => {
     if (!value.trimStart().startsWith("{")) return []
     try {
@@ -307,7 +306,7 @@ export const run = (options: PrintOptions): Effect.Effect<Outcome, CliError, Fil
       for (const warning of (yield* Permissions).warnings) yield* warn(`${warning}\n`)
       const weftHome = yield* Variables.weftHomeOf((yield* Settings).home)
       yield* conversation.registerHooks(
-        yield* SdkHooks.make(hookConfig, channel, (sessionId, cwd) => join(weftHome, "projects", cwdSlug(resolve(cwd)), `${sessionId}.jsonl`))
+        yield* SdkHooks.make(hookConfig, channel, transcriptPathIn(weftHome))
       )
       const events = yield* conversation.subscribe
       const frames = yield* framesOf(options, loaded.settings, (agents ?? []).map((definition) => definition.name))
